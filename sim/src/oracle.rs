@@ -1,0 +1,1 @@
+//! Scenario scripts shared with the real-MPI oracle (see `sim/oracle/`).
