@@ -45,12 +45,8 @@ pub enum WildcardClass {
 }
 
 impl WildcardClass {
-    pub const ALL: [WildcardClass; 4] = [
-        WildcardClass::Exact,
-        WildcardClass::AnySource,
-        WildcardClass::AnyTag,
-        WildcardClass::AnyBoth,
-    ];
+    pub const ALL: [WildcardClass; 4] =
+        [WildcardClass::Exact, WildcardClass::AnySource, WildcardClass::AnyTag, WildcardClass::AnyBoth];
 
     pub fn index(self) -> usize {
         self as usize

@@ -5,12 +5,14 @@
 //! The first hit in posting order is the oldest, which is rule C1 for the PRQ (a message
 //! matches the oldest posted receive that matches it) and rule C2 for the UMQ (a receive
 //! matches the oldest matching unexpected message, so one sender's messages are received in
-//! the order they were sent). Vectors rather than linked lists keep short queues, the common
-//! case, in one or two cache lines.
+//! the order they were sent). Ring buffers rather than linked lists keep short queues, the
+//! common case, in one or two cache lines, and removing the oldest entry (the usual hit)
+//! costs nothing however deep the queue is.
 
 use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
 use crate::matcher::{Matcher, WorkStats};
 use crate::ops::Outcome;
+use std::collections::VecDeque;
 
 #[derive(Clone, Copy, Debug)]
 struct PostedEntry {
@@ -26,8 +28,8 @@ struct UnexpectedEntry {
 
 #[derive(Clone, Debug, Default)]
 pub struct Golden {
-    prq: Vec<PostedEntry>,
-    umq: Vec<UnexpectedEntry>,
+    prq: VecDeque<PostedEntry>,
+    umq: VecDeque<UnexpectedEntry>,
     stats: WorkStats,
 }
 
@@ -61,12 +63,12 @@ impl Matcher for Golden {
     fn post_recv(&mut self, recv: RecvId, spec: RecvSpec) -> Outcome {
         match self.search_umq(&spec) {
             Some(i) => {
-                let m = self.umq.remove(i);
+                let m = self.umq.remove(i).expect("hit is in range");
                 self.stats.umq_shrank();
                 Outcome::Matched { recv, msg: m.msg }
             }
             None => {
-                self.prq.push(PostedEntry { recv, spec });
+                self.prq.push_back(PostedEntry { recv, spec });
                 self.stats.prq_grew();
                 Outcome::Queued
             }
@@ -78,12 +80,12 @@ impl Matcher for Golden {
         self.stats.search(hit.map_or(self.prq.len(), |i| i + 1) as u32);
         match hit {
             Some(i) => {
-                let r = self.prq.remove(i);
+                let r = self.prq.remove(i).expect("hit is in range");
                 self.stats.prq_shrank();
                 Outcome::Matched { recv: r.recv, msg }
             }
             None => {
-                self.umq.push(UnexpectedEntry { msg, env });
+                self.umq.push_back(UnexpectedEntry { msg, env });
                 self.stats.umq_grew();
                 Outcome::Queued
             }
@@ -110,7 +112,7 @@ impl Matcher for Golden {
         let hit = self.search_umq(&spec);
         Outcome::MatchedProbed(hit.map(|i| {
             self.stats.umq_shrank();
-            self.umq.remove(i).msg
+            self.umq.remove(i).expect("hit is in range").msg
         }))
     }
 

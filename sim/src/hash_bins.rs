@@ -1,42 +1,96 @@
 //! Hash-bin matching after Flajslik et al. ("Mitigating MPI message matching misery").
 //!
-//! Each queue is split into `bins` linked lists selected by a hash of the full envelope
+//! Each queue is split into bins, linked lists selected by a hash of the full envelope
 //! (communicator, source, tag). A receive with any wildcard cannot be hashed, so the PRQ
 //! keeps those in one extra wildcard list; an arriving message walks its bin and that list
 //! and takes the candidate with the smaller posting label. In the UMQ every message has a
 //! full envelope and lives in its bin; a receive without wildcards walks one bin, a
 //! wildcard receive walks the first hit of every bin and takes the oldest.
+//!
+//! The bin count is either fixed (as in the paper, for studies by bin count) or grows with
+//! the queue ([`Bins::Growing`]): a queue doubles its bins when it holds more than two
+//! entries per bin, so the bins stay short at any depth while short queues keep few bins
+//! (cheap wildcard scans). Doubling splits bin `i` into bins `2i` and `2i + 1` (see
+//! [`reduce`]), and the split keeps each bin's order, which is what makes its first hit
+//! the oldest.
 
 use crate::arena_list::{ArenaLists, ListId};
 use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
 use crate::matcher::{mix3, older, reduce, Matcher, Posted, Unexpected, WorkStats};
 use crate::ops::Outcome;
+use std::str::FromStr;
 
-#[derive(Clone, Debug)]
-pub struct HashBinsMatcher {
-    bins: usize,
-    /// Lists `0..bins` are bins; list `bins` holds wildcard receives.
-    prq: ArenaLists<Posted>,
-    umq: ArenaLists<Unexpected>,
-    next_seq: u64,
-    stats: WorkStats,
+/// How many bins a queue has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bins {
+    Fixed(usize),
+    /// Start with `GROWING_START` bins and double (up to `GROWING_MAX`) as the queue grows.
+    Growing,
 }
 
-impl HashBinsMatcher {
-    /// A matcher with `bins` bins per queue (at least one).
-    pub fn new(bins: usize) -> Self {
-        let bins = bins.max(1);
-        HashBinsMatcher {
-            bins,
-            prq: ArenaLists::with_lists(bins + 1),
-            umq: ArenaLists::with_lists(bins),
-            next_seq: 0,
-            stats: WorkStats::default(),
+pub const GROWING_START: usize = 16;
+pub const GROWING_MAX: usize = 1 << 16;
+
+impl FromStr for Bins {
+    type Err = String;
+
+    /// `auto` or a bin count of at least one.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Bins::Growing),
+            _ => match s.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(Bins::Fixed(n)),
+                _ => Err(format!("bad bin count '{s}': expected a number >= 1 or 'auto'")),
+            },
         }
     }
+}
 
-    pub fn bins(&self) -> usize {
-        self.bins
+impl Bins {
+    fn initial(self) -> usize {
+        match self {
+            Bins::Fixed(n) => n.max(1),
+            Bins::Growing => GROWING_START,
+        }
+    }
+}
+
+/// What a binned entry is hashed on.
+trait Binned: Copy {
+    fn envelope(&self) -> Envelope;
+}
+
+impl Binned for Posted {
+    fn envelope(&self) -> Envelope {
+        // Only receives without wildcards sit in bins.
+        Envelope::new(self.spec.comm, self.spec.src.unwrap_or(0), self.spec.tag.unwrap_or(0))
+    }
+}
+
+impl Binned for Unexpected {
+    fn envelope(&self) -> Envelope {
+        self.env
+    }
+}
+
+/// One queue in bins; the PRQ also has a wildcard list after the bins.
+#[derive(Clone, Debug)]
+struct BinnedQueue<T> {
+    bins: usize,
+    growing: bool,
+    extra_list: bool,
+    lists: ArenaLists<T>,
+}
+
+impl<T: Binned> BinnedQueue<T> {
+    fn new(bins: Bins, extra_list: bool) -> Self {
+        let n = bins.initial();
+        BinnedQueue {
+            bins: n,
+            growing: bins == Bins::Growing,
+            extra_list,
+            lists: ArenaLists::with_lists(n + extra_list as usize),
+        }
     }
 
     #[inline]
@@ -44,8 +98,69 @@ impl HashBinsMatcher {
         reduce(mix3(env.comm, env.src, env.tag), self.bins)
     }
 
-    fn wildcard_list(&self) -> ListId {
+    fn hash_of(&self, v: &T) -> u64 {
+        let e = v.envelope();
+        mix3(e.comm, e.src, e.tag)
+    }
+
+    fn extra(&self) -> ListId {
         self.bins as ListId
+    }
+
+    fn binned_len(&self) -> usize {
+        let extra = if self.extra_list { self.lists.len(self.extra()) } else { 0 };
+        self.lists.total_len() - extra
+    }
+
+    fn push(&mut self, list: ListId, value: T) {
+        self.lists.push_back(list, value);
+        if self.growing && self.bins < GROWING_MAX && self.binned_len() > 2 * self.bins {
+            self.double();
+        }
+    }
+
+    /// Rebuilds the queue with twice the bins, keeping every list's order.
+    fn double(&mut self) {
+        let bins = 2 * self.bins;
+        let mut lists = ArenaLists::with_lists(bins + self.extra_list as usize);
+        for old in 0..self.bins as ListId {
+            // reduce(h, 2n) is 2 reduce(h, n) or one more, so an old bin's entries land in two
+            // new bins of their own; walking it in order keeps both halves in order.
+            for (_, v) in self.lists.iter(old) {
+                lists.push_back(reduce(self.hash_of(v), bins), *v);
+            }
+        }
+        if self.extra_list {
+            for (_, v) in self.lists.iter(self.extra()) {
+                lists.push_back(bins as ListId, *v);
+            }
+        }
+        self.lists = lists;
+        self.bins = bins;
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct HashBinsMatcher {
+    prq: BinnedQueue<Posted>,
+    umq: BinnedQueue<Unexpected>,
+    next_seq: u64,
+    stats: WorkStats,
+}
+
+impl HashBinsMatcher {
+    pub fn new(bins: Bins) -> Self {
+        HashBinsMatcher {
+            prq: BinnedQueue::new(bins, true),
+            umq: BinnedQueue::new(bins, false),
+            next_seq: 0,
+            stats: WorkStats::default(),
+        }
+    }
+
+    /// Current bin counts of the PRQ and the UMQ.
+    pub fn bins(&self) -> (usize, usize) {
+        (self.prq.bins, self.umq.bins)
     }
 
     fn label(&mut self) -> u64 {
@@ -55,17 +170,17 @@ impl HashBinsMatcher {
 
     fn search_umq(&mut self, spec: &RecvSpec) -> Option<u32> {
         if let (Some(src), Some(tag)) = (spec.src, spec.tag) {
-            let b = self.bin(&Envelope::new(spec.comm, src, tag));
-            let f = self.umq.find_first(b, |u| spec.matches(&u.env));
+            let b = self.umq.bin(&Envelope::new(spec.comm, src, tag));
+            let f = self.umq.lists.find_first(b, |u| spec.matches(&u.env));
             self.stats.search(f.inspected);
             return f.node;
         }
         let mut inspected = 0;
         let mut best = None;
-        for b in 0..self.bins as ListId {
-            let f = self.umq.find_first(b, |u| spec.matches(&u.env));
+        for b in 0..self.umq.bins as ListId {
+            let f = self.umq.lists.find_first(b, |u| spec.matches(&u.env));
             inspected += f.inspected;
-            best = older(best, f.node.map(|n| (self.umq.get(n).seq, n)));
+            best = older(best, f.node.map(|n| (self.umq.lists.get(n).seq, n)));
         }
         self.stats.search(inspected);
         best.map(|(_, n)| n)
@@ -75,9 +190,9 @@ impl HashBinsMatcher {
         let node = self.search_umq(spec)?;
         if remove {
             self.stats.umq_shrank();
-            Some(self.umq.remove(node).msg)
+            Some(self.umq.lists.remove(node).msg)
         } else {
-            Some(self.umq.get(node).msg)
+            Some(self.umq.lists.get(node).msg)
         }
     }
 }
@@ -92,31 +207,31 @@ impl Matcher for HashBinsMatcher {
             return Outcome::Matched { recv, msg };
         }
         let list = match (spec.src, spec.tag) {
-            (Some(src), Some(tag)) => self.bin(&Envelope::new(spec.comm, src, tag)),
-            _ => self.wildcard_list(),
+            (Some(src), Some(tag)) => self.prq.bin(&Envelope::new(spec.comm, src, tag)),
+            _ => self.prq.extra(),
         };
         let seq = self.label();
-        self.prq.push_back(list, Posted { recv, spec, seq });
+        self.prq.push(list, Posted { recv, spec, seq });
         self.stats.prq_grew();
         Outcome::Queued
     }
 
     fn arrive(&mut self, msg: MsgId, env: Envelope) -> Outcome {
-        let bin = self.prq.find_first(self.bin(&env), |p| p.spec.matches(&env));
-        let wild = self.prq.find_first(self.wildcard_list(), |p| p.spec.matches(&env));
+        let bin = self.prq.lists.find_first(self.prq.bin(&env), |p| p.spec.matches(&env));
+        let wild = self.prq.lists.find_first(self.prq.extra(), |p| p.spec.matches(&env));
         self.stats.search(bin.inspected + wild.inspected);
         let best = older(
-            bin.node.map(|n| (self.prq.get(n).seq, n)),
-            wild.node.map(|n| (self.prq.get(n).seq, n)),
+            bin.node.map(|n| (self.prq.lists.get(n).seq, n)),
+            wild.node.map(|n| (self.prq.lists.get(n).seq, n)),
         );
         match best {
             Some((_, node)) => {
                 self.stats.prq_shrank();
-                Outcome::Matched { recv: self.prq.remove(node).recv, msg }
+                Outcome::Matched { recv: self.prq.lists.remove(node).recv, msg }
             }
             None => {
                 let seq = self.label();
-                self.umq.push_back(self.bin(&env), Unexpected { msg, env, seq });
+                self.umq.push(self.umq.bin(&env), Unexpected { msg, env, seq });
                 self.stats.umq_grew();
                 Outcome::Queued
             }
@@ -124,9 +239,9 @@ impl Matcher for HashBinsMatcher {
     }
 
     fn cancel(&mut self, recv: RecvId) -> Outcome {
-        match self.prq.find_anywhere(|p| p.recv == recv).node {
+        match self.prq.lists.find_anywhere(|p| p.recv == recv).node {
             Some(node) => {
-                self.prq.remove(node);
+                self.prq.lists.remove(node);
                 self.stats.prq_shrank();
                 Outcome::Cancelled { recv }
             }
@@ -147,6 +262,34 @@ impl Matcher for HashBinsMatcher {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.prq.memory_bytes() + self.umq.memory_bytes()
+        self.prq.lists.memory_bytes() + self.umq.lists.memory_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn growing_bins_double_and_keep_order() {
+        let mut m = HashBinsMatcher::new(Bins::Growing);
+        for i in 0..200u64 {
+            // Ten envelopes repeated: order within each bin is what C2 depends on.
+            m.arrive(MsgId(i), Envelope::new(0, (i % 10) as u32, 1));
+        }
+        let (_, umq_bins) = m.bins();
+        assert!(umq_bins >= 64, "{umq_bins} bins for 200 entries");
+        for i in 0..200u64 {
+            let spec = RecvSpec::new(0, Some((i % 10) as u32), Some(1));
+            assert_eq!(m.post_recv(RecvId(i), spec), Outcome::Matched { recv: RecvId(i), msg: MsgId(i) });
+        }
+    }
+
+    #[test]
+    fn bin_counts_parse() {
+        assert_eq!("auto".parse::<Bins>(), Ok(Bins::Growing));
+        assert_eq!("32".parse::<Bins>(), Ok(Bins::Fixed(32)));
+        assert!("0".parse::<Bins>().is_err());
+        assert!("x".parse::<Bins>().is_err());
     }
 }

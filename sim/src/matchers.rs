@@ -2,7 +2,7 @@
 
 use crate::four_index::FourIndexMatcher;
 use crate::golden::Golden;
-use crate::hash_bins::HashBinsMatcher;
+use crate::hash_bins::{Bins, HashBinsMatcher};
 use crate::linked_list::LinkedListMatcher;
 use crate::matcher::Matcher;
 use crate::ops::Op;
@@ -53,7 +53,7 @@ impl MatcherKind {
             MatcherKind::LinkedList => Box::new(LinkedListMatcher::new()),
             MatcherKind::RankBased => Box::new(RankBasedMatcher::new()),
             MatcherKind::HashBins => Box::new(HashBinsMatcher::new(options.bins)),
-            MatcherKind::FourIndex => Box::new(FourIndexMatcher::new(options.bins)),
+            MatcherKind::FourIndex => Box::new(FourIndexMatcher::new(options.index_bins)),
             MatcherKind::PartnerStatic | MatcherKind::PartnerDynamic => {
                 Box::new(PartnerMatcher::new(&options.partner_config(self, profile_run)))
             }
@@ -75,8 +75,10 @@ impl FromStr for MatcherKind {
 /// Tunables of the configurable matchers.
 #[derive(Clone, Debug)]
 pub struct MatcherOptions {
-    /// Bins per queue (hash bins) or per index (four-index).
-    pub bins: usize,
+    /// Bins per queue of the hash-bin matcher.
+    pub bins: Bins,
+    /// Bins per hashed index of the four-index matcher.
+    pub index_bins: usize,
     /// Queue length that triggers partner extraction (dynamic partner queues).
     pub partner_threshold: usize,
     pub partner_metric: EdgeMetric,
@@ -89,7 +91,8 @@ pub struct MatcherOptions {
 impl Default for MatcherOptions {
     fn default() -> Self {
         MatcherOptions {
-            bins: 256,
+            bins: Bins::Growing,
+            index_bins: 256,
             partner_threshold: 100,
             partner_metric: EdgeMetric::Average,
             partner_cap_factor: None,

@@ -76,7 +76,9 @@ pub fn parse_scenarios(text: &str) -> Result<Vec<Scenario>, String> {
             },
             ("cancel", 1) => Step::Cancel { recv: number(args[0], line)? },
             ("probe", 4) => Step::Probe { probe: number(args[0], line)?, spec: spec(&args[1..], line)? },
-            ("mprobe", 4) => Step::MatchedProbe { probe: number(args[0], line)?, spec: spec(&args[1..], line)? },
+            ("mprobe", 4) => {
+                Step::MatchedProbe { probe: number(args[0], line)?, spec: spec(&args[1..], line)? }
+            }
             _ => return Err(format!("line {line}: unknown command or wrong field count: '{}'", raw.trim())),
         };
         sc.steps.push(step);
@@ -204,7 +206,8 @@ mod tests {
 
     #[test]
     fn parses_and_records_a_scenario() {
-        let text = "# demo\nscenario s\npost 1 0 * 5\npost 2 0 2 *\nsend 1 2 0 5 # from rank 2\nsend 2 3 0 6\n\
+        let text =
+            "# demo\nscenario s\npost 1 0 * 5\npost 2 0 2 *\nsend 1 2 0 5 # from rank 2\nsend 2 3 0 6\n\
                     probe 1 0 * *\ncancel 2\nend\n";
         let sc = parse_scenarios(text).unwrap();
         assert_eq!(sc.len(), 1);

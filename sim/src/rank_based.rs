@@ -132,10 +132,8 @@ impl Matcher for RankBasedMatcher {
         let by_src = self.prq.find_first(cq.prq_by_src[env.src as usize], |p| p.spec.matches(&env));
         let any = self.prq.find_first(cq.prq_any_source, |p| p.spec.matches(&env));
         self.stats.search(by_src.inspected + any.inspected);
-        let best = older(
-            by_src.node.map(|n| (self.prq.get(n).seq, n)),
-            any.node.map(|n| (self.prq.get(n).seq, n)),
-        );
+        let best =
+            older(by_src.node.map(|n| (self.prq.get(n).seq, n)), any.node.map(|n| (self.prq.get(n).seq, n)));
         match best {
             Some((_, node)) => {
                 self.stats.prq_shrank();
@@ -175,11 +173,8 @@ impl Matcher for RankBasedMatcher {
     }
 
     fn memory_bytes(&self) -> usize {
-        let arrays: usize = self
-            .comms
-            .iter()
-            .map(|c| (c.prq_by_src.capacity() + c.umq_by_src.capacity()) * 4 + 4)
-            .sum();
+        let arrays: usize =
+            self.comms.iter().map(|c| (c.prq_by_src.capacity() + c.umq_by_src.capacity()) * 4 + 4).sum();
         self.prq.memory_bytes() + self.umq.memory_bytes() + arrays
     }
 }

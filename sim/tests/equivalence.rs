@@ -3,6 +3,7 @@
 //! cancels (of live and of already matched receives), probes, matched probes, long queues.
 
 use proptest::prelude::*;
+use tagmatch_sim::hash_bins::Bins;
 use tagmatch_sim::partner::edge::EdgeMetric;
 use tagmatch_sim::{Envelope, Golden, Matcher, MatcherKind, MatcherOptions, MsgId, Op, RecvId, RecvSpec};
 
@@ -57,18 +58,25 @@ fn configurations() -> Vec<(String, MatcherKind, MatcherOptions)> {
         out.push((kind.name().to_string(), kind, MatcherOptions::default()));
     }
     let small = MatcherOptions {
-        bins: 3,
+        bins: Bins::Fixed(3),
+        index_bins: 3,
         partner_threshold: 3,
         partner_metric: EdgeMetric::Median,
         partner_cap_factor: Some(1.0),
         world_size: 9,
         ..MatcherOptions::default()
     };
-    for kind in [MatcherKind::HashBins, MatcherKind::FourIndex, MatcherKind::PartnerDynamic, MatcherKind::PartnerStatic] {
+    for kind in [
+        MatcherKind::HashBins,
+        MatcherKind::FourIndex,
+        MatcherKind::PartnerDynamic,
+        MatcherKind::PartnerStatic,
+    ] {
         out.push((format!("{} (small)", kind.name()), kind, small.clone()));
     }
     let fence = MatcherOptions {
-        bins: 1,
+        bins: Bins::Fixed(1),
+        index_bins: 1,
         partner_threshold: 5,
         partner_metric: EdgeMetric::UpperFence { alpha: 0.5 },
         world_size: 4,
@@ -135,7 +143,11 @@ fn dynamic_partners_form_and_keep_order_under_flooding() {
         raw.push(Raw::Arrive(0, if i % 4 == 0 { i % 13 } else { 5 }, i % 3));
     }
     for i in 0..400u32 {
-        raw.push(Raw::Post(0, if i % 5 == 0 { None } else { Some(5) }, if i % 2 == 0 { None } else { Some(i % 3) }));
+        raw.push(Raw::Post(
+            0,
+            if i % 5 == 0 { None } else { Some(5) },
+            if i % 2 == 0 { None } else { Some(i % 3) },
+        ));
     }
     let ops = to_ops(&raw);
     let opts = MatcherOptions { partner_threshold: 16, world_size: 16, ..MatcherOptions::default() };

@@ -29,7 +29,9 @@ fn build_oracle() -> PathBuf {
         .arg(&exe)
         .arg(&src)
         .status()
-        .unwrap_or_else(|e| panic!("cannot run {mpicc} ({e}); install Open MPI: apt-get install openmpi-bin libopenmpi-dev"));
+        .unwrap_or_else(|e| {
+            panic!("cannot run {mpicc} ({e}); install Open MPI: apt-get install openmpi-bin libopenmpi-dev")
+        });
     assert!(status.success(), "{mpicc} failed to build {}", src.display());
     exe
 }
@@ -52,17 +54,14 @@ fn run_oracle(exe: &Path) -> String {
     while child.try_wait().expect("waiting for mpirun").is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("the MPI oracle did not finish in 120 s (a scenario waits for a message that never comes?)");
+            panic!(
+                "the MPI oracle did not finish in 120 s (a scenario waits for a message that never comes?)"
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
     let out = child.wait_with_output().expect("mpirun output");
-    assert!(
-        out.status.success(),
-        "mpirun failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "mpirun failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).expect("oracle prints text")
 }
 
@@ -81,17 +80,18 @@ fn golden_model_agrees_with_open_mpi_on_every_scenario() {
     let first = run_oracle(&exe);
     let mpi = parse_oracle_output(&first).unwrap();
     let names: Vec<_> = scenarios.iter().map(|s| s.name.clone()).collect();
-    assert_eq!(mpi.keys().cloned().collect::<std::collections::BTreeSet<_>>(), names.iter().cloned().collect());
+    assert_eq!(
+        mpi.keys().cloned().collect::<std::collections::BTreeSet<_>>(),
+        names.iter().cloned().collect()
+    );
 
     let mut disagreements = Vec::new();
     for sc in &scenarios {
         let golden = sc.golden_record();
         assert!(!golden.is_empty(), "scenario {} records nothing", sc.name);
         if golden != mpi[&sc.name] {
-            disagreements.push(format!(
-                "{}:\n  Open MPI: {:?}\n  golden:   {:?}",
-                sc.name, mpi[&sc.name], golden
-            ));
+            disagreements
+                .push(format!("{}:\n  Open MPI: {:?}\n  golden:   {:?}", sc.name, mpi[&sc.name], golden));
         }
         // The software matchers must tell the same story.
         for kind in MatcherKind::ALL {

@@ -33,9 +33,7 @@ impl FromStr for EdgeMetric {
             "median" => Ok(EdgeMetric::Median),
             "upper-fence" => Ok(EdgeMetric::UpperFence { alpha: 0.0 }),
             _ => match s.strip_prefix("upper-fence:").map(str::parse::<f64>) {
-                Some(Ok(alpha)) if alpha.is_finite() && alpha >= 0.0 => {
-                    Ok(EdgeMetric::UpperFence { alpha })
-                }
+                Some(Ok(alpha)) if alpha.is_finite() && alpha >= 0.0 => Ok(EdgeMetric::UpperFence { alpha }),
                 _ => Err(format!(
                     "unknown edge metric '{s}': expected average, median, upper-fence or upper-fence:ALPHA"
                 )),

@@ -130,7 +130,11 @@ impl PartnerConfig {
 #[derive(Clone, Debug)]
 enum PartnerTable {
     /// Key `comm_index * stride + rank` through a perfect hash.
-    Perfect { comm_index: FxHashMap<Comm, u64>, stride: u64, hash: PerfectHash },
+    Perfect {
+        comm_index: FxHashMap<Comm, u64>,
+        stride: u64,
+        hash: PerfectHash,
+    },
     Growing(FxHashMap<PartnerKey, u32>),
 }
 
@@ -142,8 +146,11 @@ impl PartnerTable {
             comm_index.entry(c).or_insert(n);
         }
         let stride = partners.iter().map(|&(_, r)| r as u64 + 1).max().unwrap_or(1);
-        let keys: Vec<(u64, u32)> =
-            partners.iter().enumerate().map(|(i, &(c, r))| (comm_index[&c] * stride + r as u64, i as u32)).collect();
+        let keys: Vec<(u64, u32)> = partners
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, r))| (comm_index[&c] * stride + r as u64, i as u32))
+            .collect();
         PartnerTable::Perfect { comm_index, stride, hash: PerfectHash::build(&keys) }
     }
 
@@ -163,7 +170,9 @@ impl PartnerTable {
 
     fn memory_bytes(&self) -> usize {
         match self {
-            PartnerTable::Perfect { comm_index, hash, .. } => comm_index.capacity() * 16 + hash.memory_bytes(),
+            PartnerTable::Perfect { comm_index, hash, .. } => {
+                comm_index.capacity() * 16 + hash.memory_bytes()
+            }
             PartnerTable::Growing(map) => map.capacity() * 16,
         }
     }
@@ -202,8 +211,15 @@ impl<T: QueueElement> PartnerQueue<T> {
     fn new_static(partners: &[PartnerKey]) -> Self {
         let mut lists = ArenaLists::new();
         let levels = vec![lists.add_list()];
-        let partners_lists = partners.iter().map(|_| PartnerList { levels_before: 0, list: lists.add_list() }).collect();
-        PartnerQueue { lists, levels, table: PartnerTable::perfect(partners), partners: partners_lists, rule: None }
+        let partners_lists =
+            partners.iter().map(|_| PartnerList { levels_before: 0, list: lists.add_list() }).collect();
+        PartnerQueue {
+            lists,
+            levels,
+            table: PartnerTable::perfect(partners),
+            partners: partners_lists,
+            rule: None,
+        }
     }
 
     fn new_dynamic(threshold: usize, population: usize, cap: usize, metric: EdgeMetric) -> Self {
@@ -259,7 +275,9 @@ impl<T: QueueElement> PartnerQueue<T> {
             rule.next_check = self.lists.len(newest) + rule.threshold;
         } else {
             let levels_before = self.levels.len();
-            let PartnerTable::Growing(map) = &mut self.table else { unreachable!("dynamic queues grow their table") };
+            let PartnerTable::Growing(map) = &mut self.table else {
+                unreachable!("dynamic queues grow their table")
+            };
             for key in chosen {
                 map.insert(key, self.partners.len() as u32);
                 self.partners.push(PartnerList { levels_before, list: self.lists.add_list() });

@@ -36,9 +36,7 @@ impl PerfectHash {
         let mut slots: Vec<(u64, u32)> = Vec::new();
         for r in order {
             let fits = |d: usize, slots: &Vec<(u64, u32)>| {
-                rows[r].iter().all(|&(k, _)| {
-                    slots.get(d + (k % m) as usize).is_none_or(|s| s.0 == EMPTY)
-                })
+                rows[r].iter().all(|&(k, _)| slots.get(d + (k % m) as usize).is_none_or(|s| s.0 == EMPTY))
             };
             let d = (0..).find(|&d| fits(d, &slots)).expect("an unbounded search finds a fit");
             for &(k, v) in &rows[r] {
@@ -77,8 +75,11 @@ mod tests {
 
     #[test]
     fn every_key_found_and_no_other() {
-        let keys: Vec<(u64, u32)> =
-            [3u64, 4, 5, 17, 18, 100, 101, 999, 1000, 4095].iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+        let keys: Vec<(u64, u32)> = [3u64, 4, 5, 17, 18, 100, 101, 999, 1000, 4095]
+            .iter()
+            .enumerate()
+            .map(|(i, &k)| (k, i as u32))
+            .collect();
         let h = PerfectHash::build(&keys);
         for &(k, v) in &keys {
             assert_eq!(h.get(k), Some(v));
