@@ -13,7 +13,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
-use tagmatch_sim::{Envelope, Matcher, MatcherKind, MatcherOptions, MsgId, Op, RecvId, RecvSpec};
+use tagmatch_sim::{Envelope, MatcherKind, MatcherOptions, MsgId, Op, RecvId, RecvSpec};
 
 #[derive(Clone, Copy)]
 enum Envelopes {

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 use tagmatch_sim::hash_bins::Bins;
 use tagmatch_sim::partner::edge::EdgeMetric;
+use tagmatch_sim::partner::{PartnerConfig, PartnerMatcher};
 use tagmatch_sim::{Envelope, Golden, Matcher, MatcherKind, MatcherOptions, MsgId, Op, RecvId, RecvSpec};
 
 #[derive(Clone, Debug)]
@@ -64,7 +65,6 @@ fn configurations() -> Vec<(String, MatcherKind, MatcherOptions)> {
         partner_metric: EdgeMetric::Median,
         partner_cap_factor: Some(1.0),
         world_size: 9,
-        ..MatcherOptions::default()
     };
     for kind in [
         MatcherKind::HashBins,
@@ -150,13 +150,9 @@ fn dynamic_partners_form_and_keep_order_under_flooding() {
         ));
     }
     let ops = to_ops(&raw);
-    let opts = MatcherOptions { partner_threshold: 16, world_size: 16, ..MatcherOptions::default() };
-    let mut partner = tagmatch_sim::partner::PartnerMatcher::new(&tagmatch_sim::partner::PartnerConfig {
-        mode: tagmatch_sim::partner::PartnerMode::Dynamic { threshold: opts.partner_threshold },
-        metric: EdgeMetric::Average,
-        cap_factor: None,
-        world_size: opts.world_size,
-    });
+    let mut config = PartnerConfig::dynamic(16);
+    config.world_size = 16;
+    let mut partner = PartnerMatcher::new(&config);
     let mut golden = Golden::new();
     for op in &ops {
         assert_eq!(partner.apply(op), golden.apply(op), "{op:?}");

@@ -10,17 +10,14 @@
 
 use std::str::FromStr;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum EdgeMetric {
+    #[default]
     Average,
     Median,
-    UpperFence { alpha: f64 },
-}
-
-impl Default for EdgeMetric {
-    fn default() -> Self {
-        EdgeMetric::Average
-    }
+    UpperFence {
+        alpha: f64,
+    },
 }
 
 impl FromStr for EdgeMetric {
