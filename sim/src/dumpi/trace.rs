@@ -46,7 +46,10 @@ fn parse_meta(path: &Path) -> Result<BTreeMap<String, String>, TraceError> {
 }
 
 /// The rank files of a run and its meta data.
-fn locate(path: &Path) -> Result<(BTreeMap<String, String>, Vec<(u32, PathBuf)>), TraceError> {
+/// A run's meta data and its rank files.
+type Located = (BTreeMap<String, String>, Vec<(u32, PathBuf)>);
+
+fn locate(path: &Path) -> Result<Located, TraceError> {
     if path.is_file() {
         if path.extension().is_some_and(|e| e == "meta") {
             let meta = parse_meta(path)?;
@@ -98,11 +101,7 @@ fn locate(path: &Path) -> Result<(BTreeMap<String, String>, Vec<(u32, PathBuf)>)
     }
 }
 
-fn from_meta(
-    dir: &Path,
-    meta_path: &Path,
-    meta: BTreeMap<String, String>,
-) -> Result<(BTreeMap<String, String>, Vec<(u32, PathBuf)>), TraceError> {
+fn from_meta(dir: &Path, meta_path: &Path, meta: BTreeMap<String, String>) -> Result<Located, TraceError> {
     let prefix = meta.get("fileprefix").ok_or_else(|| error(meta_path, "no fileprefix= line"))?.clone();
     let n: u32 = meta
         .get("numprocs")
