@@ -3,6 +3,8 @@
 
 mod report;
 mod software_bench;
+mod svg_plot;
+mod trace_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use report::{render, Format};
@@ -85,8 +87,42 @@ enum Command {
 
 #[derive(Subcommand)]
 enum TraceAction {
-    Stats { path: PathBuf },
-    Replay { path: PathBuf },
+    /// Queue depths with 1 to 256 bins.
+    Stats {
+        /// A run's folder (with its .meta), a .meta file, or one rank's .bin.
+        path: PathBuf,
+        #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
+        bins: Vec<usize>,
+        #[arg(long, value_enum, default_value = "full")]
+        mode: trace_cmd::Mode,
+        /// Network latency added to a send's time to get its arrival (full mode), in microseconds.
+        #[arg(long, default_value_t = 1.0)]
+        latency_us: f64,
+        /// One row per rank as well as the whole run.
+        #[arg(long)]
+        per_rank: bool,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+        /// Draw depth against bins, across ranks, as SVG.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
+    /// Replay the run's matching through software matchers: work per match.
+    Replay {
+        path: PathBuf,
+        /// Matchers, comma separated, or "all"; "engine" (the hardware cycle model) is not yet available.
+        #[arg(long, value_delimiter = ',', default_value = "all")]
+        matcher: Vec<String>,
+        /// Bins of the hash-bin matcher: a count or "auto".
+        #[arg(long, default_value = "auto")]
+        bins: String,
+        #[arg(long, default_value_t = 1.0)]
+        latency_us: f64,
+        #[arg(long)]
+        per_rank: bool,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+    },
 }
 
 fn not_yet(what: &str) -> Result<(), String> {
@@ -100,11 +136,57 @@ fn parse_matchers(names: &[String]) -> Result<Vec<MatcherKind>, String> {
     names.iter().map(|n| n.parse()).collect()
 }
 
+fn check_latency(latency_us: f64) -> Result<(), String> {
+    if latency_us.is_finite() && latency_us >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("bad latency {latency_us}: microseconds, zero or more"))
+    }
+}
+
+fn trace(action: TraceAction) -> Result<(), String> {
+    match action {
+        TraceAction::Stats { path, bins, mode, latency_us, per_rank, format, plot } => {
+            check_latency(latency_us)?;
+            if let Some(bad) = bins.iter().find(|&&b| b == 0 || b > 65536) {
+                return Err(format!("bad bin count {bad}: 1 to 65536"));
+            }
+            let records = trace_cmd::stats(&path, mode, &bins, latency_us, per_rank || plot.is_some())?;
+            if let Some(svg) = plot {
+                let title = format!(
+                    "{} ({} mode)",
+                    path.display(),
+                    if mode == trace_cmd::Mode::Full { "full" } else { "pending-recv" }
+                );
+                trace_cmd::stats_plot(&records, &svg, &title)?;
+            }
+            let shown: Vec<_> = if per_rank {
+                records
+            } else {
+                records.into_iter().filter(|r| r[0].1 == serde_json::json!("all")).collect()
+            };
+            print!("{}", render(&shown, format));
+            Ok(())
+        }
+        TraceAction::Replay { path, matcher, bins, latency_us, per_rank, format } => {
+            check_latency(latency_us)?;
+            if matcher.iter().any(|m| m == "engine") {
+                return not_yet("replay through the engine's cycle model (--matcher engine)");
+            }
+            let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
+            let records =
+                trace_cmd::replay(&path, &parse_matchers(&matcher)?, &options, latency_us, per_rank)?;
+            print!("{}", render(&records, format));
+            Ok(())
+        }
+    }
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Gen { .. } => not_yet("Verilog generation (the two-level engine)"),
         Command::Cosim { .. } => not_yet("co-simulation (the two-level engine)"),
-        Command::Trace { .. } => not_yet("DUMPI trace reading"),
+        Command::Trace { action } => trace(action),
         Command::Bench { bench, engine, lists, depths, matchers, bins, format, plot } => {
             match engine {
                 Engine::Model => return not_yet("the cycle-accurate model (--engine model)"),

@@ -17,6 +17,7 @@ pub mod ops;
 pub mod oracle;
 pub mod partner;
 pub mod rank_based;
+pub mod replay;
 pub mod workloads;
 
 pub use envelope::{Comm, Envelope, MsgId, Rank, RecvId, RecvSpec, Tag, ANY_SOURCE, ANY_TAG};

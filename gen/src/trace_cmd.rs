@@ -1,0 +1,280 @@
+//! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
+
+use crate::report::Record;
+use crate::svg_plot::{Chart, Scale, Series};
+use serde_json::{json, Value};
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use tagmatch_sim::dumpi::trace::{read_run, Run};
+use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
+use tagmatch_sim::replay::full::RankStream;
+use tagmatch_sim::replay::pending::{pending_recv, DepthStats};
+use tagmatch_sim::replay::{run_events, streams, RunEvents};
+use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// The published analyzer's definition: pending Irecvs in bins until a Wait/Test completes them.
+    PendingRecv,
+    /// Arrivals rebuilt across ranks and real PRQ/UMQ matching.
+    Full,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::PendingRecv => "pending-recv",
+            Mode::Full => "full",
+        }
+    }
+}
+
+fn progress_printer(what: &'static str) -> impl Fn(usize, usize) + Sync {
+    let show = std::io::stderr().is_terminal();
+    move |done, total| {
+        if show && total > 1 {
+            eprint!("\r{what}: {done}/{total} ranks");
+            if done == total {
+                eprintln!();
+            }
+            let _ = std::io::stderr().flush();
+        }
+    }
+}
+
+pub fn load(path: &Path) -> Result<(Run, RunEvents), String> {
+    let run = read_run(path, &progress_printer("reading")).map_err(|e| e.to_string())?;
+    let events = run_events(&run)?;
+    Ok((run, events))
+}
+
+fn rank_value(rank: Option<u32>) -> Value {
+    rank.map_or(json!("all"), |r| json!(r))
+}
+
+fn round(v: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (v * f).round() / f
+}
+
+/// The run's matching streams; notes on stderr what the reconstruction had to assume.
+fn streams_noted(events: &RunEvents, latency_us: f64) -> Result<Vec<RankStream>, String> {
+    let (streams, corrected) = streams(events, latency_us * 1e-6)?;
+    if !corrected {
+        eprintln!("note: the ranks' clocks could not be reconciled; arrivals use the recorded clocks");
+    }
+    if events.comms.assumed() > 0 {
+        eprintln!(
+            "note: {} communicator(s) used without a recorded creation are assumed to span the world",
+            events.comms.assumed()
+        );
+    }
+    Ok(streams)
+}
+
+/// Matches one stream with `matcher`, checking every outcome against the golden model.
+fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<(), String> {
+    let mut golden = Golden::new();
+    for (i, op) in stream.ops.iter().enumerate() {
+        let (want, got) = (golden.apply(op), matcher.apply(op));
+        if want != got {
+            return Err(format!(
+                "{} disagrees with the golden model on rank {} at operation {i} ({op:?}): {got:?} instead of {want:?}",
+                matcher.name(),
+                stream.rank
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn stats(
+    path: &Path,
+    mode: Mode,
+    bins: &[usize],
+    latency_us: f64,
+    per_rank: bool,
+) -> Result<Vec<Record>, String> {
+    let (_, events) = load(path)?;
+    let mut out = Vec::new();
+    match mode {
+        Mode::PendingRecv => {
+            for &b in bins {
+                let mut all = DepthStats::default();
+                for (rank, ev) in &events.ranks {
+                    let s = pending_recv(ev, b);
+                    all.merge(&s);
+                    if per_rank {
+                        out.push(pending_record(Some(*rank), b, &s));
+                    }
+                }
+                out.push(pending_record(None, b, &all));
+            }
+        }
+        Mode::Full => {
+            let streams = streams_noted(&events, latency_us)?;
+            let untraced: u64 = streams.iter().map(|s| s.sends_to_untraced).sum();
+            if untraced > 0 {
+                eprintln!("note: {untraced} sends go to ranks that are not in the trace; they never arrive");
+            }
+            for &b in bins {
+                let mut all = tagmatch_sim::WorkStats::default();
+                for s in &streams {
+                    let mut m = HashBinsMatcher::new(Bins::Fixed(b));
+                    replay_checked(s, &mut m)?;
+                    let w = m.stats();
+                    all.searches += w.searches;
+                    all.inspected += w.inspected;
+                    all.max_inspected = all.max_inspected.max(w.max_inspected);
+                    all.max_prq_len = all.max_prq_len.max(w.max_prq_len);
+                    all.max_umq_len = all.max_umq_len.max(w.max_umq_len);
+                    if per_rank {
+                        out.push(full_record(Some(s.rank), b, &w));
+                    }
+                }
+                out.push(full_record(None, b, &all));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn pending_record(rank: Option<u32>, bins: usize, s: &DepthStats) -> Record {
+    vec![
+        ("rank", rank_value(rank)),
+        ("bins", json!(bins)),
+        ("mode", json!(Mode::PendingRecv.name())),
+        ("max_depth", json!(s.max_depth)),
+        ("mean_depth", json!(round(s.mean_depth(), 3))),
+        ("empty_share", json!(round(s.empty_share(), 3))),
+        ("points", json!(s.points)),
+    ]
+}
+
+fn full_record(rank: Option<u32>, bins: usize, w: &tagmatch_sim::WorkStats) -> Record {
+    vec![
+        ("rank", rank_value(rank)),
+        ("bins", json!(bins)),
+        ("mode", json!(Mode::Full.name())),
+        ("max_depth", json!(w.max_inspected)),
+        ("mean_depth", json!(round(w.mean_inspected(), 3))),
+        ("prq_max", json!(w.max_prq_len)),
+        ("umq_max", json!(w.max_umq_len)),
+        ("searches", json!(w.searches)),
+    ]
+}
+
+/// Depth against bins: one thin line per rank, the whole run in colour (max and mean).
+pub fn stats_plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> {
+    let field =
+        |r: &Record, k: &str| r.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap_or(Value::Null);
+    let mut by_rank: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>> = Default::default();
+    for r in records {
+        let (Some(b), Some(mx), Some(mean)) =
+            (field(r, "bins").as_f64(), field(r, "max_depth").as_f64(), field(r, "mean_depth").as_f64())
+        else {
+            continue;
+        };
+        by_rank
+            .entry(field(r, "rank").to_string().trim_matches('"').to_string())
+            .or_default()
+            .push((b, mx, mean));
+    }
+    let mut series = Vec::new();
+    for (rank, pts) in &by_rank {
+        if rank != "all" {
+            series.push(Series {
+                name: format!("rank {rank}"),
+                points: pts.iter().map(|p| (p.0, p.1)).collect(),
+                strong: false,
+                dashed: false,
+            });
+        }
+    }
+    if let Some(pts) = by_rank.get("all") {
+        series.push(Series {
+            name: "max depth, all ranks".into(),
+            points: pts.iter().map(|p| (p.0, p.1)).collect(),
+            strong: true,
+            dashed: false,
+        });
+        series.push(Series {
+            name: "mean depth, all ranks".into(),
+            points: pts.iter().map(|p| (p.0, p.2)).collect(),
+            strong: true,
+            dashed: true,
+        });
+    }
+    let chart = Chart {
+        title: title.to_string(),
+        x_label: "bins".into(),
+        y_label: "queue depth (entries)".into(),
+        x_scale: Scale::Log2,
+        y_scale: Scale::Linear,
+        series,
+    };
+    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+pub fn replay(
+    path: &Path,
+    matchers: &[MatcherKind],
+    options: &MatcherOptions,
+    latency_us: f64,
+    per_rank: bool,
+) -> Result<Vec<Record>, String> {
+    let (_, events) = load(path)?;
+    let streams = streams_noted(&events, latency_us)?;
+    let mut out = Vec::new();
+    for &kind in matchers {
+        let mut all = tagmatch_sim::WorkStats::default();
+        let (mut ops, mut matches, mut memory) = (0usize, 0u64, 0usize);
+        for s in &streams {
+            let mut m = kind.build(options, Some(&s.ops));
+            replay_checked(s, m.as_mut())?;
+            let mut golden = Golden::new();
+            let n_matches = s
+                .ops
+                .iter()
+                .filter(|op| matches!(golden.apply(op), tagmatch_sim::Outcome::Matched { .. }))
+                .count() as u64;
+            let w = m.stats();
+            if per_rank {
+                out.push(replay_record(Some(s.rank), kind, s.ops.len(), n_matches, &w, m.memory_bytes()));
+            }
+            ops += s.ops.len();
+            matches += n_matches;
+            memory = memory.max(m.memory_bytes());
+            all.searches += w.searches;
+            all.inspected += w.inspected;
+            all.max_inspected = all.max_inspected.max(w.max_inspected);
+            all.max_prq_len = all.max_prq_len.max(w.max_prq_len);
+            all.max_umq_len = all.max_umq_len.max(w.max_umq_len);
+        }
+        out.push(replay_record(None, kind, ops, matches, &all, memory));
+    }
+    Ok(out)
+}
+
+fn replay_record(
+    rank: Option<u32>,
+    kind: MatcherKind,
+    ops: usize,
+    matches: u64,
+    w: &tagmatch_sim::WorkStats,
+    memory: usize,
+) -> Record {
+    let per_match = if matches == 0 { 0.0 } else { w.inspected as f64 / matches as f64 };
+    vec![
+        ("rank", rank_value(rank)),
+        ("matcher", json!(kind.name())),
+        ("ops", json!(ops)),
+        ("matches", json!(matches)),
+        ("inspected", json!(w.inspected)),
+        ("inspected_per_match", json!(round(per_match, 3))),
+        ("max_search", json!(w.max_inspected)),
+        ("prq_max", json!(w.max_prq_len)),
+        ("umq_max", json!(w.max_umq_len)),
+        ("memory_bytes", json!(memory)),
+    ]
+}
