@@ -1,0 +1,148 @@
+//! The `tagmatch` command as a user runs it: outputs scripts can read, and one-line errors
+//! with a non-zero exit for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tagmatch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tagmatch")).args(args).output().expect("tagmatch runs")
+}
+
+fn traces() -> PathBuf {
+    std::env::var_os("TAGMATCH_TRACES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"))
+}
+
+fn json(out: &Output) -> Vec<serde_json::Value> {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON array").as_array().unwrap().clone()
+}
+
+fn one_line_error(out: &Output) -> String {
+    assert!(!out.status.success(), "expected a failure, got: {}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("tagmatch: error: "), "{err}");
+    err
+}
+
+#[test]
+fn trace_stats_json_has_one_record_per_bin_count() {
+    let amg = traces().join("amg-n27");
+    let recs = json(&tagmatch(&[
+        "trace",
+        "stats",
+        amg.to_str().unwrap(),
+        "--mode",
+        "pending-recv",
+        "--format",
+        "json",
+    ]));
+    let bins: Vec<u64> = recs.iter().map(|r| r["bins"].as_u64().unwrap()).collect();
+    assert_eq!(bins, vec![1, 16, 32, 64, 128, 256]);
+    assert!(recs.iter().all(|r| r["rank"] == "all" && r["mode"] == "pending-recv"));
+    assert_eq!(recs[0]["max_depth"], 25);
+    assert!(recs[0]["mean_depth"].as_f64().unwrap() > recs[5]["mean_depth"].as_f64().unwrap());
+
+    let full = json(&tagmatch(&[
+        "trace",
+        "stats",
+        amg.to_str().unwrap(),
+        "--bins",
+        "1,64",
+        "--per-rank",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(full.len(), 2 * 28, "27 ranks and the whole run, per bin count");
+    assert!(full.iter().all(|r| r["mode"] == "full" && r["max_depth"].is_u64()));
+}
+
+#[test]
+fn trace_stats_plot_is_an_svg_with_a_line_per_rank() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("depth.svg");
+    let amg = traces().join("amg-n27");
+    let out = tagmatch(&[
+        "trace",
+        "stats",
+        amg.to_str().unwrap(),
+        "--format",
+        "csv",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("rank,bins,mode,max_depth,mean_depth"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    assert_eq!(text.matches("<polyline").count(), 27 + 2, "27 ranks, max and mean of the run");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn trace_replay_reports_work_per_match_for_each_matcher() {
+    let amg = traces().join("amg-n27");
+    let recs = json(&tagmatch(&[
+        "trace",
+        "replay",
+        amg.to_str().unwrap(),
+        "--matcher",
+        "linked-list,rank-based",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["matches"], 15524);
+    let ll = recs[0]["inspected_per_match"].as_f64().unwrap();
+    let rb = recs[1]["inspected_per_match"].as_f64().unwrap();
+    assert!(rb < ll, "per-source lists walk less than one list: {rb} vs {ll}");
+}
+
+#[test]
+fn bad_input_gets_a_one_line_error() {
+    let e = one_line_error(&tagmatch(&["trace", "stats", "/no/such/trace"]));
+    assert!(e.contains("no such file"), "{e}");
+
+    let dir = std::env::temp_dir().join(format!("tagmatch-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = std::fs::read(traces().join("multigrid/MultiGrid.bin")).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &data[..data.len() / 3]).unwrap();
+    let e = one_line_error(&tagmatch(&["trace", "stats", cut.to_str().unwrap()]));
+    assert!(e.contains("byte"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let e = one_line_error(&tagmatch(&[
+        "trace",
+        "replay",
+        traces().join("amg-n27").to_str().unwrap(),
+        "--matcher",
+        "nope",
+    ]));
+    assert!(e.contains("unknown matcher 'nope'"), "{e}");
+    one_line_error(&tagmatch(&["trace", "stats", traces().join("amg-n27").to_str().unwrap(), "--bins", "0"]));
+    one_line_error(&tagmatch(&["bench", "preposted", "--depths", "0"]));
+    let e = one_line_error(&tagmatch(&["gen", "--out", "/tmp/x"]));
+    assert!(e.contains("not yet available"), "{e}");
+}
+
+#[test]
+fn software_bench_json_records_are_flat() {
+    let recs = json(&tagmatch(&[
+        "bench",
+        "unload",
+        "--depths",
+        "1,50",
+        "--matchers",
+        "linked-list",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[1]["bench"], "unload");
+    assert_eq!(recs[1]["design"], "linked-list");
+    assert_eq!(recs[1]["inspected"], 50 * 51 / 2);
+}

@@ -1,0 +1,89 @@
+//! Queue statistics and replays on the real traces in `../shared/traces`.
+
+use std::path::PathBuf;
+use tagmatch_sim::dumpi::trace::read_run;
+use tagmatch_sim::replay::pending::{pending_recv, DepthStats};
+use tagmatch_sim::replay::{run_events, streams, RunEvents};
+use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions, Op, Outcome};
+
+fn events(name: &str) -> RunEvents {
+    let dir = std::env::var_os("TAGMATCH_TRACES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"));
+    let run = read_run(&dir.join(name), &|_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    run_events(&run).unwrap()
+}
+
+fn pending_all(ev: &RunEvents, bins: usize) -> DepthStats {
+    let mut all = DepthStats::default();
+    for (_, e) in &ev.ranks {
+        all.merge(&pending_recv(e, bins));
+    }
+    all
+}
+
+#[test]
+fn amg_pending_receive_depth_matches_the_published_analyzer() {
+    let ev = events("amg-n27");
+    let one = pending_all(&ev, 1);
+    assert_eq!(one.max_depth, 25, "the published analyzer reports 25 for AMG with one bin");
+    assert_eq!(one.points, 1508, "one data point per Waitall");
+    let mut last = one.max_depth;
+    for bins in [16, 32, 64, 128, 256] {
+        let s = pending_all(&ev, bins);
+        assert!(s.max_depth <= last, "{bins} bins: {} deeper than with fewer bins ({last})", s.max_depth);
+        last = s.max_depth;
+    }
+    assert!(last <= 2);
+}
+
+#[test]
+fn amg_full_matching_pairs_every_message_after_clock_correction() {
+    let ev = events("amg-n27");
+    let (streams, corrected) = streams(&ev, 1e-6).unwrap();
+    assert!(corrected, "the AMG clocks (three ranks 40 ms behind) are reconcilable");
+    let mut matched = 0;
+    for s in &streams {
+        assert_eq!(s.sends_to_untraced, 0);
+        let mut g = Golden::new();
+        matched += s.ops.iter().filter(|op| matches!(g.apply(op), Outcome::Matched { .. })).count();
+        let st = g.stats();
+        assert_eq!((st.prq_len, st.umq_len), (0, 0), "rank {}: everything posted is received", s.rank);
+        // With skew corrected no receive waits for long: the pending depth bounds the PRQ.
+        assert!(st.max_prq_len <= 26, "rank {}: PRQ reached {}", s.rank, st.max_prq_len);
+    }
+    assert_eq!(matched, 15524, "every Isend meets its Irecv");
+}
+
+#[test]
+fn every_matcher_replays_amg_exactly_as_the_golden_model() {
+    let ev = events("amg-n27");
+    let (streams, _) = streams(&ev, 1e-6).unwrap();
+    for kind in MatcherKind::ALL {
+        for s in streams.iter().take(6) {
+            let mut g = Golden::new();
+            let mut m = kind.build(&MatcherOptions::default(), Some(&s.ops));
+            for op in &s.ops {
+                assert_eq!(m.apply(op), g.apply(op), "{} on rank {}: {op:?}", kind.name(), s.rank);
+            }
+        }
+    }
+}
+
+#[test]
+fn collectives_only_trace_reports_no_point_to_point_traffic() {
+    let ev = events("bigfft");
+    assert_eq!(pending_all(&ev, 1).points, 0);
+    let (streams, _) = streams(&ev, 1e-6).unwrap();
+    assert!(streams.iter().all(|s| s.ops.is_empty()));
+}
+
+#[test]
+fn one_rank_of_a_larger_job_counts_messages_to_untraced_ranks() {
+    let ev = events("multigrid");
+    assert_eq!(ev.world_size, 125, "MPI_Comm_size of the world was recorded");
+    let (streams, _) = streams(&ev, 1e-6).unwrap();
+    assert_eq!(streams[0].sends_to_untraced, 1144);
+    let posts = streams[0].ops.iter().filter(|op| matches!(op, Op::PostRecv { .. })).count();
+    assert_eq!(posts, 1144);
+}
