@@ -72,11 +72,14 @@ fn streams_noted(events: &RunEvents, latency_us: f64) -> Result<Vec<RankStream>,
     Ok(streams)
 }
 
-/// Matches one stream with `matcher`, checking every outcome against the golden model.
-fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<(), String> {
+/// Matches one stream with `matcher`, checking every outcome against the golden model;
+/// returns the number of matched pairs.
+fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<u64, String> {
     let mut golden = Golden::new();
+    let mut matched = 0;
     for (i, op) in stream.ops.iter().enumerate() {
         let (want, got) = (golden.apply(op), matcher.apply(op));
+        matched += matches!(want, tagmatch_sim::Outcome::Matched { .. }) as u64;
         if want != got {
             return Err(format!(
                 "{} disagrees with the golden model on rank {} at operation {i} ({op:?}): {got:?} instead of {want:?}",
@@ -85,7 +88,7 @@ fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<(), 
             ));
         }
     }
-    Ok(())
+    Ok(matched)
 }
 
 pub fn stats(

@@ -55,6 +55,11 @@ impl Bins {
     }
 }
 
+#[inline]
+fn hash(env: &Envelope) -> u64 {
+    mix3(env.comm, env.src, env.tag)
+}
+
 /// What a binned entry is hashed on.
 trait Binned: Copy {
     fn envelope(&self) -> Envelope;
@@ -95,12 +100,16 @@ impl<T: Binned> BinnedQueue<T> {
 
     #[inline]
     fn bin(&self, env: &Envelope) -> ListId {
-        reduce(mix3(env.comm, env.src, env.tag), self.bins)
+        self.bin_of_hash(hash(env))
+    }
+
+    #[inline]
+    fn bin_of_hash(&self, h: u64) -> ListId {
+        reduce(h, self.bins)
     }
 
     fn hash_of(&self, v: &T) -> u64 {
-        let e = v.envelope();
-        mix3(e.comm, e.src, e.tag)
+        hash(&v.envelope())
     }
 
     fn extra(&self) -> ListId {
@@ -217,13 +226,16 @@ impl Matcher for HashBinsMatcher {
     }
 
     fn arrive(&mut self, msg: MsgId, env: Envelope) -> Outcome {
-        let bin = self.prq.lists.find_first(self.prq.bin(&env), |p| p.spec.matches(&env));
-        let wild = self.prq.lists.find_first(self.prq.extra(), |p| p.spec.matches(&env));
-        self.stats.search(bin.inspected + wild.inspected);
-        let best = older(
-            bin.node.map(|n| (self.prq.lists.get(n).seq, n)),
-            wild.node.map(|n| (self.prq.lists.get(n).seq, n)),
-        );
+        let h = hash(&env);
+        let bin = self.prq.lists.find_first(self.prq.bin_of_hash(h), |p| p.spec.matches(&env));
+        let mut inspected = bin.inspected;
+        let mut best = bin.node.map(|n| (self.prq.lists.get(n).seq, n));
+        if self.prq.lists.len(self.prq.extra()) > 0 {
+            let wild = self.prq.lists.find_first(self.prq.extra(), |p| p.spec.matches(&env));
+            inspected += wild.inspected;
+            best = older(best, wild.node.map(|n| (self.prq.lists.get(n).seq, n)));
+        }
+        self.stats.search(inspected);
         match best {
             Some((_, node)) => {
                 self.stats.prq_shrank();
@@ -231,7 +243,7 @@ impl Matcher for HashBinsMatcher {
             }
             None => {
                 let seq = self.label();
-                self.umq.push(self.umq.bin(&env), Unexpected { msg, env, seq });
+                self.umq.push(self.umq.bin_of_hash(h), Unexpected { msg, env, seq });
                 self.stats.umq_grew();
                 Outcome::Queued
             }

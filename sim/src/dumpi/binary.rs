@@ -168,7 +168,7 @@ fn read_index(data: &[u8]) -> R<Index> {
     idx.footer = c.u64()?;
     let _keyval = c.u64()?;
     for (name, off) in [("header", idx.header), ("body", idx.body), ("footer", idx.footer)] {
-        if off as usize >= data.len() || (off != 0 && off < 8) {
+        if off as usize >= data.len() || (off != 0 && off < 8) || (name == "body" && off == 0) {
             return Err(Failure {
                 at: tail as u64,
                 message: format!("corrupt index: {name} offset {off} is outside the file"),
@@ -192,21 +192,26 @@ fn decode(data: &[u8]) -> R<BinaryTrace> {
     let idx = read_index(data)?;
     let mut t = BinaryTrace::default();
 
-    let mut c = Cursor::at(data, idx.header)?;
-    for v in &mut t.version {
-        *v = c.u8()?;
+    // An offset of zero means the writer did not store that section.
+    if idx.header != 0 {
+        let mut c = Cursor::at(data, idx.header)?;
+        for v in &mut t.version {
+            *v = c.u8()?;
+        }
+        t.start_time = c.u64()?;
+        t.hostname = c.string16()?;
+        t.username = c.string16()?;
     }
-    t.start_time = c.u64()?;
-    t.hostname = c.string16()?;
-    t.username = c.string16()?;
 
-    let mut c = Cursor::at(data, idx.footer)?;
-    if c.u64()? != FOOT_MAGIC {
-        return c.fail("corrupt: bad footer magic");
+    if idx.footer != 0 {
+        let mut c = Cursor::at(data, idx.footer)?;
+        if c.u64()? != FOOT_MAGIC {
+            return c.fail("corrupt: bad footer magic");
+        }
+        let n = ALL_FUNCTIONS as usize + 1;
+        t.counts.called = (0..n).map(|_| c.u32()).collect::<R<_>>()?;
+        t.counts.ignored = (0..n).map(|_| c.u32()).collect::<R<_>>()?;
     }
-    let n = ALL_FUNCTIONS as usize + 1;
-    t.counts.called = (0..n).map(|_| c.u32()).collect::<R<_>>()?;
-    t.counts.ignored = (0..n).map(|_| c.u32()).collect::<R<_>>()?;
 
     // Refuse up front a call the reader cannot decode, naming it.
     for (label, (&called, &ignored)) in t.counts.called.iter().zip(&t.counts.ignored).enumerate() {

@@ -65,7 +65,8 @@ pub fn causal_offsets(
     }
     // Sender side: pair the k-th send of each channel with the k-th receive.
     let n = ranks.len();
-    let mut bound = vec![vec![f64::INFINITY; n]; n]; // bound[d][s]: off_s - off_d <= bound
+    // (d, s) -> bound: off_s - off_d <= bound. A map: only communicating pairs have one.
+    let mut bound: HashMap<(usize, usize), f64> = HashMap::new();
     for (s, (rank, events)) in ranks.iter().enumerate() {
         let mut sent: HashMap<(usize, u32, i64, i64), usize> = HashMap::new();
         for e in events {
@@ -80,7 +81,8 @@ pub fn causal_offsets(
             let key = (d, *comm, src as i64, *tag);
             let k = sent.entry(key).or_insert(0);
             if let Some(&c) = completions.get(&key).and_then(|v| v.get(*k)) {
-                bound[d][s] = bound[d][s].min(c - (e.time + latency));
+                let b = bound.entry((d, s)).or_insert(f64::INFINITY);
+                *b = b.min(c - (e.time + latency));
             }
             *k += 1;
         }
@@ -89,13 +91,10 @@ pub fn causal_offsets(
     let mut off = vec![0.0f64; n];
     for round in 0..=n {
         let mut changed = false;
-        for d in 0..n {
-            for s in 0..n {
-                let w = bound[d][s];
-                if w.is_finite() && off[d] + w < off[s] - 1e-12 {
-                    off[s] = off[d] + w;
-                    changed = true;
-                }
+        for (&(d, s), &w) in &bound {
+            if w.is_finite() && off[d] + w < off[s] - 1e-12 {
+                off[s] = off[d] + w;
+                changed = true;
             }
         }
         if !changed {
