@@ -29,7 +29,7 @@ fn agree(bin_rel: &str, txt_rel: &str, min_records: usize) {
     // A text form may stop early (it is a sample), never run past the binary.
     assert!(txt.records.len() <= bin.records.len(), "{txt_rel} has more records than {bin_rel}");
     for (i, (b, t)) in bin.records.iter().zip(&txt.records).enumerate() {
-        if let Some(d) = difference(b, t) {
+        if let Some(d) = difference(b, &t.record) {
             panic!("{bin_rel} record {i} differs from {txt_rel} line {}: {d}", t.line);
         }
     }

@@ -87,3 +87,13 @@ fn one_rank_of_a_larger_job_counts_messages_to_untraced_ranks() {
     let posts = streams[0].ops.iter().filter(|op| matches!(op, Op::PostRecv { .. })).count();
     assert_eq!(posts, 1144);
 }
+
+#[test]
+fn text_form_gives_the_same_statistics_as_the_binary_form() {
+    let bin = events("multigrid/MultiGrid.bin");
+    let txt = events("multigrid/MultiGrid.txt");
+    for bins in [1, 16, 32, 64, 128, 256] {
+        assert_eq!(pending_all(&bin, bins), pending_all(&txt, bins), "{bins} bins");
+    }
+    assert_eq!(pending_all(&txt, 1).max_depth, 18);
+}

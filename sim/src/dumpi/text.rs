@@ -3,20 +3,18 @@
 //! argument (`TYPE NAME=VALUE`) and a `returning` line, then optionally the footer's
 //! `... called N times and ignored M times` lines.
 //!
-//! Arguments are kept as the flat list of scalars [`super::Record::flat_args`] produces, so
-//! the two forms can be compared value for value.
+//! Each argument line becomes one [`Arg`] (a scalar, an array, strings or statuses), so a
+//! text trace yields the same [`Record`]s as the binary form and can be analysed the same
+//! way; comparing the two forms uses [`Record::flat_args`], which forgets how values were
+//! grouped (the text prints a single request as `[2]`).
 
-use super::{CallCounts, FlatValue, Location, Record, Span, Time, TraceError};
+use super::{Arg, CallCounts, Location, Record, Span, Status, Time, TraceError};
 use std::collections::BTreeMap;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A record and the line its `entering` line is on.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TextRecord {
-    pub name: String,
-    pub thread: u16,
-    pub wall: Option<Span>,
-    pub cpu: Option<Span>,
-    pub values: Vec<FlatValue>,
-    /// Line of the `entering` line.
+    pub record: Record,
     pub line: usize,
 }
 
@@ -85,17 +83,17 @@ fn split_list(s: &str) -> Vec<&str> {
     out
 }
 
-fn scalar(s: &str) -> Option<FlatValue> {
-    if let Some(q) = s.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
-        return Some(FlatValue::Str(q.to_string()));
-    }
+fn number(s: &str) -> Option<i64> {
     // "2 (MPI_COMM_WORLD)": the number is the value, the name a comment.
-    let number = s.split_once(' ').map_or(s, |(n, _)| n);
-    number.parse::<i64>().ok().map(FlatValue::Int)
+    s.split_once(' ').map_or(s, |(n, _)| n).parse().ok()
 }
 
-/// Status fields in storage order (bytes, source, cancelled, error, tag).
-fn status(s: &str, out: &mut Vec<FlatValue>) -> Option<()> {
+fn quoted(s: &str) -> Option<String> {
+    s.strip_prefix('"').and_then(|q| q.strip_suffix('"')).map(str::to_string)
+}
+
+/// One status, from `{bytes=.., cancelled=.., source=.., tag=.., error=..}`.
+fn status(s: &str) -> Option<Status> {
     let body = s.strip_prefix('{')?.strip_suffix('}')?;
     let fields: BTreeMap<&str, i64> = split_list(body)
         .into_iter()
@@ -104,37 +102,51 @@ fn status(s: &str, out: &mut Vec<FlatValue>) -> Option<()> {
             Some((k.trim(), v.trim().parse().ok()?))
         })
         .collect::<Option<_>>()?;
-    for k in ["bytes", "source", "cancelled", "error"] {
-        out.push(FlatValue::Int(*fields.get(k)?));
-    }
-    if let Some(t) = fields.get("tag") {
-        out.push(FlatValue::Int(*t));
-    }
-    Some(())
+    Some(Status {
+        bytes: *fields.get("bytes")? as i32,
+        source: *fields.get("source")? as i32,
+        cancelled: *fields.get("cancelled")? as u8,
+        error: *fields.get("error")? as u8,
+        tag: fields.get("tag").map(|&t| t as i32),
+    })
 }
 
-fn value(v: &str, out: &mut Vec<FlatValue>) -> Option<()> {
+/// The argument printed as `TYPE NAME=VALUE`.
+fn argument(ty: &str, v: &str) -> Option<Arg> {
     let v = v.trim();
+    let is_status = ty.starts_with("MPI_Status");
     if v == "<IGNORED>" || v == "NULL" {
-        return Some(());
+        return Some(if is_status { Arg::Statuses(None) } else { Arg::NotStored });
     }
     if let Some(inner) = v.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
-        for item in split_list(inner) {
-            if item.starts_with('{') {
-                status(item, out)?;
-            } else if item.starts_with('[') {
-                value(item, out)?;
-            } else {
-                out.push(scalar(item)?);
-            }
+        let items = split_list(inner);
+        if is_status {
+            let st: Vec<Status> = items.iter().map(|i| status(i)).collect::<Option<_>>()?;
+            return Some(Arg::Statuses(if st.is_empty() { None } else { Some(st) }));
         }
-        return Some(());
+        if items.first().is_some_and(|i| i.starts_with('"')) {
+            return items.iter().map(|i| quoted(i)).collect::<Option<_>>().map(Arg::Strs);
+        }
+        if items.first().is_some_and(|i| i.starts_with('[')) {
+            let rows = items
+                .iter()
+                .map(|row| {
+                    row.strip_prefix('[')?
+                        .strip_suffix(']')
+                        .map(|r| split_list(r).iter().map(|x| number(x)).collect::<Option<Vec<_>>>())?
+                })
+                .collect::<Option<_>>()?;
+            return Some(Arg::Rows(rows));
+        }
+        return items.iter().map(|i| number(i)).collect::<Option<_>>().map(Arg::Ints);
     }
-    if v.starts_with('{') {
-        return status(v, out);
+    if is_status {
+        return status(v).map(|s| Arg::Statuses(Some(vec![s])));
     }
-    out.push(scalar(v)?);
-    Some(())
+    if let Some(q) = quoted(v) {
+        return Some(Arg::Str(q));
+    }
+    number(v).map(Arg::Int)
 }
 
 /// Parses a `dumpi2ascii` text. `file` only labels errors.
@@ -156,37 +168,49 @@ pub fn parse(text: &str, file: &str) -> Result<TextTrace, TraceError> {
         }
         if let Some((name, rest)) = line.split_once(" entering ") {
             if let Some(open) = &current {
-                return Err(err(n, format!("{} (line {}) has no returning line", open.name, open.line)));
+                return Err(err(
+                    n,
+                    format!("{} (line {}) has no returning line", open.record.name(), open.line),
+                ));
             }
             let times = parse_times(rest)
                 .ok_or_else(|| err(n, format!("cannot read the entering line: '{line}'")))?;
+            let label = super::calls::label_of(name)
+                .ok_or_else(|| err(n, format!("unknown MPI call '{name}': the reader cannot decode it")))?;
             current = Some(TextRecord {
-                name: name.to_string(),
-                thread: times.thread,
-                wall: times.wall.map(|start| Span { start, stop: start }),
-                cpu: times.cpu.map(|start| Span { start, stop: start }),
-                values: Vec::new(),
+                record: Record {
+                    label,
+                    thread: times.thread,
+                    wall: times.wall.map(|start| Span { start, stop: start }),
+                    cpu: times.cpu.map(|start| Span { start, stop: start }),
+                    args: Vec::new(),
+                },
                 line: n,
             });
         } else if let Some((name, rest)) = line.split_once(" returning ") {
             let mut rec =
                 current.take().ok_or_else(|| err(n, format!("{name} returns but never entered")))?;
-            if rec.name != name {
-                return Err(err(n, format!("{name} returns inside {} (line {})", rec.name, rec.line)));
+            if rec.record.name() != name {
+                return Err(err(
+                    n,
+                    format!("{name} returns inside {} (line {})", rec.record.name(), rec.line),
+                ));
             }
             let times = parse_times(rest)
                 .ok_or_else(|| err(n, format!("cannot read the returning line: '{line}'")))?;
-            if let (Some(w), Some(stop)) = (rec.wall.as_mut(), times.wall) {
+            if let (Some(w), Some(stop)) = (rec.record.wall.as_mut(), times.wall) {
                 w.stop = stop;
             }
-            if let (Some(c), Some(stop)) = (rec.cpu.as_mut(), times.cpu) {
+            if let (Some(c), Some(stop)) = (rec.record.cpu.as_mut(), times.cpu) {
                 c.stop = stop;
             }
             t.records.push(rec);
         } else if let Some(rec) = current.as_mut() {
-            let (_, v) =
+            let (decl, v) =
                 line.split_once('=').ok_or_else(|| err(n, format!("not an argument line: '{line}'")))?;
-            value(v, &mut rec.values).ok_or_else(|| err(n, format!("cannot read the value of '{line}'")))?;
+            let ty = decl.rsplit_once(' ').map_or(decl, |(t, _)| t);
+            let arg = argument(ty, v).ok_or_else(|| err(n, format!("cannot read the value of '{line}'")))?;
+            rec.record.args.push(arg);
         } else if let Some((name, rest)) = line.split_once(" called ") {
             let nums: Vec<u32> = rest.split_whitespace().filter_map(|w| w.parse().ok()).collect();
             let label = super::calls::label_of(name);
@@ -213,7 +237,7 @@ pub fn parse(text: &str, file: &str) -> Result<TextTrace, TraceError> {
         }
     }
     if let Some(open) = current {
-        return Err(err(open.line, format!("truncated: {} has no returning line", open.name)));
+        return Err(err(open.line, format!("truncated: {} has no returning line", open.record.name())));
     }
     if !called.is_empty() {
         let n = super::calls::ALL_FUNCTIONS as usize + 1;
@@ -228,9 +252,9 @@ pub fn parse(text: &str, file: &str) -> Result<TextTrace, TraceError> {
 }
 
 /// Why a binary record and its text form differ, or `None` when they agree.
-pub fn difference(bin: &Record, txt: &TextRecord) -> Option<String> {
-    if bin.name() != txt.name {
-        return Some(format!("call {} vs {}", bin.name(), txt.name));
+pub fn difference(bin: &Record, txt: &Record) -> Option<String> {
+    if bin.label != txt.label {
+        return Some(format!("call {} vs {}", bin.name(), txt.name()));
     }
     if bin.thread != txt.thread {
         return Some(format!("thread {} vs {}", bin.thread, txt.thread));
@@ -241,9 +265,9 @@ pub fn difference(bin: &Record, txt: &TextRecord) -> Option<String> {
     if bin.cpu != txt.cpu {
         return Some(format!("cpu times {:?} vs {:?}", bin.cpu, txt.cpu));
     }
-    let flat = bin.flat_args();
-    if flat != txt.values {
-        return Some(format!("arguments {:?} vs {:?}", flat, txt.values));
+    let (a, b) = (bin.flat_args(), txt.flat_args());
+    if a != b {
+        return Some(format!("arguments {a:?} vs {b:?}"));
     }
     None
 }
@@ -251,6 +275,7 @@ pub fn difference(bin: &Record, txt: &TextRecord) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dumpi::FlatValue;
 
     #[test]
     fn parses_records_values_and_footer() {
@@ -264,14 +289,19 @@ mod tests {
         let t = parse(text, "t").unwrap();
         assert_eq!(t.header["version"], "1");
         assert_eq!(t.records.len(), 2);
-        let w = &t.records[0];
+        let w = &t.records[0].record;
+        assert_eq!(w.name(), "MPI_Waitall");
         assert_eq!(w.wall.unwrap().stop, Time { sec: 10, nsec: 750_000_000 });
         assert_eq!(w.cpu.unwrap().start, Time { sec: 0, nsec: 1 });
+        assert_eq!(w.int(0), Some(2));
+        assert_eq!(w.ints(1), Some(&[4, 5][..]));
+        let Arg::Statuses(Some(st)) = &w.args[2] else { panic!("{:?}", w.args[2]) };
+        assert_eq!(st[1], Status { bytes: 0, source: -1, cancelled: 1, error: 0, tag: Some(-1) });
         let ints: Vec<i64> =
-            w.values.iter().map(|v| if let FlatValue::Int(i) = v { *i } else { 0 }).collect();
+            w.flat_args().iter().map(|v| if let FlatValue::Int(i) = v { *i } else { 0 }).collect();
         assert_eq!(ints, vec![2, 4, 5, 8, 1, 0, 0, 7, 0, -1, 1, 0, -1]);
-        assert_eq!(t.records[1].thread, 3);
-        assert_eq!(t.records[1].values, vec![FlatValue::Int(2), FlatValue::Int(-1)]);
+        assert_eq!(t.records[1].record.thread, 3);
+        assert_eq!(t.records[1].record.args, vec![Arg::Int(2), Arg::Int(-1)]);
         let c = t.counts.unwrap();
         assert_eq!((c.called[0], c.ignored[0]), (3, 1));
     }
@@ -285,5 +315,7 @@ mod tests {
             parse("MPI_Send entering at walltime 1.0 seconds in thread 0.\nint count=1\n", "f").unwrap_err();
         assert!(e.message.contains("truncated"), "{e}");
         assert!(parse("garbage\n", "f").is_err());
+        let e = parse("MPI_Frobnicate entering at walltime 1.0 seconds in thread 0.\n", "f").unwrap_err();
+        assert!(e.message.contains("MPI_Frobnicate"), "{e}");
     }
 }

@@ -1,5 +1,6 @@
 //! Opening a DUMPI run: a folder with a `.meta` file and one `.bin` per rank, a folder of
-//! `.bin` files, or a single `.bin`. Ranks are parsed in parallel.
+//! `.bin` files (or, without any, of `dumpi2ascii` `.txt` files), or a single `.bin` or
+//! `.txt`. Ranks are parsed in parallel.
 
 use super::binary::{self, BinaryTrace};
 use super::TraceError;
@@ -117,6 +118,31 @@ fn from_meta(dir: &Path, meta_path: &Path, meta: BTreeMap<String, String>) -> Re
     Ok((meta, files))
 }
 
+/// A rank's trace from its `dumpi2ascii` text form.
+fn from_text(data: &[u8], name: &str, rank: u32) -> Result<BinaryTrace, TraceError> {
+    let text = std::str::from_utf8(data).map_err(|e| TraceError {
+        file: name.to_string(),
+        rank: Some(rank),
+        at: Some(super::Location::Byte(e.valid_up_to() as u64)),
+        message: "not UTF-8 text".into(),
+    })?;
+    let t = super::text::parse(text, name).map_err(|e| TraceError { rank: Some(rank), ..e })?;
+    let mut version = [0u8; 3];
+    if let Some(v) = t.header.get("version") {
+        for (slot, part) in version.iter_mut().zip(v.split('.')) {
+            *slot = part.trim().parse().unwrap_or(0);
+        }
+    }
+    Ok(BinaryTrace {
+        version,
+        hostname: t.header.get("hostname").cloned().unwrap_or_default(),
+        username: t.header.get("username").cloned().unwrap_or_default(),
+        records: t.records.into_iter().map(|r| r.record).collect(),
+        counts: t.counts.unwrap_or_default(),
+        ..BinaryTrace::default()
+    })
+}
+
 /// Reads a whole run, ranks in parallel on the available cores. `progress` is called with
 /// (ranks done, ranks in all) as ranks finish.
 pub fn read_run(path: &Path, progress: &(dyn Fn(usize, usize) + Sync)) -> Result<Run, TraceError> {
@@ -137,7 +163,13 @@ pub fn read_run(path: &Path, progress: &(dyn Fn(usize, usize) + Sync)) -> Result
                             rank: Some(*rank),
                             ..error(file, format!("cannot read: {e}"))
                         })?;
-                        mine.push((i, binary::parse(&data, &file.display().to_string(), Some(*rank))?));
+                        let name = file.display().to_string();
+                        let trace = if file.extension().is_some_and(|e| e == "txt") {
+                            from_text(&data, &name, *rank)?
+                        } else {
+                            binary::parse(&data, &name, Some(*rank))?
+                        };
+                        mine.push((i, trace));
                         progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
                     }
                 })
