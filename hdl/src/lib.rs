@@ -1,3 +1,5 @@
-//! tagmatch-hdl: rust-hdl modules of the matching engine (CAM, dual-ported block RAM
-//! linked lists, parallel lists, data mover, receive engine). The modules land with the
-//! two-level engine; this crate holds the workspace slot the layout promises.
+//! tagmatch-hdl: rust-hdl modules of the matching engine. Landed so far: the level-1 CAM
+//! ([`cam`]). The BRAM linked lists, parallel lists, data mover and receive engine follow
+//! with the rest of the two-level engine.
+
+pub mod cam;

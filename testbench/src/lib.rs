@@ -1,3 +1,4 @@
-//! tagmatch-testbench: the project's Verilator binding and the co-simulation of emitted
-//! RTL against the models in `tagmatch-sim`. It lands with the two-level engine; this crate
-//! holds the workspace slot the layout promises.
+//! tagmatch-testbench: the project's Verilator binding ([`verilator`]) and, as the engine
+//! lands, co-simulation of the emitted RTL against the models in `tagmatch-sim`.
+
+pub mod verilator;
