@@ -1,0 +1,444 @@
+//! One level-2 linked list in block RAM: insert at the tail, search from the head at one
+//! element per cycle, delete the found element from the middle, with a free list.
+//!
+//! Storage: one block RAM (one read and one write port) per field — communicator,
+//! source, tag, wildcard flags, handle, posting label — one for the `next` pointers and
+//! one holding the stack of freed nodes; node 0 is never used, so a list with `A`-bit
+//! addresses holds `2^A - 1` entries. Fresh nodes come from a bump counter, then from
+//! the free stack. A walk stops at the tail by comparing with the tail register, so a
+//! new tail's `next` never needs writing: every operation writes each RAM at most once
+//! per cycle, which is what lets plain simple-dual-port block RAM hold the list.
+//!
+//! Why one element per cycle (the FPL 2018 design takes three): the RAM's registered read
+//! data carries the node's `next` pointer, and that pointer drives the RAM address
+//! combinationally, so the read of node k+1 is issued in the cycle node k's data arrives
+//! and is compared. The head's read is issued in the cycle the search is accepted, so a
+//! search that stops at element k (1-based) is busy for the k cycles after that one.
+//!
+//! Commands (accepted when `busy` is low, one per cycle):
+//! - `insert`: two cycles (read the free list's next pointer, then write the node and
+//!   link it after the tail); ignored when `full`.
+//! - `search` (mode 0: envelope with wildcards on either side, 1: handle, 2: any entry):
+//!   walks from the head and stops at the first match, which is the oldest in this list;
+//!   when `busy` drops, `found` and the `found_*` outputs describe it and `steps` says how
+//!   many elements were compared.
+//! - `remove`: removes the element the last successful search found (one cycle).
+
+use rust_hdl::prelude::*;
+
+pub const MODE_ENVELOPE: u64 = 0;
+pub const MODE_HANDLE: u64 = 1;
+pub const MODE_ANY: u64 = 2;
+
+#[derive(LogicBlock)]
+pub struct BramList<const A: usize> {
+    pub clock: Signal<In, Clock>,
+    pub busy: Signal<Out, Bit>,
+    pub count: Signal<Out, Bits<A>>,
+    pub full: Signal<Out, Bit>,
+    pub insert: Signal<In, Bit>,
+    pub in_comm: Signal<In, Bits<16>>,
+    pub in_src: Signal<In, Bits<16>>,
+    pub in_tag: Signal<In, Bits<32>>,
+    pub in_src_any: Signal<In, Bit>,
+    pub in_tag_any: Signal<In, Bit>,
+    pub in_handle: Signal<In, Bits<32>>,
+    pub in_label: Signal<In, Bits<32>>,
+    pub search: Signal<In, Bit>,
+    pub search_mode: Signal<In, Bits<2>>,
+    pub key_comm: Signal<In, Bits<16>>,
+    pub key_src: Signal<In, Bits<16>>,
+    pub key_tag: Signal<In, Bits<32>>,
+    pub key_src_any: Signal<In, Bit>,
+    pub key_tag_any: Signal<In, Bit>,
+    pub key_handle: Signal<In, Bits<32>>,
+    pub found: Signal<Out, Bit>,
+    pub found_handle: Signal<Out, Bits<32>>,
+    pub found_label: Signal<Out, Bits<32>>,
+    pub found_src: Signal<Out, Bits<16>>,
+    pub found_tag: Signal<Out, Bits<32>>,
+    pub steps: Signal<Out, Bits<16>>,
+    pub remove: Signal<In, Bit>,
+    /// Idle, Alloc, Write, Walk (a `Bits<2>`: an enum's register comes out of rust-hdl
+    /// with a 64-bit reset literal that `-Wall` rejects).
+    state: DFF<Bits<2>>,
+    head: DFF<Bits<A>>,
+    tail: DFF<Bits<A>>,
+    used: DFF<Bits<A>>,
+    fresh: DFF<Bits<A>>,
+    free_top: DFF<Bits<A>>,
+    node: DFF<Bits<A>>,
+    cur: DFF<Bits<A>>,
+    prev: DFF<Bits<A>>,
+    hit: DFF<Bit>,
+    hit_node: DFF<Bits<A>>,
+    hit_prev: DFF<Bits<A>>,
+    hit_next: DFF<Bits<A>>,
+    hit_handle: DFF<Bits<32>>,
+    hit_label: DFF<Bits<32>>,
+    hit_src: DFF<Bits<16>>,
+    hit_tag: DFF<Bits<32>>,
+    compared: DFF<Bits<16>>,
+    mode: DFF<Bits<2>>,
+    k_comm: DFF<Bits<16>>,
+    k_src: DFF<Bits<16>>,
+    k_tag: DFF<Bits<32>>,
+    k_src_any: DFF<Bit>,
+    k_tag_any: DFF<Bit>,
+    k_handle: DFF<Bits<32>>,
+    e_comm: DFF<Bits<16>>,
+    e_src: DFF<Bits<16>>,
+    e_tag: DFF<Bits<32>>,
+    e_src_any: DFF<Bit>,
+    e_tag_any: DFF<Bit>,
+    e_handle: DFF<Bits<32>>,
+    e_label: DFF<Bits<32>>,
+    element_hit: Signal<Local, Bit>,
+    read_at: Signal<Local, Bits<A>>,
+    s_idle: Constant<Bits<2>>,
+    s_alloc: Constant<Bits<2>>,
+    s_write: Constant<Bits<2>>,
+    s_walk: Constant<Bits<2>>,
+    zero: Constant<Bits<A>>,
+    one: Constant<Bits<A>>,
+    last_node: Constant<Bits<A>>,
+    one16: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
+    mode_handle: Constant<Bits<2>>,
+    mode_any: Constant<Bits<2>>,
+    comm_ram: RAM<Bits<16>, A>,
+    src_ram: RAM<Bits<16>, A>,
+    tag_ram: RAM<Bits<32>, A>,
+    src_any_ram: RAM<Bit, A>,
+    tag_any_ram: RAM<Bit, A>,
+    handle_ram: RAM<Bits<32>, A>,
+    label_ram: RAM<Bits<32>, A>,
+    next_ram: RAM<Bits<A>, A>,
+    free_ram: RAM<Bits<A>, A>,
+}
+
+impl<const A: usize> Default for BramList<A> {
+    fn default() -> Self {
+        assert!((2..=20).contains(&A), "list address width {A} out of range");
+        BramList {
+            clock: Default::default(),
+            busy: Default::default(),
+            count: Default::default(),
+            full: Default::default(),
+            insert: Default::default(),
+            in_comm: Default::default(),
+            in_src: Default::default(),
+            in_tag: Default::default(),
+            in_src_any: Default::default(),
+            in_tag_any: Default::default(),
+            in_handle: Default::default(),
+            in_label: Default::default(),
+            search: Default::default(),
+            search_mode: Default::default(),
+            key_comm: Default::default(),
+            key_src: Default::default(),
+            key_tag: Default::default(),
+            key_src_any: Default::default(),
+            key_tag_any: Default::default(),
+            key_handle: Default::default(),
+            found: Default::default(),
+            found_handle: Default::default(),
+            found_label: Default::default(),
+            found_src: Default::default(),
+            found_tag: Default::default(),
+            steps: Default::default(),
+            remove: Default::default(),
+            state: Default::default(),
+            head: Default::default(),
+            tail: Default::default(),
+            used: Default::default(),
+            fresh: Default::default(),
+            free_top: Default::default(),
+            node: Default::default(),
+            cur: Default::default(),
+            prev: Default::default(),
+            hit: Default::default(),
+            hit_node: Default::default(),
+            hit_prev: Default::default(),
+            hit_next: Default::default(),
+            hit_handle: Default::default(),
+            hit_label: Default::default(),
+            hit_src: Default::default(),
+            hit_tag: Default::default(),
+            compared: Default::default(),
+            mode: Default::default(),
+            k_comm: Default::default(),
+            k_src: Default::default(),
+            k_tag: Default::default(),
+            k_src_any: Default::default(),
+            k_tag_any: Default::default(),
+            k_handle: Default::default(),
+            e_comm: Default::default(),
+            e_src: Default::default(),
+            e_tag: Default::default(),
+            e_src_any: Default::default(),
+            e_tag_any: Default::default(),
+            e_handle: Default::default(),
+            e_label: Default::default(),
+            element_hit: Default::default(),
+            read_at: Default::default(),
+            s_idle: Constant::new(0u64.to_bits()),
+            s_alloc: Constant::new(1u64.to_bits()),
+            s_write: Constant::new(2u64.to_bits()),
+            s_walk: Constant::new(3u64.to_bits()),
+            zero: Constant::new(0u64.to_bits()),
+            one: Constant::new(1u64.to_bits()),
+            last_node: Constant::new(((1u64 << A) - 1).to_bits()),
+            one16: Constant::new(1u64.to_bits()),
+            zero16: Constant::new(0u64.to_bits()),
+            mode_handle: Constant::new(MODE_HANDLE.to_bits()),
+            mode_any: Constant::new(MODE_ANY.to_bits()),
+            comm_ram: Default::default(),
+            src_ram: Default::default(),
+            tag_ram: Default::default(),
+            src_any_ram: Default::default(),
+            tag_any_ram: Default::default(),
+            handle_ram: Default::default(),
+            label_ram: Default::default(),
+            next_ram: Default::default(),
+            free_ram: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize> Logic for BramList<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, head, tail, used, fresh, free_top, node, cur, prev, hit, hit_node, hit_prev,
+            hit_next, hit_handle, hit_label, hit_src, hit_tag, compared, mode, k_comm, k_src, k_tag,
+            k_src_any, k_tag_any, k_handle, e_comm, e_src, e_tag, e_src_any, e_tag_any, e_handle, e_label
+        );
+        self.comm_ram.read_clock.next = self.clock.val();
+        self.comm_ram.write_clock.next = self.clock.val();
+        self.src_ram.read_clock.next = self.clock.val();
+        self.src_ram.write_clock.next = self.clock.val();
+        self.tag_ram.read_clock.next = self.clock.val();
+        self.tag_ram.write_clock.next = self.clock.val();
+        self.src_any_ram.read_clock.next = self.clock.val();
+        self.src_any_ram.write_clock.next = self.clock.val();
+        self.tag_any_ram.read_clock.next = self.clock.val();
+        self.tag_any_ram.write_clock.next = self.clock.val();
+        self.handle_ram.read_clock.next = self.clock.val();
+        self.handle_ram.write_clock.next = self.clock.val();
+        self.label_ram.read_clock.next = self.clock.val();
+        self.label_ram.write_clock.next = self.clock.val();
+        self.next_ram.read_clock.next = self.clock.val();
+        self.next_ram.write_clock.next = self.clock.val();
+        self.free_ram.read_clock.next = self.clock.val();
+        self.free_ram.write_clock.next = self.clock.val();
+
+        // Writes: the payload RAMs write the latched entry at `node`; `next` and the free
+        // stack are written by inserts and removals below.
+        self.comm_ram.write_address.next = self.node.q.val();
+        self.src_ram.write_address.next = self.node.q.val();
+        self.tag_ram.write_address.next = self.node.q.val();
+        self.src_any_ram.write_address.next = self.node.q.val();
+        self.tag_any_ram.write_address.next = self.node.q.val();
+        self.handle_ram.write_address.next = self.node.q.val();
+        self.label_ram.write_address.next = self.node.q.val();
+        self.comm_ram.write_data.next = self.e_comm.q.val();
+        self.src_ram.write_data.next = self.e_src.q.val();
+        self.tag_ram.write_data.next = self.e_tag.q.val();
+        self.src_any_ram.write_data.next = self.e_src_any.q.val();
+        self.tag_any_ram.write_data.next = self.e_tag_any.q.val();
+        self.handle_ram.write_data.next = self.e_handle.q.val();
+        self.label_ram.write_data.next = self.e_label.q.val();
+        self.comm_ram.write_enable.next = false;
+        self.src_ram.write_enable.next = false;
+        self.tag_ram.write_enable.next = false;
+        self.src_any_ram.write_enable.next = false;
+        self.tag_any_ram.write_enable.next = false;
+        self.handle_ram.write_enable.next = false;
+        self.label_ram.write_enable.next = false;
+        self.next_ram.write_address.next = self.tail.q.val();
+        self.next_ram.write_data.next = self.node.q.val();
+        self.next_ram.write_enable.next = false;
+        self.free_ram.write_address.next = self.free_top.q.val();
+        self.free_ram.write_data.next = self.hit_node.q.val();
+        self.free_ram.write_enable.next = false;
+        self.free_ram.read_address.next = self.free_top.q.val() - self.one.val();
+
+        self.busy.next = self.state.q.val() != self.s_idle.val();
+        self.count.next = self.used.q.val();
+        self.full.next =
+            (self.free_top.q.val() == self.zero.val()) & (self.fresh.q.val() == self.last_node.val());
+        self.found.next = self.hit.q.val();
+        self.found_handle.next = self.hit_handle.q.val();
+        self.found_label.next = self.hit_label.q.val();
+        self.found_src.next = self.hit_src.q.val();
+        self.found_tag.next = self.hit_tag.q.val();
+        self.steps.next = self.compared.q.val();
+
+        // The element whose data the RAMs show this cycle, against the latched key.
+        if self.mode.q.val() == self.mode_any.val() {
+            self.element_hit.next = true;
+        } else if self.mode.q.val() == self.mode_handle.val() {
+            self.element_hit.next = self.handle_ram.read_data.val() == self.k_handle.q.val();
+        } else {
+            self.element_hit.next = (self.comm_ram.read_data.val() == self.k_comm.q.val())
+                & ((self.src_ram.read_data.val() == self.k_src.q.val())
+                    | self.src_any_ram.read_data.val()
+                    | self.k_src_any.q.val())
+                & ((self.tag_ram.read_data.val() == self.k_tag.q.val())
+                    | self.tag_any_ram.read_data.val()
+                    | self.k_tag_any.q.val());
+        }
+
+        // Reads: where the walk looks next (set below); by default the current node.
+        self.read_at.next = self.cur.q.val();
+
+        if self.state.q.val() == self.s_idle.val() {
+            if self.insert.val() {
+                // Any insert, even one a full list ignores, ends the last search's hold.
+                self.hit.d.next = false;
+                if !((self.free_top.q.val() == self.zero.val())
+                    & (self.fresh.q.val() == self.last_node.val()))
+                {
+                    self.e_comm.d.next = self.in_comm.val();
+                    self.e_src.d.next = self.in_src.val();
+                    self.e_tag.d.next = self.in_tag.val();
+                    self.e_src_any.d.next = self.in_src_any.val();
+                    self.e_tag_any.d.next = self.in_tag_any.val();
+                    self.e_handle.d.next = self.in_handle.val();
+                    self.e_label.d.next = self.in_label.val();
+                    // The free stack's top is being read (address set above).
+                    self.state.d.next = self.s_alloc.val();
+                }
+            } else if self.search.val() {
+                self.mode.d.next = self.search_mode.val();
+                self.k_comm.d.next = self.key_comm.val();
+                self.k_src.d.next = self.key_src.val();
+                self.k_tag.d.next = self.key_tag.val();
+                self.k_src_any.d.next = self.key_src_any.val();
+                self.k_tag_any.d.next = self.key_tag_any.val();
+                self.k_handle.d.next = self.key_handle.val();
+                self.hit.d.next = false;
+                self.compared.d.next = self.zero16.val();
+                self.prev.d.next = self.zero.val();
+                self.cur.d.next = self.head.q.val();
+                if self.used.q.val() != self.zero.val() {
+                    // Issue the head's read now; its data is compared next cycle.
+                    self.read_at.next = self.head.q.val();
+                    self.state.d.next = self.s_walk.val();
+                }
+            } else if self.remove.val() & self.hit.q.val() {
+                // Unlink: the predecessor (or head) skips the node; the node is freed.
+                if self.hit_prev.q.val() == self.zero.val() {
+                    self.head.d.next = self.hit_next.q.val();
+                } else {
+                    self.next_ram.write_address.next = self.hit_prev.q.val();
+                    self.next_ram.write_data.next = self.hit_next.q.val();
+                    self.next_ram.write_enable.next = true;
+                }
+                if self.tail.q.val() == self.hit_node.q.val() {
+                    self.tail.d.next = self.hit_prev.q.val();
+                }
+                self.free_ram.write_enable.next = true;
+                self.free_top.d.next = self.free_top.q.val() + self.one.val();
+                self.used.d.next = self.used.q.val() - self.one.val();
+                self.hit.d.next = false;
+            }
+        } else if self.state.q.val() == self.s_alloc.val() {
+            if self.free_top.q.val() != self.zero.val() {
+                self.node.d.next = self.free_ram.read_data.val();
+                self.free_top.d.next = self.free_top.q.val() - self.one.val();
+            } else {
+                self.node.d.next = self.fresh.q.val() + self.one.val();
+                self.fresh.d.next = self.fresh.q.val() + self.one.val();
+            }
+            self.state.d.next = self.s_write.val();
+        } else if self.state.q.val() == self.s_write.val() {
+            self.comm_ram.write_enable.next = true;
+            self.src_ram.write_enable.next = true;
+            self.tag_ram.write_enable.next = true;
+            self.src_any_ram.write_enable.next = true;
+            self.tag_any_ram.write_enable.next = true;
+            self.handle_ram.write_enable.next = true;
+            self.label_ram.write_enable.next = true;
+            if self.used.q.val() == self.zero.val() {
+                self.head.d.next = self.node.q.val();
+            } else {
+                self.next_ram.write_enable.next = true; // next[tail] = node
+            }
+            self.tail.d.next = self.node.q.val();
+            self.used.d.next = self.used.q.val() + self.one.val();
+            self.state.d.next = self.s_idle.val();
+        } else {
+            // Walk: the RAMs show node `cur`.
+            self.compared.d.next = self.compared.q.val() + self.one16.val();
+            if self.element_hit.val() {
+                self.hit.d.next = true;
+                self.hit_node.d.next = self.cur.q.val();
+                self.hit_prev.d.next = self.prev.q.val();
+                self.hit_next.d.next = self.next_ram.read_data.val();
+                self.hit_handle.d.next = self.handle_ram.read_data.val();
+                self.hit_label.d.next = self.label_ram.read_data.val();
+                self.hit_src.d.next = self.src_ram.read_data.val();
+                self.hit_tag.d.next = self.tag_ram.read_data.val();
+                self.state.d.next = self.s_idle.val();
+            } else if self.cur.q.val() == self.tail.q.val() {
+                self.state.d.next = self.s_idle.val();
+            } else {
+                // Issue the next node's read now: one element per cycle.
+                self.prev.d.next = self.cur.q.val();
+                self.cur.d.next = self.next_ram.read_data.val();
+                self.read_at.next = self.next_ram.read_data.val();
+            }
+        }
+
+        self.comm_ram.read_address.next = self.read_at.val();
+        self.src_ram.read_address.next = self.read_at.val();
+        self.tag_ram.read_address.next = self.read_at.val();
+        self.src_any_ram.read_address.next = self.read_at.val();
+        self.tag_any_ram.read_address.next = self.read_at.val();
+        self.handle_ram.read_address.next = self.read_at.val();
+        self.label_ram.read_address.next = self.read_at.val();
+        self.next_ram.read_address.next = self.read_at.val();
+    }
+}
+
+/// A standalone list's Verilog, top module `top`.
+pub fn bram_list_verilog<const A: usize>() -> String {
+    let mut uut = BramList::<A>::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// Ports of [`BramList`] as (name, width, is input).
+pub fn bram_list_ports(addr_bits: u32) -> Vec<(&'static str, u32, bool)> {
+    vec![
+        ("clock", 1, true),
+        ("busy", 1, false),
+        ("count", addr_bits, false),
+        ("full", 1, false),
+        ("insert", 1, true),
+        ("in_comm", 16, true),
+        ("in_src", 16, true),
+        ("in_tag", 32, true),
+        ("in_src_any", 1, true),
+        ("in_tag_any", 1, true),
+        ("in_handle", 32, true),
+        ("in_label", 32, true),
+        ("search", 1, true),
+        ("search_mode", 2, true),
+        ("key_comm", 16, true),
+        ("key_src", 16, true),
+        ("key_tag", 32, true),
+        ("key_src_any", 1, true),
+        ("key_tag_any", 1, true),
+        ("key_handle", 32, true),
+        ("found", 1, false),
+        ("found_handle", 32, false),
+        ("found_label", 32, false),
+        ("found_src", 16, false),
+        ("found_tag", 32, false),
+        ("steps", 16, false),
+        ("remove", 1, true),
+    ]
+}

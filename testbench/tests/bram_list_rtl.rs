@@ -1,0 +1,197 @@
+//! One BRAM linked list in Verilator against a reference list: inserts up to and beyond
+//! capacity (free-list reuse), searches by envelope (wildcards either side), by handle and
+//! for any entry, deletes from head, middle and tail. The search must return the oldest
+//! match and take exactly one cycle per element compared.
+
+use proptest::prelude::*;
+use tagmatch_hdl::bram_list::{bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+
+const A: usize = 4;
+const CAPACITY: usize = (1 << A) - 1;
+
+fn model() -> Result<Model, String> {
+    let spec = BuildSpec {
+        name: format!("bramlist{A}"),
+        verilog: bram_list_verilog::<A>(),
+        top: "top".into(),
+        clock: "clock".into(),
+        ports: bram_list_ports(A as u32)
+            .into_iter()
+            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
+            .collect(),
+        trace: false,
+    };
+    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
+    Model::build(&spec).map(|(m, _)| m)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    comm: u64,
+    src: u64,
+    tag: u64,
+    src_any: bool,
+    tag_any: bool,
+    handle: u64,
+    label: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Cmd {
+    Insert(Entry),
+    Search { mode: u64, key: Entry },
+    Delete,
+}
+
+fn entry() -> impl Strategy<Value = Entry> {
+    (0..2u64, 0..3u64, 0..3u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..20u64).prop_map(
+        |(comm, src, tag, src_any, tag_any, handle)| Entry {
+            comm,
+            src,
+            tag,
+            src_any,
+            tag_any,
+            handle,
+            label: 0,
+        },
+    )
+}
+
+fn cmd() -> impl Strategy<Value = Cmd> {
+    prop_oneof![
+        4 => entry().prop_map(Cmd::Insert),
+        3 => entry().prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
+        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
+        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
+        3 => Just(Cmd::Delete),
+    ]
+}
+
+fn matches(mode: u64, key: &Entry, e: &Entry) -> bool {
+    match mode {
+        MODE_ANY => true,
+        MODE_HANDLE => e.handle == key.handle,
+        _ => {
+            e.comm == key.comm
+                && (e.src == key.src || e.src_any || key.src_any)
+                && (e.tag == key.tag || e.tag_any || key.tag_any)
+        }
+    }
+}
+
+fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
+    let p = |m: &Model, n: &str| m.port(n).unwrap();
+    let mut reference: Vec<Entry> = Vec::new();
+    let mut last_found: Option<usize> = None;
+    let mut label = 0;
+    for (i, c) in cmds.iter().enumerate() {
+        let strobe = match *c {
+            Cmd::Insert(mut e) => {
+                label += 1;
+                e.label = label;
+                for (n, v) in [
+                    ("in_comm", e.comm),
+                    ("in_src", e.src),
+                    ("in_tag", e.tag),
+                    ("in_src_any", e.src_any as u64),
+                    ("in_tag_any", e.tag_any as u64),
+                    ("in_handle", e.handle),
+                    ("in_label", e.label),
+                ] {
+                    m.set(p(m, n), v);
+                }
+                if reference.len() < CAPACITY {
+                    reference.push(e);
+                }
+                "insert"
+            }
+            Cmd::Search { mode, key } => {
+                for (n, v) in [
+                    ("search_mode", mode),
+                    ("key_comm", key.comm),
+                    ("key_src", key.src),
+                    ("key_tag", key.tag),
+                    ("key_src_any", key.src_any as u64),
+                    ("key_tag_any", key.tag_any as u64),
+                    ("key_handle", key.handle),
+                ] {
+                    m.set(p(m, n), v);
+                }
+                "search"
+            }
+            Cmd::Delete => "remove",
+        };
+        let sp = p(m, strobe);
+        m.set(sp, 1);
+        m.tick(1);
+        m.set(sp, 0);
+        let mut busy_cycles = 1;
+        while m.get(p(m, "busy")) == 1 {
+            m.tick(1);
+            busy_cycles += 1;
+            if busy_cycles > 100 {
+                return Err(format!("command {i} ({c:?}): still busy after 100 cycles"));
+            }
+        }
+        match *c {
+            Cmd::Search { mode, key } => {
+                let want = reference.iter().position(|e| matches(mode, &key, e));
+                let found = m.get(p(m, "found")) == 1;
+                if found != want.is_some() {
+                    return Err(format!(
+                        "command {i} ({c:?}): found {found}, expected {want:?} in {reference:?}"
+                    ));
+                }
+                let steps = m.get(p(m, "steps")) as usize;
+                let expect_steps = want.map_or(reference.len(), |k| k + 1);
+                if steps != expect_steps {
+                    return Err(format!("command {i}: compared {steps} elements, expected {expect_steps}"));
+                }
+                // The accept cycle, then one cycle per element compared.
+                if busy_cycles != 1 + expect_steps {
+                    return Err(format!(
+                        "command {i}: took {busy_cycles} cycles for {expect_steps} elements"
+                    ));
+                }
+                if let Some(k) = want {
+                    let e = reference[k];
+                    let got = (
+                        m.get(p(m, "found_handle")),
+                        m.get(p(m, "found_label")),
+                        m.get(p(m, "found_src")),
+                        m.get(p(m, "found_tag")),
+                    );
+                    if got != (e.handle, e.label, e.src, e.tag) {
+                        return Err(format!("command {i}: found {got:?}, expected the oldest match {e:?}"));
+                    }
+                }
+                last_found = want;
+            }
+            Cmd::Delete => {
+                if let Some(k) = last_found.take() {
+                    reference.remove(k);
+                }
+            }
+            Cmd::Insert(_) => {
+                last_found = None; // the engine never deletes across an insert
+            }
+        }
+        let count = m.get(p(m, "count")) as usize;
+        if count != reference.len() || (m.get(p(m, "full")) == 1) != (reference.len() == CAPACITY) {
+            return Err(format!("command {i} ({c:?}): count {count}, expected {}", reference.len()));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn list_matches_the_reference(cmds in prop::collection::vec(cmd(), 1..300)) {
+        let mut m = model().map_err(TestCaseError::fail)?;
+        run(&mut m, &cmds).map_err(TestCaseError::fail)?;
+    }
+}
