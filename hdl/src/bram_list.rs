@@ -34,7 +34,7 @@ pub const MODE_ANY: u64 = 2;
 pub struct BramList<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub busy: Signal<Out, Bit>,
-    pub count: Signal<Out, Bits<A>>,
+    pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
     pub in_comm: Signal<In, Bits<16>>,
@@ -64,7 +64,7 @@ pub struct BramList<const A: usize> {
     state: DFF<Bits<2>>,
     head: DFF<Bits<A>>,
     tail: DFF<Bits<A>>,
-    used: DFF<Bits<A>>,
+    used: DFF<Bits<16>>,
     fresh: DFF<Bits<A>>,
     free_top: DFF<Bits<A>>,
     node: DFF<Bits<A>>,
@@ -322,7 +322,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.compared.d.next = self.zero16.val();
                 self.prev.d.next = self.zero.val();
                 self.cur.d.next = self.head.q.val();
-                if self.used.q.val() != self.zero.val() {
+                if self.used.q.val() != self.zero16.val() {
                     // Issue the head's read now; its data is compared next cycle.
                     self.read_at.next = self.head.q.val();
                     self.state.d.next = self.s_walk.val();
@@ -341,7 +341,7 @@ impl<const A: usize> Logic for BramList<A> {
                 }
                 self.free_ram.write_enable.next = true;
                 self.free_top.d.next = self.free_top.q.val() + self.one.val();
-                self.used.d.next = self.used.q.val() - self.one.val();
+                self.used.d.next = self.used.q.val() - self.one16.val();
                 self.hit.d.next = false;
             }
         } else if self.state.q.val() == self.s_alloc.val() {
@@ -361,13 +361,13 @@ impl<const A: usize> Logic for BramList<A> {
             self.tag_any_ram.write_enable.next = true;
             self.handle_ram.write_enable.next = true;
             self.label_ram.write_enable.next = true;
-            if self.used.q.val() == self.zero.val() {
+            if self.used.q.val() == self.zero16.val() {
                 self.head.d.next = self.node.q.val();
             } else {
                 self.next_ram.write_enable.next = true; // next[tail] = node
             }
             self.tail.d.next = self.node.q.val();
-            self.used.d.next = self.used.q.val() + self.one.val();
+            self.used.d.next = self.used.q.val() + self.one16.val();
             self.state.d.next = self.s_idle.val();
         } else {
             // Walk: the RAMs show node `cur`.
@@ -411,11 +411,11 @@ pub fn bram_list_verilog<const A: usize>() -> String {
 }
 
 /// Ports of [`BramList`] as (name, width, is input).
-pub fn bram_list_ports(addr_bits: u32) -> Vec<(&'static str, u32, bool)> {
+pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
     vec![
         ("clock", 1, true),
         ("busy", 1, false),
-        ("count", addr_bits, false),
+        ("count", 16, false),
         ("full", 1, false),
         ("insert", 1, true),
         ("in_comm", 16, true),

@@ -16,7 +16,7 @@ fn model() -> Result<Model, String> {
         verilog: bram_list_verilog::<A>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: bram_list_ports(A as u32)
+        ports: bram_list_ports()
             .into_iter()
             .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
             .collect(),

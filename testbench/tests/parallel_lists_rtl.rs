@@ -1,0 +1,206 @@
+//! Parallel lists in Verilator against one reference queue in posting order: whatever
+//! list an entry went to, a search must return the OLDEST match of the whole queue, and
+//! take as many cycles as the longest list walk.
+
+use proptest::prelude::*;
+use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::parallel_lists::{parallel_lists_ports, parallel_lists_verilog};
+use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+
+const A: usize = 3; // 7 entries per list
+const N: usize = 4;
+const CAPACITY: usize = N * ((1 << A) - 1);
+
+fn model() -> Result<Model, String> {
+    let spec = BuildSpec {
+        name: format!("plists{A}x{N}"),
+        verilog: parallel_lists_verilog::<A, N>(),
+        top: "top".into(),
+        clock: "clock".into(),
+        ports: parallel_lists_ports()
+            .into_iter()
+            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
+            .collect(),
+        trace: false,
+    };
+    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
+    Model::build(&spec).map(|(m, _)| m)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    comm: u64,
+    src: u64,
+    tag: u64,
+    src_any: bool,
+    tag_any: bool,
+    handle: u64,
+    label: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Cmd {
+    Insert(Entry),
+    Search { mode: u64, key: Entry },
+    Remove,
+}
+
+fn entry() -> impl Strategy<Value = Entry> {
+    (0..2u64, 0..3u64, 0..3u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..30u64).prop_map(
+        |(comm, src, tag, src_any, tag_any, handle)| Entry {
+            comm,
+            src,
+            tag,
+            src_any,
+            tag_any,
+            handle,
+            label: 0,
+        },
+    )
+}
+
+fn cmd() -> impl Strategy<Value = Cmd> {
+    prop_oneof![
+        5 => entry().prop_map(Cmd::Insert),
+        3 => entry().prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
+        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
+        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
+        3 => Just(Cmd::Remove),
+    ]
+}
+
+fn matches(mode: u64, key: &Entry, e: &Entry) -> bool {
+    match mode {
+        MODE_ANY => true,
+        MODE_HANDLE => e.handle == key.handle,
+        _ => {
+            e.comm == key.comm
+                && (e.src == key.src || e.src_any || key.src_any)
+                && (e.tag == key.tag || e.tag_any || key.tag_any)
+        }
+    }
+}
+
+fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
+    let p = |m: &Model, n: &str| m.port(n).unwrap();
+    // Reference: each list in posting order, plus the round-robin pointer.
+    let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); N];
+    let mut rr = 0;
+    let mut armed: Option<(usize, usize)> = None;
+    let mut label = 0;
+    for (i, c) in cmds.iter().enumerate() {
+        let strobe = match *c {
+            Cmd::Insert(mut e) => {
+                label += 1;
+                e.label = label;
+                for (n, v) in [
+                    ("in_comm", e.comm),
+                    ("in_src", e.src),
+                    ("in_tag", e.tag),
+                    ("in_src_any", e.src_any as u64),
+                    ("in_tag_any", e.tag_any as u64),
+                    ("in_handle", e.handle),
+                    ("in_label", e.label),
+                ] {
+                    m.set(p(m, n), v);
+                }
+                let room = |l: &Vec<Entry>| l.len() < (1 << A) - 1;
+                let target = if room(&lists[rr]) { Some(rr) } else { (0..N).find(|&k| room(&lists[k])) };
+                if let Some(t) = target {
+                    lists[t].push(e);
+                    rr = (t + 1) % N;
+                }
+                armed = None;
+                "insert"
+            }
+            Cmd::Search { mode, key } => {
+                for (n, v) in [
+                    ("search_mode", mode),
+                    ("key_comm", key.comm),
+                    ("key_src", key.src),
+                    ("key_tag", key.tag),
+                    ("key_src_any", key.src_any as u64),
+                    ("key_tag_any", key.tag_any as u64),
+                    ("key_handle", key.handle),
+                ] {
+                    m.set(p(m, n), v);
+                }
+                "search"
+            }
+            Cmd::Remove => "remove",
+        };
+        let sp = p(m, strobe);
+        m.set(sp, 1);
+        m.tick(1);
+        m.set(sp, 0);
+        let mut cycles = 1;
+        while m.get(p(m, "busy")) == 1 {
+            m.tick(1);
+            cycles += 1;
+            if cycles > 100 {
+                return Err(format!("command {i}: still busy after 100 cycles"));
+            }
+        }
+        match *c {
+            Cmd::Search { mode, key } => {
+                let per_list: Vec<Option<usize>> =
+                    lists.iter().map(|l| l.iter().position(|e| matches(mode, &key, e))).collect();
+                let walk =
+                    lists.iter().zip(&per_list).map(|(l, f)| f.map_or(l.len(), |k| k + 1)).max().unwrap_or(0);
+                let want = per_list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(li, f)| f.map(|k| (lists[li][k].label, li, k)))
+                    .min();
+                let found = m.get(p(m, "found")) == 1;
+                if found != want.is_some() {
+                    return Err(format!("command {i} ({c:?}): found {found}, expected {want:?}"));
+                }
+                if let Some((lab, li, k)) = want {
+                    let got = (
+                        m.get(p(m, "found_label")),
+                        m.get(p(m, "found_list")) as usize,
+                        m.get(p(m, "found_handle")),
+                    );
+                    if got != (lab, li, lists[li][k].handle) {
+                        return Err(format!(
+                            "command {i}: got {got:?}, expected the oldest (label {lab}, list {li})"
+                        ));
+                    }
+                }
+                let steps = m.get(p(m, "steps")) as usize;
+                if steps != walk || cycles != 1 + walk {
+                    return Err(format!(
+                        "command {i}: {steps} steps in {cycles} cycles, expected the longest walk {walk}"
+                    ));
+                }
+                armed = want.map(|(_, li, k)| (li, k));
+            }
+            Cmd::Remove => {
+                if let Some((li, k)) = armed.take() {
+                    lists[li].remove(k);
+                }
+            }
+            Cmd::Insert(_) => {}
+        }
+        let total: usize = lists.iter().map(Vec::len).sum();
+        if m.get(p(m, "count")) as usize != total {
+            return Err(format!("command {i}: count {}, expected {total}", m.get(p(m, "count"))));
+        }
+        if (m.get(p(m, "full")) == 1) != (total == CAPACITY) {
+            return Err(format!("command {i}: full flag wrong at {total} entries"));
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    #[test]
+    fn parallel_lists_return_the_oldest_match(cmds in prop::collection::vec(cmd(), 1..300)) {
+        let mut m = model().map_err(TestCaseError::fail)?;
+        run(&mut m, &cmds).map_err(TestCaseError::fail)?;
+    }
+}
