@@ -57,6 +57,9 @@ pub struct BramList<const A: usize> {
     pub found_label: Signal<Out, Bits<32>>,
     pub found_src: Signal<Out, Bits<16>>,
     pub found_tag: Signal<Out, Bits<32>>,
+    pub found_comm: Signal<Out, Bits<16>>,
+    pub found_src_any: Signal<Out, Bit>,
+    pub found_tag_any: Signal<Out, Bit>,
     pub steps: Signal<Out, Bits<16>>,
     pub remove: Signal<In, Bit>,
     /// Idle, Alloc, Write, Walk (a `Bits<2>`: an enum's register comes out of rust-hdl
@@ -78,6 +81,9 @@ pub struct BramList<const A: usize> {
     hit_label: DFF<Bits<32>>,
     hit_src: DFF<Bits<16>>,
     hit_tag: DFF<Bits<32>>,
+    hit_comm: DFF<Bits<16>>,
+    hit_src_any: DFF<Bit>,
+    hit_tag_any: DFF<Bit>,
     compared: DFF<Bits<16>>,
     mode: DFF<Bits<2>>,
     k_comm: DFF<Bits<16>>,
@@ -146,6 +152,9 @@ impl<const A: usize> Default for BramList<A> {
             found_label: Default::default(),
             found_src: Default::default(),
             found_tag: Default::default(),
+            found_comm: Default::default(),
+            found_src_any: Default::default(),
+            found_tag_any: Default::default(),
             steps: Default::default(),
             remove: Default::default(),
             state: Default::default(),
@@ -165,6 +174,9 @@ impl<const A: usize> Default for BramList<A> {
             hit_label: Default::default(),
             hit_src: Default::default(),
             hit_tag: Default::default(),
+            hit_comm: Default::default(),
+            hit_src_any: Default::default(),
+            hit_tag_any: Default::default(),
             compared: Default::default(),
             mode: Default::default(),
             k_comm: Default::default(),
@@ -210,9 +222,43 @@ impl<const A: usize> Logic for BramList<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, head, tail, used, fresh, free_top, node, cur, prev, hit, hit_node, hit_prev,
-            hit_next, hit_handle, hit_label, hit_src, hit_tag, compared, mode, k_comm, k_src, k_tag,
-            k_src_any, k_tag_any, k_handle, e_comm, e_src, e_tag, e_src_any, e_tag_any, e_handle, e_label
+            self,
+            clock,
+            state,
+            head,
+            tail,
+            used,
+            fresh,
+            free_top,
+            node,
+            cur,
+            prev,
+            hit,
+            hit_node,
+            hit_prev,
+            hit_next,
+            hit_handle,
+            hit_label,
+            hit_src,
+            hit_tag,
+            hit_comm,
+            hit_src_any,
+            hit_tag_any,
+            compared,
+            mode,
+            k_comm,
+            k_src,
+            k_tag,
+            k_src_any,
+            k_tag_any,
+            k_handle,
+            e_comm,
+            e_src,
+            e_tag,
+            e_src_any,
+            e_tag_any,
+            e_handle,
+            e_label
         );
         self.comm_ram.read_clock.next = self.clock.val();
         self.comm_ram.write_clock.next = self.clock.val();
@@ -273,6 +319,9 @@ impl<const A: usize> Logic for BramList<A> {
         self.found_label.next = self.hit_label.q.val();
         self.found_src.next = self.hit_src.q.val();
         self.found_tag.next = self.hit_tag.q.val();
+        self.found_comm.next = self.hit_comm.q.val();
+        self.found_src_any.next = self.hit_src_any.q.val();
+        self.found_tag_any.next = self.hit_tag_any.q.val();
         self.steps.next = self.compared.q.val();
 
         // The element whose data the RAMs show this cycle, against the latched key.
@@ -381,6 +430,9 @@ impl<const A: usize> Logic for BramList<A> {
                 self.hit_label.d.next = self.label_ram.read_data.val();
                 self.hit_src.d.next = self.src_ram.read_data.val();
                 self.hit_tag.d.next = self.tag_ram.read_data.val();
+                self.hit_comm.d.next = self.comm_ram.read_data.val();
+                self.hit_src_any.d.next = self.src_any_ram.read_data.val();
+                self.hit_tag_any.d.next = self.tag_any_ram.read_data.val();
                 self.state.d.next = self.s_idle.val();
             } else if self.cur.q.val() == self.tail.q.val() {
                 self.state.d.next = self.s_idle.val();
@@ -438,6 +490,9 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("found_label", 32, false),
         ("found_src", 16, false),
         ("found_tag", 32, false),
+        ("found_comm", 16, false),
+        ("found_src_any", 1, false),
+        ("found_tag_any", 1, false),
         ("steps", 16, false),
         ("remove", 1, true),
     ]

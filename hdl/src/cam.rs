@@ -12,7 +12,8 @@
 //!
 //! Wildcards work both ways: an entry may be stored with `ANY_SOURCE`/`ANY_TAG` flags (a
 //! posted receive) and a search may carry them (a receive searching unexpected messages).
-//! The communicator always has to match.
+//! The communicator always has to match. A search can also be by handle (cancel) or for
+//! any entry, as in the level-2 lists.
 //!
 //! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
 //! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
@@ -45,6 +46,9 @@ pub struct Cam<const D: usize> {
     pub search_tag: Signal<In, Bits<TAG_BITS>>,
     pub search_src_any: Signal<In, Bit>,
     pub search_tag_any: Signal<In, Bit>,
+    /// 0: by envelope, 1: by handle (`search_handle`), 2: any entry (see `bram_list`).
+    pub search_mode: Signal<In, Bits<2>>,
+    pub search_handle: Signal<In, Bits<HANDLE_BITS>>,
     pub hit: Signal<Out, Bit>,
     pub hit_index: Signal<Out, Bits<INDEX_BITS>>,
     pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
@@ -62,6 +66,9 @@ pub struct Cam<const D: usize> {
     zero_src: Constant<Bits<SRC_BITS>>,
     zero_tag: Constant<Bits<TAG_BITS>>,
     zero_handle: Constant<Bits<HANDLE_BITS>>,
+    mode_envelope: Constant<Bits<2>>,
+    mode_handle: Constant<Bits<2>>,
+    mode_any: Constant<Bits<2>>,
     insert_at: Signal<Local, Bits<INDEX_BITS>>,
     found: Signal<Local, Bit>,
     used: DFF<Bits<INDEX_BITS>>,
@@ -90,6 +97,8 @@ impl<const D: usize> Default for Cam<D> {
             search_tag: Default::default(),
             search_src_any: Default::default(),
             search_tag_any: Default::default(),
+            search_mode: Default::default(),
+            search_handle: Default::default(),
             hit: Default::default(),
             hit_index: Default::default(),
             hit_handle: Default::default(),
@@ -106,6 +115,9 @@ impl<const D: usize> Default for Cam<D> {
             zero_src: Constant::new(0u64.to_bits()),
             zero_tag: Constant::new(0u64.to_bits()),
             zero_handle: Constant::new(0u64.to_bits()),
+            mode_envelope: Constant::new(crate::bram_list::MODE_ENVELOPE.to_bits()),
+            mode_handle: Constant::new(crate::bram_list::MODE_HANDLE.to_bits()),
+            mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
             insert_at: Default::default(),
             found: Default::default(),
             used: Default::default(),
@@ -151,13 +163,17 @@ impl<const D: usize> Logic for Cam<D> {
         for i in 0..D {
             if !self.found.val()
                 & (self.slot_index[i].val() < self.used.q.val())
-                & (self.comm[i].q.val() == self.search_comm.val())
-                & ((self.src[i].q.val() == self.search_src.val())
-                    | self.src_any[i].q.val()
-                    | self.search_src_any.val())
-                & ((self.tag[i].q.val() == self.search_tag.val())
-                    | self.tag_any[i].q.val()
-                    | self.search_tag_any.val())
+                & ((self.search_mode.val() == self.mode_any.val())
+                    | ((self.search_mode.val() == self.mode_handle.val())
+                        & (self.handle[i].q.val() == self.search_handle.val()))
+                    | ((self.search_mode.val() == self.mode_envelope.val())
+                        & (self.comm[i].q.val() == self.search_comm.val())
+                        & ((self.src[i].q.val() == self.search_src.val())
+                            | self.src_any[i].q.val()
+                            | self.search_src_any.val())
+                        & ((self.tag[i].q.val() == self.search_tag.val())
+                            | self.tag_any[i].q.val()
+                            | self.search_tag_any.val())))
             {
                 self.found.next = true;
                 self.hit_index.next = self.slot_index[i].val();
@@ -203,7 +219,7 @@ impl<const D: usize> Logic for Cam<D> {
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 22] = [
+pub const CAM_PORTS: [(&str, u32, bool); 24] = [
     ("clock", 1, true),
     ("insert_valid", 1, true),
     ("insert_comm", COMM_BITS as u32, true),
@@ -217,6 +233,8 @@ pub const CAM_PORTS: [(&str, u32, bool); 22] = [
     ("search_tag", TAG_BITS as u32, true),
     ("search_src_any", 1, true),
     ("search_tag_any", 1, true),
+    ("search_mode", 2, true),
+    ("search_handle", HANDLE_BITS as u32, true),
     ("hit", 1, false),
     ("hit_index", INDEX_BITS as u32, false),
     ("hit_handle", HANDLE_BITS as u32, false),

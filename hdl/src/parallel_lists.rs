@@ -50,6 +50,9 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     pub found_label: Signal<Out, Bits<32>>,
     pub found_src: Signal<Out, Bits<16>>,
     pub found_tag: Signal<Out, Bits<32>>,
+    pub found_comm: Signal<Out, Bits<16>>,
+    pub found_src_any: Signal<Out, Bit>,
+    pub found_tag_any: Signal<Out, Bit>,
     /// Elements compared by the longest walk of the last search.
     pub steps: Signal<Out, Bits<16>>,
     pub remove: Signal<In, Bit>,
@@ -100,6 +103,9 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             found_label: Default::default(),
             found_src: Default::default(),
             found_tag: Default::default(),
+            found_comm: Default::default(),
+            found_src_any: Default::default(),
+            found_tag_any: Default::default(),
             steps: Default::default(),
             remove: Default::default(),
             lists: array_init(|_| Default::default()),
@@ -186,6 +192,9 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
         self.found_handle.next = self.zero32.val();
         self.found_src.next = self.zero16.val();
         self.found_tag.next = self.zero32.val();
+        self.found_comm.next = self.zero16.val();
+        self.found_src_any.next = false;
+        self.found_tag_any.next = false;
         self.steps.next = self.zero16.val();
         for i in 0..N {
             if self.lists[i].found.val()
@@ -197,6 +206,9 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                 self.found_handle.next = self.lists[i].found_handle.val();
                 self.found_src.next = self.lists[i].found_src.val();
                 self.found_tag.next = self.lists[i].found_tag.val();
+                self.found_comm.next = self.lists[i].found_comm.val();
+                self.found_src_any.next = self.lists[i].found_src_any.val();
+                self.found_tag_any.next = self.lists[i].found_tag_any.val();
             }
             if self.lists[i].steps.val() > self.steps.val() {
                 self.steps.next = self.lists[i].steps.val();

@@ -162,8 +162,11 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                         m.get(p(m, "found_label")),
                         m.get(p(m, "found_src")),
                         m.get(p(m, "found_tag")),
+                        m.get(p(m, "found_comm")),
+                        m.get(p(m, "found_src_any")) == 1,
+                        m.get(p(m, "found_tag_any")) == 1,
                     );
-                    if got != (e.handle, e.label, e.src, e.tag) {
+                    if got != (e.handle, e.label, e.src, e.tag, e.comm, e.src_any, e.tag_any) {
                         return Err(format!("command {i}: found {got:?}, expected the oldest match {e:?}"));
                     }
                 }

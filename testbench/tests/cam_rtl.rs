@@ -4,6 +4,7 @@
 //! OLDEST matching entry. A failing seed is re-run with tracing and its waveform kept.
 
 use proptest::prelude::*;
+use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS};
 use tagmatch_testbench::verilator::{BuildSpec, Model, Port, PortId};
 
@@ -33,6 +34,7 @@ struct Entry {
 #[derive(Clone, Copy, Debug)]
 struct Step {
     search: Entry,
+    mode: u64,
     insert: Option<Entry>,
     remove: Option<usize>,
 }
@@ -51,8 +53,9 @@ fn entry() -> impl Strategy<Value = Entry> {
 }
 
 fn step() -> impl Strategy<Value = Step> {
-    (entry(), prop::option::weighted(0.6, entry()), prop::option::weighted(0.4, 0..DEPTH + 2))
-        .prop_map(|(search, insert, remove)| Step { search, insert, remove })
+    let mode = prop_oneof![6 => Just(MODE_ENVELOPE), 1 => Just(MODE_HANDLE), 1 => Just(MODE_ANY)];
+    (entry(), mode, prop::option::weighted(0.6, entry()), prop::option::weighted(0.4, 0..DEPTH + 2))
+        .prop_map(|(search, mode, insert, remove)| Step { search, mode, insert, remove })
 }
 
 struct Ports(std::collections::HashMap<&'static str, PortId>);
@@ -77,11 +80,17 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
         set(model, "search_tag", s.search.tag);
         set(model, "search_src_any", s.search.src_any as u64);
         set(model, "search_tag_any", s.search.tag_any as u64);
+        set(model, "search_mode", s.mode);
+        set(model, "search_handle", s.search.handle);
         model.eval();
-        let want = reference.iter().position(|e| {
-            e.comm == s.search.comm
-                && (e.src == s.search.src || e.src_any || s.search.src_any)
-                && (e.tag == s.search.tag || e.tag_any || s.search.tag_any)
+        let want = reference.iter().position(|e| match s.mode {
+            MODE_ANY => true,
+            MODE_HANDLE => e.handle == s.search.handle,
+            _ => {
+                e.comm == s.search.comm
+                    && (e.src == s.search.src || e.src_any || s.search.src_any)
+                    && (e.tag == s.search.tag || e.tag_any || s.search.tag_any)
+            }
         });
         let got_hit = model.get(ports.p("hit")) == 1;
         if got_hit != want.is_some() {
