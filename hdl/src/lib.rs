@@ -9,4 +9,5 @@ pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;
 pub mod parallel_lists;
+pub mod receive_engine;
 pub mod two_level_queue;

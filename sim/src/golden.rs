@@ -48,6 +48,16 @@ impl Golden {
         self.umq.iter().map(|e| (e.msg, e.env))
     }
 
+    /// Whether an arriving message with `env` would match a posted receive (no change).
+    pub fn would_match_posted(&self, env: &Envelope) -> bool {
+        self.prq.iter().any(|e| e.spec.matches(env))
+    }
+
+    /// Whether a receive with `spec` would match an unexpected message (no change).
+    pub fn would_match_unexpected(&self, spec: &RecvSpec) -> bool {
+        self.umq.iter().any(|e| spec.matches(&e.env))
+    }
+
     fn search_umq(&mut self, spec: &RecvSpec) -> Option<usize> {
         let hit = self.umq.iter().position(|e| spec.matches(&e.env));
         self.stats.search(hit.map_or(self.umq.len(), |i| i + 1) as u32);

@@ -5,6 +5,7 @@
 //! correct when it reports the same [`Outcome`] as [`Golden`] for every operation.
 
 pub mod arena_list;
+pub mod bounded;
 pub mod dumpi;
 pub mod envelope;
 pub mod four_index;

@@ -35,4 +35,7 @@ pub enum Outcome {
     Probed(Option<MsgId>),
     /// Result of `MatchedProbe`: the oldest matching message, now removed.
     MatchedProbed(Option<MsgId>),
+    /// The queue the operation needed is full (hardware only): nothing was applied and
+    /// the host keeps the operation.
+    Overflow,
 }

@@ -1,4 +1,5 @@
-//! tagmatch-testbench: the project's Verilator binding ([`verilator`]) and, as the engine
-//! lands, co-simulation of the emitted RTL against the models in `tagmatch-sim`.
+//! tagmatch-testbench: the project's Verilator binding ([`verilator`]) and the driver that
+//! feeds matching operations to the receive engine's RTL ([`engine`]).
 
+pub mod engine;
 pub mod verilator;

@@ -1,0 +1,311 @@
+//! The receive engine: a posted receive queue and an unexpected message queue (each a
+//! [`TwoLevelQueue`]) behind a valid/ready command stream and a valid/ready response
+//! stream.
+//!
+//! Commands (`cmd_op`): post a receive (search the UMQ, else queue in the PRQ), a message
+//! arrives (search the PRQ, else queue in the UMQ), cancel a receive by handle (search the
+//! PRQ by handle), probe (search the UMQ, leave the message), matched probe (search the
+//! UMQ and take the message). A receive's `ANY_SOURCE`/`ANY_TAG` travel as wildcard flags:
+//! stored with it in the PRQ, applied to the search when it scans the UMQ.
+//!
+//! Responses (`resp_kind`): matched (receive and message handles), queued, cancelled, not
+//! found, probe found (message handle), probe found nothing, and overflow — the queue the
+//! operation needed was full, the operation was not applied, and the host keeps it (to
+//! retry or to match in software). Nothing is dropped.
+//!
+//! Every queued entry gets the next posting label, so the lists can order their
+//! candidates; labels are 32 bits and must not wrap while entries are queued.
+
+use crate::two_level_queue::TwoLevelQueue;
+use rust_hdl::prelude::*;
+
+pub const OP_POST: u64 = 0;
+pub const OP_ARRIVE: u64 = 1;
+pub const OP_CANCEL: u64 = 2;
+pub const OP_PROBE: u64 = 3;
+pub const OP_MATCHED_PROBE: u64 = 4;
+
+pub const RESP_MATCHED: u64 = 0;
+pub const RESP_QUEUED: u64 = 1;
+pub const RESP_CANCELLED: u64 = 2;
+pub const RESP_NOT_FOUND: u64 = 3;
+pub const RESP_PROBE_FOUND: u64 = 4;
+pub const RESP_PROBE_NONE: u64 = 5;
+pub const RESP_OVERFLOW: u64 = 6;
+
+#[derive(LogicBlock)]
+pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub cmd_valid: Signal<In, Bit>,
+    pub cmd_ready: Signal<Out, Bit>,
+    pub cmd_op: Signal<In, Bits<3>>,
+    pub cmd_comm: Signal<In, Bits<16>>,
+    pub cmd_src: Signal<In, Bits<16>>,
+    pub cmd_tag: Signal<In, Bits<32>>,
+    pub cmd_src_any: Signal<In, Bit>,
+    pub cmd_tag_any: Signal<In, Bit>,
+    pub cmd_handle: Signal<In, Bits<32>>,
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_ready: Signal<In, Bit>,
+    pub resp_kind: Signal<Out, Bits<3>>,
+    pub resp_recv: Signal<Out, Bits<32>>,
+    pub resp_msg: Signal<Out, Bits<32>>,
+    pub prq_count: Signal<Out, Bits<16>>,
+    pub umq_count: Signal<Out, Bits<16>>,
+    prq: TwoLevelQueue<C, A, N>,
+    umq: TwoLevelQueue<C, A, N>,
+    /// Idle, Search (first cycle), Wait, Respond.
+    state: DFF<Bits<2>>,
+    op: DFF<Bits<3>>,
+    comm: DFF<Bits<16>>,
+    src: DFF<Bits<16>>,
+    tag: DFF<Bits<32>>,
+    src_any: DFF<Bit>,
+    tag_any: DFF<Bit>,
+    handle: DFF<Bits<32>>,
+    label: DFF<Bits<32>>,
+    kind: DFF<Bits<3>>,
+    recv: DFF<Bits<32>>,
+    msg: DFF<Bits<32>>,
+    s_idle: Constant<Bits<2>>,
+    s_search: Constant<Bits<2>>,
+    s_wait: Constant<Bits<2>>,
+    s_respond: Constant<Bits<2>>,
+    op_post: Constant<Bits<3>>,
+    op_arrive: Constant<Bits<3>>,
+    op_cancel: Constant<Bits<3>>,
+    op_probe: Constant<Bits<3>>,
+    r_matched: Constant<Bits<3>>,
+    r_queued: Constant<Bits<3>>,
+    r_cancelled: Constant<Bits<3>>,
+    r_not_found: Constant<Bits<3>>,
+    r_probe_found: Constant<Bits<3>>,
+    r_probe_none: Constant<Bits<3>>,
+    r_overflow: Constant<Bits<3>>,
+    mode_envelope: Constant<Bits<2>>,
+    mode_handle: Constant<Bits<2>>,
+    one32: Constant<Bits<32>>,
+    uses_prq: Signal<Local, Bit>,
+}
+
+impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
+    fn default() -> Self {
+        let k = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
+        let s = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
+        ReceiveEngine {
+            clock: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_ready: Default::default(),
+            cmd_op: Default::default(),
+            cmd_comm: Default::default(),
+            cmd_src: Default::default(),
+            cmd_tag: Default::default(),
+            cmd_src_any: Default::default(),
+            cmd_tag_any: Default::default(),
+            cmd_handle: Default::default(),
+            resp_valid: Default::default(),
+            resp_ready: Default::default(),
+            resp_kind: Default::default(),
+            resp_recv: Default::default(),
+            resp_msg: Default::default(),
+            prq_count: Default::default(),
+            umq_count: Default::default(),
+            prq: Default::default(),
+            umq: Default::default(),
+            state: Default::default(),
+            op: Default::default(),
+            comm: Default::default(),
+            src: Default::default(),
+            tag: Default::default(),
+            src_any: Default::default(),
+            tag_any: Default::default(),
+            handle: Default::default(),
+            label: Default::default(),
+            kind: Default::default(),
+            recv: Default::default(),
+            msg: Default::default(),
+            s_idle: s(0),
+            s_search: s(1),
+            s_wait: s(2),
+            s_respond: s(3),
+            op_post: k(OP_POST),
+            op_arrive: k(OP_ARRIVE),
+            op_cancel: k(OP_CANCEL),
+            op_probe: k(OP_PROBE),
+            r_matched: k(RESP_MATCHED),
+            r_queued: k(RESP_QUEUED),
+            r_cancelled: k(RESP_CANCELLED),
+            r_not_found: k(RESP_NOT_FOUND),
+            r_probe_found: k(RESP_PROBE_FOUND),
+            r_probe_none: k(RESP_PROBE_NONE),
+            r_overflow: k(RESP_OVERFLOW),
+            mode_envelope: s(crate::bram_list::MODE_ENVELOPE),
+            mode_handle: s(crate::bram_list::MODE_HANDLE),
+            one32: Constant::new(1u64.to_bits()),
+            uses_prq: Default::default(),
+        }
+    }
+}
+
+impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, A, N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg);
+        self.prq.clock.next = self.clock.val();
+        self.umq.clock.next = self.clock.val();
+
+        // Searches: a message (arrive) or a handle (cancel) against the PRQ; a receive's
+        // pattern, wildcards on the search side, against the UMQ.
+        self.prq.search.next = false;
+        self.prq.search_mode.next = self.mode_envelope.val();
+        self.prq.key_comm.next = self.comm.q.val();
+        self.prq.key_src.next = self.src.q.val();
+        self.prq.key_tag.next = self.tag.q.val();
+        self.prq.key_src_any.next = false;
+        self.prq.key_tag_any.next = false;
+        self.prq.key_handle.next = self.handle.q.val();
+        self.umq.search.next = false;
+        self.umq.search_mode.next = self.mode_envelope.val();
+        self.umq.key_comm.next = self.comm.q.val();
+        self.umq.key_src.next = self.src.q.val();
+        self.umq.key_tag.next = self.tag.q.val();
+        self.umq.key_src_any.next = self.src_any.q.val();
+        self.umq.key_tag_any.next = self.tag_any.q.val();
+        self.umq.key_handle.next = self.handle.q.val();
+        // Inserts: the receive (with its wildcard flags) into the PRQ, the message into the UMQ.
+        self.prq.insert.next = false;
+        self.prq.in_comm.next = self.comm.q.val();
+        self.prq.in_src.next = self.src.q.val();
+        self.prq.in_tag.next = self.tag.q.val();
+        self.prq.in_src_any.next = self.src_any.q.val();
+        self.prq.in_tag_any.next = self.tag_any.q.val();
+        self.prq.in_handle.next = self.handle.q.val();
+        self.prq.in_label.next = self.label.q.val();
+        self.umq.insert.next = false;
+        self.umq.in_comm.next = self.comm.q.val();
+        self.umq.in_src.next = self.src.q.val();
+        self.umq.in_tag.next = self.tag.q.val();
+        self.umq.in_src_any.next = false;
+        self.umq.in_tag_any.next = false;
+        self.umq.in_handle.next = self.handle.q.val();
+        self.umq.in_label.next = self.label.q.val();
+        self.prq.remove.next = false;
+        self.umq.remove.next = false;
+
+        self.prq_count.next = self.prq.count.val();
+        self.umq_count.next = self.umq.count.val();
+        self.resp_valid.next = self.state.q.val() == self.s_respond.val();
+        self.resp_kind.next = self.kind.q.val();
+        self.resp_recv.next = self.recv.q.val();
+        self.resp_msg.next = self.msg.q.val();
+        self.cmd_ready.next =
+            (self.state.q.val() == self.s_idle.val()) & !self.prq.busy.val() & !self.umq.busy.val();
+        self.uses_prq.next =
+            (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
+
+        if self.state.q.val() == self.s_idle.val() {
+            if self.cmd_valid.val() & !self.prq.busy.val() & !self.umq.busy.val() {
+                self.op.d.next = self.cmd_op.val();
+                self.comm.d.next = self.cmd_comm.val();
+                self.src.d.next = self.cmd_src.val();
+                self.tag.d.next = self.cmd_tag.val();
+                self.src_any.d.next = self.cmd_src_any.val();
+                self.tag_any.d.next = self.cmd_tag_any.val();
+                self.handle.d.next = self.cmd_handle.val();
+                self.state.d.next = self.s_search.val();
+            }
+        } else if self.state.q.val() == self.s_search.val() {
+            if self.uses_prq.val() {
+                self.prq.search.next = true;
+                if self.op.q.val() == self.op_cancel.val() {
+                    self.prq.search_mode.next = self.mode_handle.val();
+                }
+            } else {
+                self.umq.search.next = true;
+            }
+            self.state.d.next = self.s_wait.val();
+        } else if self.state.q.val() == self.s_wait.val() {
+            if !self.prq.busy.val() & !self.umq.busy.val() {
+                self.state.d.next = self.s_respond.val();
+                if self.op.q.val() == self.op_post.val() {
+                    self.recv.d.next = self.handle.q.val();
+                    if self.umq.found.val() {
+                        self.umq.remove.next = true;
+                        self.kind.d.next = self.r_matched.val();
+                        self.msg.d.next = self.umq.found_handle.val();
+                    } else if self.prq.full.val() {
+                        self.kind.d.next = self.r_overflow.val();
+                    } else {
+                        self.prq.insert.next = true;
+                        self.label.d.next = self.label.q.val() + self.one32.val();
+                        self.kind.d.next = self.r_queued.val();
+                    }
+                } else if self.op.q.val() == self.op_arrive.val() {
+                    self.msg.d.next = self.handle.q.val();
+                    if self.prq.found.val() {
+                        self.prq.remove.next = true;
+                        self.kind.d.next = self.r_matched.val();
+                        self.recv.d.next = self.prq.found_handle.val();
+                    } else if self.umq.full.val() {
+                        self.kind.d.next = self.r_overflow.val();
+                    } else {
+                        self.umq.insert.next = true;
+                        self.label.d.next = self.label.q.val() + self.one32.val();
+                        self.kind.d.next = self.r_queued.val();
+                    }
+                } else if self.op.q.val() == self.op_cancel.val() {
+                    self.recv.d.next = self.handle.q.val();
+                    if self.prq.found.val() {
+                        self.prq.remove.next = true;
+                        self.kind.d.next = self.r_cancelled.val();
+                    } else {
+                        self.kind.d.next = self.r_not_found.val();
+                    }
+                } else {
+                    // Probe (leave the message) or matched probe (take it).
+                    self.msg.d.next = self.umq.found_handle.val();
+                    if self.umq.found.val() {
+                        self.kind.d.next = self.r_probe_found.val();
+                        if self.op.q.val() != self.op_probe.val() {
+                            self.umq.remove.next = true;
+                        }
+                    } else {
+                        self.kind.d.next = self.r_probe_none.val();
+                    }
+                }
+            }
+        } else if self.resp_ready.val() {
+            self.state.d.next = self.s_idle.val();
+        }
+    }
+}
+
+/// The engine's Verilog, top module `top`.
+pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() -> String {
+    let mut uut = ReceiveEngine::<C, A, N>::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}
+
+/// Ports of [`ReceiveEngine`] as (name, width, is input).
+pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
+    vec![
+        ("clock", 1, true),
+        ("cmd_valid", 1, true),
+        ("cmd_ready", 1, false),
+        ("cmd_op", 3, true),
+        ("cmd_comm", 16, true),
+        ("cmd_src", 16, true),
+        ("cmd_tag", 32, true),
+        ("cmd_src_any", 1, true),
+        ("cmd_tag_any", 1, true),
+        ("cmd_handle", 32, true),
+        ("resp_valid", 1, false),
+        ("resp_ready", 1, true),
+        ("resp_kind", 3, false),
+        ("resp_recv", 32, false),
+        ("resp_msg", 32, false),
+        ("prq_count", 16, false),
+        ("umq_count", 16, false),
+    ]
+}

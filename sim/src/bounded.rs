@@ -1,0 +1,75 @@
+//! The golden model with finite queues, as hardware has them: an operation that would
+//! append to a full PRQ or UMQ is answered [`Outcome::Overflow`] and not applied, so the
+//! host can keep it. Everything else is exactly the golden model.
+
+use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::golden::Golden;
+use crate::matcher::Matcher;
+use crate::ops::{Op, Outcome};
+
+#[derive(Clone, Debug)]
+pub struct BoundedGolden {
+    golden: Golden,
+    prq_capacity: usize,
+    umq_capacity: usize,
+}
+
+impl BoundedGolden {
+    pub fn new(prq_capacity: usize, umq_capacity: usize) -> Self {
+        BoundedGolden { golden: Golden::new(), prq_capacity, umq_capacity }
+    }
+
+    pub fn apply(&mut self, op: &Op) -> Outcome {
+        let s = self.golden.stats();
+        match *op {
+            Op::PostRecv { spec, .. }
+                if !self.golden.would_match_unexpected(&spec) && s.prq_len >= self.prq_capacity =>
+            {
+                Outcome::Overflow
+            }
+            Op::Arrive { env, .. }
+                if !self.golden.would_match_posted(&env) && s.umq_len >= self.umq_capacity =>
+            {
+                Outcome::Overflow
+            }
+            _ => self.golden.apply(op),
+        }
+    }
+
+    pub fn queue_lengths(&self) -> (usize, usize) {
+        let s = self.golden.stats();
+        (s.prq_len, s.umq_len)
+    }
+
+    /// Posts a receive.
+    pub fn post(&mut self, recv: RecvId, spec: RecvSpec) -> Outcome {
+        self.apply(&Op::PostRecv { recv, spec })
+    }
+
+    /// Delivers a message.
+    pub fn arrive(&mut self, msg: MsgId, env: Envelope) -> Outcome {
+        self.apply(&Op::Arrive { msg, env })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_queue_overflows_without_losing_the_operation() {
+        let mut b = BoundedGolden::new(2, 1);
+        let spec = |t| RecvSpec::new(0, Some(1), Some(t));
+        assert_eq!(b.post(RecvId(1), spec(1)), Outcome::Queued);
+        assert_eq!(b.post(RecvId(2), spec(2)), Outcome::Queued);
+        assert_eq!(b.post(RecvId(3), spec(3)), Outcome::Overflow);
+        // A message that matches still matches when the PRQ is full.
+        assert_eq!(
+            b.arrive(MsgId(9), Envelope::new(0, 1, 2)),
+            Outcome::Matched { recv: RecvId(2), msg: MsgId(9) }
+        );
+        assert_eq!(b.arrive(MsgId(10), Envelope::new(0, 5, 5)), Outcome::Queued);
+        assert_eq!(b.arrive(MsgId(11), Envelope::new(0, 5, 6)), Outcome::Overflow);
+        assert_eq!(b.queue_lengths(), (1, 1));
+    }
+}
