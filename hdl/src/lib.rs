@@ -1,9 +1,9 @@
 //! tagmatch-hdl: rust-hdl modules of the matching engine. Landed so far: the level-1 CAM
 //! ([`cam`]), one level-2 linked list in block RAM ([`bram_list`]), `n` such lists
 //! searched at once with the oldest candidate winning ([`parallel_lists`]), the two-level
-//! queue with its data mover ([`two_level_queue`]), and a true dual-port block RAM
-//! ([`dual_port_ram`]). The receive engine (PRQ and UMQ behind command and response
-//! streams) follows.
+//! queue with its data mover ([`two_level_queue`]), the receive engine — PRQ and UMQ
+//! behind valid/ready command and response streams ([`receive_engine`]) — and a true
+//! dual-port block RAM ([`dual_port_ram`]).
 
 pub mod bram_list;
 pub mod cam;

@@ -50,8 +50,21 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub resp_kind: Signal<Out, Bits<3>>,
     pub resp_recv: Signal<Out, Bits<32>>,
     pub resp_msg: Signal<Out, Bits<32>>,
+    /// The matched or probed entry's source and tag (a probe's status).
+    pub resp_src: Signal<Out, Bits<16>>,
+    pub resp_tag: Signal<Out, Bits<32>>,
     pub prq_count: Signal<Out, Bits<16>>,
     pub umq_count: Signal<Out, Bits<16>>,
+    /// Diagnostics: CAM occupancy and the last list walk of each queue (elements compared
+    /// by the longest list, winning list and label).
+    pub prq_cam_count: Signal<Out, Bits<16>>,
+    pub umq_cam_count: Signal<Out, Bits<16>>,
+    pub prq_walk_steps: Signal<Out, Bits<16>>,
+    pub umq_walk_steps: Signal<Out, Bits<16>>,
+    pub prq_walk_list: Signal<Out, Bits<8>>,
+    pub umq_walk_list: Signal<Out, Bits<8>>,
+    pub prq_walk_label: Signal<Out, Bits<32>>,
+    pub umq_walk_label: Signal<Out, Bits<32>>,
     prq: TwoLevelQueue<C, A, N>,
     umq: TwoLevelQueue<C, A, N>,
     /// Idle, Search (first cycle), Wait, Respond.
@@ -67,6 +80,8 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     kind: DFF<Bits<3>>,
     recv: DFF<Bits<32>>,
     msg: DFF<Bits<32>>,
+    r_src: DFF<Bits<16>>,
+    r_tag: DFF<Bits<32>>,
     s_idle: Constant<Bits<2>>,
     s_search: Constant<Bits<2>>,
     s_wait: Constant<Bits<2>>,
@@ -108,8 +123,18 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             resp_kind: Default::default(),
             resp_recv: Default::default(),
             resp_msg: Default::default(),
+            resp_src: Default::default(),
+            resp_tag: Default::default(),
             prq_count: Default::default(),
             umq_count: Default::default(),
+            prq_cam_count: Default::default(),
+            umq_cam_count: Default::default(),
+            prq_walk_steps: Default::default(),
+            umq_walk_steps: Default::default(),
+            prq_walk_list: Default::default(),
+            umq_walk_list: Default::default(),
+            prq_walk_label: Default::default(),
+            umq_walk_label: Default::default(),
             prq: Default::default(),
             umq: Default::default(),
             state: Default::default(),
@@ -124,6 +149,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             kind: Default::default(),
             recv: Default::default(),
             msg: Default::default(),
+            r_src: Default::default(),
+            r_tag: Default::default(),
             s_idle: s(0),
             s_search: s(1),
             s_wait: s(2),
@@ -150,7 +177,10 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
 impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, A, N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg);
+        dff_setup!(
+            self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg, r_src,
+            r_tag
+        );
         self.prq.clock.next = self.clock.val();
         self.umq.clock.next = self.clock.val();
 
@@ -194,6 +224,16 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
 
         self.prq_count.next = self.prq.count.val();
         self.umq_count.next = self.umq.count.val();
+        self.prq_cam_count.next = self.prq.cam_count.val();
+        self.umq_cam_count.next = self.umq.cam_count.val();
+        self.prq_walk_steps.next = self.prq.walk_steps.val();
+        self.umq_walk_steps.next = self.umq.walk_steps.val();
+        self.prq_walk_list.next = self.prq.walk_list.val();
+        self.umq_walk_list.next = self.umq.walk_list.val();
+        self.prq_walk_label.next = self.prq.walk_label.val();
+        self.umq_walk_label.next = self.umq.walk_label.val();
+        self.resp_src.next = self.r_src.q.val();
+        self.resp_tag.next = self.r_tag.q.val();
         self.resp_valid.next = self.state.q.val() == self.s_respond.val();
         self.resp_kind.next = self.kind.q.val();
         self.resp_recv.next = self.recv.q.val();
@@ -227,6 +267,13 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         } else if self.state.q.val() == self.s_wait.val() {
             if !self.prq.busy.val() & !self.umq.busy.val() {
                 self.state.d.next = self.s_respond.val();
+                if self.uses_prq.val() {
+                    self.r_src.d.next = self.prq.found_src.val();
+                    self.r_tag.d.next = self.prq.found_tag.val();
+                } else {
+                    self.r_src.d.next = self.umq.found_src.val();
+                    self.r_tag.d.next = self.umq.found_tag.val();
+                }
                 if self.op.q.val() == self.op_post.val() {
                     self.recv.d.next = self.handle.q.val();
                     if self.umq.found.val() {
@@ -305,7 +352,17 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("resp_kind", 3, false),
         ("resp_recv", 32, false),
         ("resp_msg", 32, false),
+        ("resp_src", 16, false),
+        ("resp_tag", 32, false),
         ("prq_count", 16, false),
         ("umq_count", 16, false),
+        ("prq_cam_count", 16, false),
+        ("umq_cam_count", 16, false),
+        ("prq_walk_steps", 16, false),
+        ("umq_walk_steps", 16, false),
+        ("prq_walk_list", 8, false),
+        ("umq_walk_list", 8, false),
+        ("prq_walk_label", 32, false),
+        ("umq_walk_label", 32, false),
     ]
 }

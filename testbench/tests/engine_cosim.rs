@@ -123,3 +123,32 @@ fn four_lists_20000_ops() {
 fn sixteen_lists_20000_ops() {
     cosim("engine-c4-a2-n16", receive_engine_verilog::<4, 2, 16>(), 4 + 16 * 3, 4, 13, 20_000);
 }
+
+/// Fill a small engine's whole PRQ (CAM and every list), overflow once, then match every
+/// receive in posting order: nothing is lost, nothing is reordered.
+#[test]
+fn whole_capacity_fills_overflows_and_drains_in_order() {
+    const CAPACITY: u64 = 4 + 4 * 3;
+    let (model, _) =
+        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let mut rtl = RtlEngine::new(model).unwrap();
+    let spec = RecvSpec::new(0, Some(1), Some(7));
+    for r in 1..=CAPACITY {
+        assert_eq!(
+            rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap().0,
+            Outcome::Queued,
+            "receive {r}"
+        );
+    }
+    let extra = Op::PostRecv { recv: RecvId(99), spec };
+    assert_eq!(rtl.apply(&extra).unwrap().0, Outcome::Overflow);
+    for r in 1..=CAPACITY {
+        let (got, _) = rtl.apply(&Op::Arrive { msg: MsgId(1000 + r), env: Envelope::new(0, 1, 7) }).unwrap();
+        assert_eq!(got, Outcome::Matched { recv: RecvId(r), msg: MsgId(1000 + r) });
+    }
+    // The overflowed receive was not applied: a further message is unexpected.
+    assert_eq!(
+        rtl.apply(&Op::Arrive { msg: MsgId(5000), env: Envelope::new(0, 1, 7) }).unwrap().0,
+        Outcome::Queued
+    );
+}
