@@ -1,6 +1,7 @@
 //! The `tagmatch` command. Subcommands and options follow DESIGN.md's CLI contract; parts
 //! whose issues have not landed say so and exit non-zero rather than pretend.
 
+mod engine_gen;
 mod report;
 mod software_bench;
 mod svg_plot;
@@ -184,7 +185,23 @@ fn trace(action: TraceAction) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Gen { .. } => not_yet("Verilog generation (the two-level engine)"),
+        Command::Gen { cam_depth, lists, list_capacity, board, out } => {
+            if let Some(b) = board {
+                return not_yet(&format!("board targets (--board {b})"));
+            }
+            let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+            let manifest = engine_gen::generate(&cfg, &out)?;
+            println!(
+                "wrote {} and manifest.json to {} (CAM {}, {} lists of {} entries, {} entries per queue)",
+                manifest["files"][0].as_str().unwrap_or(""),
+                out.display(),
+                cfg.cam_depth,
+                cfg.lists,
+                cfg.entries_per_list(),
+                cfg.queue_capacity()
+            );
+            Ok(())
+        }
         Command::Cosim { .. } => not_yet("co-simulation (the two-level engine)"),
         Command::Trace { action } => trace(action),
         Command::Bench { bench, engine, lists, depths, matchers, bins, format, plot } => {

@@ -125,7 +125,7 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("unknown matcher 'nope'"), "{e}");
     one_line_error(&tagmatch(&["trace", "stats", traces().join("amg-n27").to_str().unwrap(), "--bins", "0"]));
     one_line_error(&tagmatch(&["bench", "preposted", "--depths", "0"]));
-    let e = one_line_error(&tagmatch(&["gen", "--out", "/tmp/x"]));
+    let e = one_line_error(&tagmatch(&["gen", "--board", "de10", "--out", "/tmp/x"]));
     assert!(e.contains("not yet available"), "{e}");
 }
 
@@ -145,4 +145,41 @@ fn software_bench_json_records_are_flat() {
     assert_eq!(recs[1]["bench"], "unload");
     assert_eq!(recs[1]["design"], "linked-list");
     assert_eq!(recs[1]["inspected"], 50 * 51 / 2);
+}
+
+#[test]
+fn gen_writes_verilog_and_a_manifest() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-gen-{}", std::process::id()));
+    let out = tagmatch(&[
+        "gen",
+        "--cam-depth",
+        "8",
+        "--lists",
+        "4",
+        "--list-capacity",
+        "256",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["top"], "top");
+    assert_eq!(manifest["parameters"]["lists"], 4);
+    assert_eq!(manifest["parameters"]["queue_capacity"], 8 + 4 * 63);
+    let file = manifest["files"][0].as_str().unwrap();
+    let verilog = std::fs::read_to_string(dir.join(file)).unwrap();
+    assert!(verilog.contains("module top("));
+    assert!(manifest["ports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "cmd_valid" && p["direction"] == "input"));
+    assert_eq!(manifest["hash"].as_str().unwrap().len(), 16);
+    std::fs::remove_dir_all(&dir).ok();
+
+    let e = one_line_error(&tagmatch(&["gen", "--lists", "3", "--out", "/tmp/never"]));
+    assert!(e.contains("power of two"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "100", "--out", "/tmp/never"]));
+    assert!(e.contains("supported:"), "{e}");
 }

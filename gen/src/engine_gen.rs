@@ -1,0 +1,126 @@
+//! `tagmatch gen`: the receive engine's Verilog and a `manifest.json` describing it.
+//!
+//! rust-hdl sizes the CAM and the lists with const generics, so each configuration is a
+//! separate instantiation compiled into this binary. The supported set is the paper's
+//! (a 256-entry CAM in front of 32,768 list entries split into 1, 4, 16 or 64 lists) and
+//! a small one for quick simulation (an 8-entry CAM, 256 list entries); other values are
+//! refused with the list of what is supported.
+
+use serde_json::json;
+use std::path::Path;
+use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog};
+
+/// One generatable configuration: CAM depth, total list capacity, lists, address bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    pub cam_depth: u32,
+    pub list_capacity: u32,
+    pub lists: u32,
+    pub list_address_bits: u32,
+}
+
+impl EngineConfig {
+    /// Entries each list holds (node 0 of each list is never used).
+    pub fn entries_per_list(&self) -> u32 {
+        (1 << self.list_address_bits) - 1
+    }
+
+    /// Entries one queue (PRQ or UMQ) holds: the CAM and every list.
+    pub fn queue_capacity(&self) -> u32 {
+        self.cam_depth + self.lists * self.entries_per_list()
+    }
+}
+
+macro_rules! configurations {
+    ($(($c:literal, $cap:literal, $n:literal, $a:literal)),* $(,)?) => {
+        pub const SUPPORTED: &[EngineConfig] = &[
+            $(EngineConfig { cam_depth: $c, list_capacity: $cap, lists: $n, list_address_bits: $a }),*
+        ];
+
+        fn verilog_of(cfg: &EngineConfig) -> Option<String> {
+            match (cfg.cam_depth, cfg.lists, cfg.list_address_bits) {
+                $(($c, $n, $a) => Some(receive_engine_verilog::<$c, $a, $n>()),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+// (CAM depth, list capacity, lists, address bits per list): each list gets a block RAM of
+// capacity / lists words, of which node 0 is the null pointer, so the lists together hold
+// `lists` entries fewer than the capacity (32,764 of 32,768 with 4 lists).
+configurations!(
+    (256, 32768, 1, 15),
+    (256, 32768, 4, 13),
+    (256, 32768, 16, 11),
+    (256, 32768, 64, 9),
+    (8, 256, 1, 8),
+    (8, 256, 4, 6),
+    (8, 256, 16, 4),
+    (8, 256, 64, 2),
+);
+
+/// The supported configuration for these parameters, or a one-line reason.
+pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<EngineConfig, String> {
+    if !lists.is_power_of_two() || lists > 64 {
+        return Err(format!("--lists {lists}: the number of lists must be a power of two from 1 to 64"));
+    }
+    SUPPORTED
+        .iter()
+        .find(|c| c.cam_depth == cam_depth && c.lists == lists && c.list_capacity == list_capacity)
+        .copied()
+        .ok_or_else(|| {
+            let list: Vec<String> = SUPPORTED
+                .iter()
+                .map(|c| format!("--cam-depth {} --lists {} --list-capacity {}", c.cam_depth, c.lists, c.list_capacity))
+                .collect();
+            format!(
+                "no engine built for --cam-depth {cam_depth} --lists {lists} --list-capacity {list_capacity}; supported: {}",
+                list.join("; ")
+            )
+        })
+}
+
+/// FNV-1a of the emitted text: a content hash scripts can compare.
+fn content_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Writes `tagmatch_engine.v` and `manifest.json` into `out`; returns the manifest.
+pub fn generate(cfg: &EngineConfig, out: &Path) -> Result<serde_json::Value, String> {
+    let verilog = verilog_of(cfg).ok_or_else(|| format!("configuration {cfg:?} is not compiled in"))?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let file = "tagmatch_engine.v";
+    std::fs::write(out.join(file), &verilog)
+        .map_err(|e| format!("cannot write {}: {e}", out.join(file).display()))?;
+    let ports: Vec<_> = receive_engine_ports()
+        .into_iter()
+        .map(|(n, w, i)| json!({"name": n, "width": w, "direction": if i { "input" } else { "output" }}))
+        .collect();
+    let manifest = json!({
+        "top": "top",
+        "files": [file],
+        "hash": content_hash(&verilog),
+        "clock": "clock",
+        "parameters": {
+            "cam_depth": cfg.cam_depth,
+            "lists": cfg.lists,
+            "list_capacity": cfg.list_capacity,
+            "entries_per_list": cfg.entries_per_list(),
+            "queue_capacity": cfg.queue_capacity(),
+            "handle_bits": 32,
+            "comm_bits": 16,
+            "source_bits": 16,
+            "tag_bits": 32,
+        },
+        "ports": ports,
+    });
+    let text = serde_json::to_string_pretty(&manifest).expect("JSON values serialize") + "\n";
+    std::fs::write(out.join("manifest.json"), text).map_err(|e| format!("cannot write the manifest: {e}"))?;
+    Ok(manifest)
+}
