@@ -109,25 +109,18 @@ impl RtlEngine {
         self.model.set(p.cmd_handle, handle);
         self.model.set(p.cmd_valid, 1);
         self.model.eval();
-        let mut waited = 0;
-        while self.model.get(p.cmd_ready) == 0 {
-            self.model.tick(1);
-            waited += 1;
-            if waited > 1_000_000 {
-                return Err("the engine never became ready for a command".into());
-            }
+        const LIMIT: u64 = 10_000_000;
+        if self.model.tick_until(p.cmd_ready, LIMIT) == LIMIT {
+            return Err("the engine never became ready for a command".into());
         }
         self.model.tick(1); // accepted at this edge
         self.model.set(p.cmd_valid, 0);
         self.model.eval();
-        let mut cycles = 1;
-        while self.model.get(p.resp_valid) == 0 {
-            self.model.tick(1);
-            cycles += 1;
-            if cycles > 1_000_000 {
-                return Err("no response after a million cycles".into());
-            }
+        let waited = self.model.tick_until(p.resp_valid, LIMIT);
+        if waited == LIMIT {
+            return Err(format!("no response after {LIMIT} cycles"));
         }
+        let cycles = 1 + waited;
         let (kind, recv, msg) =
             (self.model.get(p.resp_kind), self.model.get(p.resp_recv), self.model.get(p.resp_msg));
         self.model.set(p.resp_ready, 1);

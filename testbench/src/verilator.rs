@@ -57,6 +57,7 @@ type SetFn = unsafe extern "C" fn(*mut c_void, u32, u64);
 type GetFn = unsafe extern "C" fn(*mut c_void, u32) -> u64;
 type EvalFn = unsafe extern "C" fn(*mut c_void);
 type TickFn = unsafe extern "C" fn(*mut c_void, u64);
+type TickUntilFn = unsafe extern "C" fn(*mut c_void, u32, u64) -> u64;
 type TraceOpenFn = unsafe extern "C" fn(*mut c_void, *const std::os::raw::c_char) -> i32;
 
 /// A port handle: its index in the port list.
@@ -71,6 +72,7 @@ pub struct Model {
     get: GetFn,
     eval: EvalFn,
     tick: TickFn,
+    tick_until: TickUntilFn,
     trace_open: TraceOpenFn,
     trace_close: EvalFn,
     ports: HashMap<String, (PortId, Port)>,
@@ -241,6 +243,7 @@ impl Model {
             get: sym!(b"tm_get", GetFn),
             eval: sym!(b"tm_eval", EvalFn),
             tick: sym!(b"tm_tick", TickFn),
+            tick_until: sym!(b"tm_tick_until", TickUntilFn),
             trace_open: sym!(b"tm_trace_open", TraceOpenFn),
             trace_close: sym!(b"tm_trace_close", EvalFn),
             ports: ports
@@ -280,6 +283,15 @@ impl Model {
         // SAFETY: as for `set`.
         unsafe { (self.tick)(self.sim, n) };
         self.cycles += n;
+    }
+
+    /// Runs cycles until output `port` reads non-zero, at most `max`; returns the cycles
+    /// run (`max` means it never did).
+    pub fn tick_until(&mut self, port: PortId, max: u64) -> u64 {
+        // SAFETY: as for `set`.
+        let n = unsafe { (self.tick_until)(self.sim, port.0, max) };
+        self.cycles += n;
+        n
     }
 
     pub fn cycles(&self) -> u64 {

@@ -72,6 +72,17 @@ void tm_tick(void* p, uint64_t n) {
     }
 }
 
+// Ticks until output `port` reads non-zero (checked before each edge), at most `max`
+// cycles; returns the cycles run. Waiting inside the library costs one call, not one
+// per cycle.
+uint64_t tm_tick_until(void* p, uint32_t port, uint64_t max) {
+    for (uint64_t i = 0; i < max; i++) {
+        if (tm_get(p, port) != 0) return i;
+        tm_tick(p, 1);
+    }
+    return max;
+}
+
 int tm_trace_open(void* p, const char* path) {
 {% if trace %}    TmSim* s = static_cast<TmSim*>(p);
     if (s->vcd) return 0;
