@@ -7,8 +7,13 @@
 //! RAMB36): one `always @(posedge clock)` per port, each writing the shared array and
 //! registering its read. A port reading the address it writes in the same cycle gets the
 //! old word (read-first). Both ports writing one address in one cycle, or one port
-//! reading what the other writes in that cycle, is undefined in the devices; the users of
-//! this block never do either, and the simulation below returns the old word.
+//! reading what the other writes in that cycle, is undefined in the devices; users must
+//! avoid both (the simulation below returns the old word).
+//!
+//! The level-2 lists do not need it: they are arranged so that every RAM is written at
+//! most once a cycle, and use simple dual-port RAMs (one read, one write port), which
+//! every FPGA family has in more sizes. This block stays for designs that need two write
+//! ports, such as the FPL 2018 paper's list layout.
 
 use rust_hdl::prelude::*;
 
