@@ -202,7 +202,9 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Cosim { .. } => not_yet("co-simulation (the two-level engine)"),
+        Command::Cosim { .. } => {
+            not_yet("the cosim command (the tests co-simulate the engine: cargo test -p tagmatch-testbench)")
+        }
         Command::Trace { action } => trace(action),
         Command::Bench { bench, engine, lists, depths, matchers, bins, format, plot } => {
             match engine {
