@@ -67,7 +67,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub umq_walk_label: Signal<Out, Bits<32>>,
     prq: TwoLevelQueue<C, A, N>,
     umq: TwoLevelQueue<C, A, N>,
-    /// Idle, Search (first cycle), Wait, Respond.
+    /// Idle (accepts a command and starts its search in the same cycle), Wait, Respond.
     state: DFF<Bits<2>>,
     op: DFF<Bits<3>>,
     comm: DFF<Bits<16>>,
@@ -83,7 +83,6 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     r_src: DFF<Bits<16>>,
     r_tag: DFF<Bits<32>>,
     s_idle: Constant<Bits<2>>,
-    s_search: Constant<Bits<2>>,
     s_wait: Constant<Bits<2>>,
     s_respond: Constant<Bits<2>>,
     op_post: Constant<Bits<3>>,
@@ -101,6 +100,15 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     mode_handle: Constant<Bits<2>>,
     one32: Constant<Bits<32>>,
     uses_prq: Signal<Local, Bit>,
+    /// The operation being searched: the command's own fields in the cycle it is accepted,
+    /// the latched copy while the queues walk their lists.
+    key_op: Signal<Local, Bits<3>>,
+    key_comm: Signal<Local, Bits<16>>,
+    key_src: Signal<Local, Bits<16>>,
+    key_tag: Signal<Local, Bits<32>>,
+    key_src_any: Signal<Local, Bit>,
+    key_tag_any: Signal<Local, Bit>,
+    key_handle: Signal<Local, Bits<32>>,
 }
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
@@ -152,7 +160,6 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             r_src: Default::default(),
             r_tag: Default::default(),
             s_idle: s(0),
-            s_search: s(1),
             s_wait: s(2),
             s_respond: s(3),
             op_post: k(OP_POST),
@@ -170,6 +177,13 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             mode_handle: s(crate::bram_list::MODE_HANDLE),
             one32: Constant::new(1u64.to_bits()),
             uses_prq: Default::default(),
+            key_op: Default::default(),
+            key_comm: Default::default(),
+            key_src: Default::default(),
+            key_tag: Default::default(),
+            key_src_any: Default::default(),
+            key_tag_any: Default::default(),
+            key_handle: Default::default(),
         }
     }
 }
@@ -184,24 +198,47 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.prq.clock.next = self.clock.val();
         self.umq.clock.next = self.clock.val();
 
+        // The search starts in the cycle the command is accepted, so a CAM hit answers two
+        // cycles after acceptance; the queues keep reading the key while they walk their
+        // lists, and by then it comes from the registers latched at acceptance.
+        if self.state.q.val() == self.s_idle.val() {
+            self.key_op.next = self.cmd_op.val();
+            self.key_comm.next = self.cmd_comm.val();
+            self.key_src.next = self.cmd_src.val();
+            self.key_tag.next = self.cmd_tag.val();
+            self.key_src_any.next = self.cmd_src_any.val();
+            self.key_tag_any.next = self.cmd_tag_any.val();
+            self.key_handle.next = self.cmd_handle.val();
+        } else {
+            self.key_op.next = self.op.q.val();
+            self.key_comm.next = self.comm.q.val();
+            self.key_src.next = self.src.q.val();
+            self.key_tag.next = self.tag.q.val();
+            self.key_src_any.next = self.src_any.q.val();
+            self.key_tag_any.next = self.tag_any.q.val();
+            self.key_handle.next = self.handle.q.val();
+        }
         // Searches: a message (arrive) or a handle (cancel) against the PRQ; a receive's
         // pattern, wildcards on the search side, against the UMQ.
         self.prq.search.next = false;
         self.prq.search_mode.next = self.mode_envelope.val();
-        self.prq.key_comm.next = self.comm.q.val();
-        self.prq.key_src.next = self.src.q.val();
-        self.prq.key_tag.next = self.tag.q.val();
+        if self.key_op.val() == self.op_cancel.val() {
+            self.prq.search_mode.next = self.mode_handle.val();
+        }
+        self.prq.key_comm.next = self.key_comm.val();
+        self.prq.key_src.next = self.key_src.val();
+        self.prq.key_tag.next = self.key_tag.val();
         self.prq.key_src_any.next = false;
         self.prq.key_tag_any.next = false;
-        self.prq.key_handle.next = self.handle.q.val();
+        self.prq.key_handle.next = self.key_handle.val();
         self.umq.search.next = false;
         self.umq.search_mode.next = self.mode_envelope.val();
-        self.umq.key_comm.next = self.comm.q.val();
-        self.umq.key_src.next = self.src.q.val();
-        self.umq.key_tag.next = self.tag.q.val();
-        self.umq.key_src_any.next = self.src_any.q.val();
-        self.umq.key_tag_any.next = self.tag_any.q.val();
-        self.umq.key_handle.next = self.handle.q.val();
+        self.umq.key_comm.next = self.key_comm.val();
+        self.umq.key_src.next = self.key_src.val();
+        self.umq.key_tag.next = self.key_tag.val();
+        self.umq.key_src_any.next = self.key_src_any.val();
+        self.umq.key_tag_any.next = self.key_tag_any.val();
+        self.umq.key_handle.next = self.key_handle.val();
         // Inserts: the receive (with its wildcard flags) into the PRQ, the message into the UMQ.
         self.prq.insert.next = false;
         self.prq.in_comm.next = self.comm.q.val();
@@ -241,7 +278,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.cmd_ready.next =
             (self.state.q.val() == self.s_idle.val()) & !self.prq.busy.val() & !self.umq.busy.val();
         self.uses_prq.next =
-            (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
+            (self.key_op.val() == self.op_arrive.val()) | (self.key_op.val() == self.op_cancel.val());
 
         if self.state.q.val() == self.s_idle.val() {
             if self.cmd_valid.val() & !self.prq.busy.val() & !self.umq.busy.val() {
@@ -252,18 +289,13 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.src_any.d.next = self.cmd_src_any.val();
                 self.tag_any.d.next = self.cmd_tag_any.val();
                 self.handle.d.next = self.cmd_handle.val();
-                self.state.d.next = self.s_search.val();
-            }
-        } else if self.state.q.val() == self.s_search.val() {
-            if self.uses_prq.val() {
-                self.prq.search.next = true;
-                if self.op.q.val() == self.op_cancel.val() {
-                    self.prq.search_mode.next = self.mode_handle.val();
+                if self.uses_prq.val() {
+                    self.prq.search.next = true;
+                } else {
+                    self.umq.search.next = true;
                 }
-            } else {
-                self.umq.search.next = true;
+                self.state.d.next = self.s_wait.val();
             }
-            self.state.d.next = self.s_wait.val();
         } else if self.state.q.val() == self.s_wait.val() {
             if !self.prq.busy.val() & !self.umq.busy.val() {
                 self.state.d.next = self.s_respond.val();

@@ -7,6 +7,22 @@ use crate::verilator::{BuildSpec, Model, Port, PortId};
 use tagmatch_hdl::receive_engine::*;
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
+/// What one operation did and when: the cycle its command was accepted and the cycle its
+/// response was valid, counted from the model's first cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub outcome: Outcome,
+    pub accepted: u64,
+    pub responded: u64,
+}
+
+impl Applied {
+    /// The operation's latency as DESIGN.md defines it.
+    pub fn latency(&self) -> u64 {
+        self.responded - self.accepted
+    }
+}
+
 pub struct RtlEngine {
     model: Model,
     ports: Ports,
@@ -66,6 +82,10 @@ impl RtlEngine {
         Ok(RtlEngine { model, ports })
     }
 
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
     pub fn model_mut(&mut self) -> &mut Model {
         &mut self.model
     }
@@ -79,9 +99,9 @@ impl RtlEngine {
         self.model.set(p.cmd_tag_any, spec.tag.is_none() as u64);
     }
 
-    /// Applies one operation; returns its outcome and latency in cycles. Handles must fit
-    /// in 32 bits, communicators and ranks in 16.
-    pub fn apply(&mut self, op: &Op) -> Result<(Outcome, u64), String> {
+    /// Applies one operation: presents the command, waits for the response and
+    /// acknowledges it. Handles must fit in 32 bits, communicators and ranks in 16.
+    pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         let (code, handle) = match *op {
             Op::PostRecv { recv, spec } => {
                 self.pattern(&spec);
@@ -113,6 +133,7 @@ impl RtlEngine {
         if self.model.tick_until(p.cmd_ready, LIMIT) == LIMIT {
             return Err("the engine never became ready for a command".into());
         }
+        let accepted = self.model.cycles();
         self.model.tick(1); // accepted at this edge
         self.model.set(p.cmd_valid, 0);
         self.model.eval();
@@ -120,7 +141,7 @@ impl RtlEngine {
         if waited == LIMIT {
             return Err(format!("no response after {LIMIT} cycles"));
         }
-        let cycles = 1 + waited;
+        let responded = self.model.cycles();
         let (kind, recv, msg) =
             (self.model.get(p.resp_kind), self.model.get(p.resp_recv), self.model.get(p.resp_msg));
         self.model.set(p.resp_ready, 1);
@@ -141,6 +162,6 @@ impl RtlEngine {
             RESP_OVERFLOW => Outcome::Overflow,
             other => return Err(format!("unknown response kind {other}")),
         };
-        Ok((outcome, cycles))
+        Ok(Applied { outcome, accepted, responded })
     }
 }

@@ -5,10 +5,11 @@
 //! library, and load it with `libloading`.
 //!
 //! Builds are cached under `target/tagmatch-verilator/<name>-<hash>/`, the hash covering
-//! the Verilog, the port list, the shim template, the tracing switch and the Verilator
-//! version, so a configuration is compiled once per checkout and reused by every test and
-//! command that needs it. A build goes to a private folder first and is renamed into
-//! place, so concurrent builds of one configuration cannot see each other's halves.
+//! the Verilog, the port list, the shim template, the tracing switch, the C++ optimisation
+//! flags and the Verilator version, so a configuration is compiled once per checkout and
+//! reused by every test and command that needs it. A build goes to a private folder first
+//! and is renamed into place, so concurrent builds of one configuration cannot see each
+//! other's halves.
 //!
 //! Ports are up to 64 bits wide and are driven by index; `tick` runs whole clock cycles
 //! inside the library, so a long run costs one FFI call, not one per edge.
@@ -50,6 +51,11 @@ struct Shim<'a> {
 }
 
 const SHIM_TEMPLATE: &str = include_str!("../templates/shim.cpp");
+
+/// Optimisation of the generated C++. Verilator compiles the per-cycle ("fast") code at
+/// `-Os` by default; `-O2` runs it faster. The construction ("slow") code runs once, so it
+/// is compiled without optimisation to keep builds of large designs short.
+const MAKE_FLAGS: &str = "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2";
 
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
@@ -138,6 +144,7 @@ impl Model {
             port_text.as_bytes(),
             SHIM_TEMPLATE.as_bytes(),
             &[spec.trace as u8],
+            MAKE_FLAGS.as_bytes(),
             version.as_bytes(),
         ]);
         let dir = cache_root().join(format!("{}-{hash:016x}", spec.name));
@@ -183,7 +190,7 @@ impl Model {
             .current_dir(work)
             .args(["--cc", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
             .args(["-Wno-fatal", "-Wno-DECLFILENAME", "--top-module", &spec.top, "--Mdir", "obj"])
-            .args(["-CFLAGS", "-fPIC -O2"]);
+            .args(["-CFLAGS", "-fPIC", "-MAKEFLAGS", MAKE_FLAGS]);
         if spec.trace {
             verilator.arg("--trace");
         }

@@ -1,0 +1,101 @@
+//! The preposted-latency and unload benchmarks (DESIGN.md, cycle conventions) as drivers
+//! of any engine that reports cycles, so the RTL and the cycle-accurate model run exactly
+//! the same operations.
+//!
+//! Each run leaves the engine empty, so runs at several depths can share one engine and
+//! reuse handles. Every response is checked: a benchmark of a wrong answer is no benchmark.
+
+use crate::engine::{Applied, RtlEngine};
+use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
+
+/// An engine that applies operations and counts its cycles.
+pub trait CycleEngine {
+    fn apply(&mut self, op: &Op) -> Result<Applied, String>;
+    /// Cycles simulated so far.
+    fn cycles(&self) -> u64;
+}
+
+impl CycleEngine for RtlEngine {
+    fn apply(&mut self, op: &Op) -> Result<Applied, String> {
+        RtlEngine::apply(self, op)
+    }
+
+    fn cycles(&self) -> u64 {
+        self.model().cycles()
+    }
+}
+
+/// One benchmark point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    /// The benchmark's figure: the probe message's latency (preposted) or the cycles from
+    /// the first delivery's acceptance to the last response (unload).
+    pub cycles: u64,
+    /// Every cycle the run simulated, set-up and clean-up included.
+    pub simulated: u64,
+}
+
+/// The `i`-th filler receive's envelope: exact, all distinct, never the probe's.
+fn filler(i: u32) -> Envelope {
+    Envelope::new(1, i & 0xffff, i)
+}
+
+const PROBE: Envelope = Envelope { comm: 0, src: 0, tag: 0 };
+const MSG_BASE: u64 = 1 << 31;
+
+fn expect(got: Applied, want: Outcome, what: &str) -> Result<Applied, String> {
+    if got.outcome == want {
+        Ok(got)
+    } else {
+        Err(format!("{what}: the engine answered {:?}, expected {want:?}", got.outcome))
+    }
+}
+
+/// Preposted latency at `depth` (≥ 1): post `depth - 1` receives the probe message does not
+/// match, then one it does, deliver the message and time it; then match the fillers away.
+pub fn preposted(engine: &mut impl CycleEngine, depth: u32) -> Result<Point, String> {
+    if depth == 0 {
+        return Err("depths start at 1".into());
+    }
+    let start = engine.cycles();
+    for i in 1..depth {
+        let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
+        expect(engine.apply(&op)?, Outcome::Queued, &format!("posting receive {i} of {depth}"))?;
+    }
+    let target = RecvId(depth as u64);
+    let post = Op::PostRecv { recv: target, spec: RecvSpec::exact(PROBE) };
+    expect(engine.apply(&post)?, Outcome::Queued, &format!("posting receive {depth} of {depth}"))?;
+    let msg = MsgId(MSG_BASE);
+    let probe = engine.apply(&Op::Arrive { msg, env: PROBE })?;
+    let probe = expect(probe, Outcome::Matched { recv: target, msg }, "the probe message")?;
+    for i in 1..depth {
+        let msg = MsgId(MSG_BASE + i as u64);
+        let got = engine.apply(&Op::Arrive { msg, env: filler(i) })?;
+        expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, "draining the fillers")?;
+    }
+    Ok(Point { cycles: probe.latency(), simulated: engine.cycles() - start })
+}
+
+/// Unload at `depth` (≥ 1): post `depth` receives, then deliver messages matching the newest
+/// remaining receive until none is left; cycles from the first delivery's acceptance to the
+/// last response.
+pub fn unload(engine: &mut impl CycleEngine, depth: u32) -> Result<Point, String> {
+    if depth == 0 {
+        return Err("depths start at 1".into());
+    }
+    let start = engine.cycles();
+    for i in 1..=depth {
+        let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
+        expect(engine.apply(&op)?, Outcome::Queued, &format!("posting receive {i} of {depth}"))?;
+    }
+    let (mut first, mut last) = (None, 0);
+    for i in (1..=depth).rev() {
+        let msg = MsgId(MSG_BASE + i as u64);
+        let got = engine.apply(&Op::Arrive { msg, env: filler(i) })?;
+        let got = expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, "unloading")?;
+        first.get_or_insert(got.accepted);
+        last = got.responded;
+    }
+    let first = first.expect("depth ≥ 1 delivers at least once");
+    Ok(Point { cycles: last - first, simulated: engine.cycles() - start })
+}

@@ -1,0 +1,147 @@
+//! Co-simulation: the receive engine's RTL against the golden model with the engine's
+//! finite queues ([`BoundedGolden`]), operation by operation. The first differing
+//! response stops the run, which is repeated with tracing on so a waveform of the failure
+//! is kept beside the cached build.
+
+use crate::engine::{engine_spec, RtlEngine};
+use crate::verilator::Model;
+use std::path::PathBuf;
+use std::time::Instant;
+use tagmatch_sim::bounded::BoundedGolden;
+use tagmatch_sim::{Op, Outcome};
+
+/// The engine under test: a cache name for its build, its Verilog, and how many entries
+/// one of its queues holds (CAM and lists together).
+pub struct EngineUnderTest {
+    pub name: String,
+    pub verilog: String,
+    pub queue_capacity: usize,
+}
+
+/// What a run that agreed all the way saw.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CosimReport {
+    pub ops: usize,
+    pub matched: usize,
+    pub queued: usize,
+    pub cancelled: usize,
+    pub not_found: usize,
+    pub probes: usize,
+    pub overflows: usize,
+    /// The most entries either queue held at once.
+    pub deepest: usize,
+    pub cycles: u64,
+    /// Simulation time, without the build.
+    pub seconds: f64,
+    pub build_seconds: f64,
+    pub build_cached: bool,
+}
+
+/// A run that stopped at a difference: where, and the waveform of the run up to it.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    pub index: usize,
+    pub op: Op,
+    pub rtl: Outcome,
+    pub golden: Outcome,
+    pub waveform: Option<PathBuf>,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "op {} ({:?}): RTL {:?}, golden {:?}", self.index, self.op, self.rtl, self.golden)?;
+        match &self.waveform {
+            Some(w) => write!(f, "; waveform: {}", w.display()),
+            None => write!(f, "; no waveform (the traced re-run failed)"),
+        }
+    }
+}
+
+/// Why a co-simulation did not pass.
+#[derive(Debug)]
+pub enum CosimError {
+    /// Building or driving the model failed.
+    Tool(String),
+    Mismatch(Box<Mismatch>),
+}
+
+impl std::fmt::Display for CosimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CosimError::Tool(e) => f.write_str(e),
+            CosimError::Mismatch(m) => m.fmt(f),
+        }
+    }
+}
+
+impl From<String> for CosimError {
+    fn from(e: String) -> Self {
+        CosimError::Tool(e)
+    }
+}
+
+/// Runs `ops` through RTL and golden model; `progress(done)` is called every 1,000
+/// operations.
+pub fn cosim(
+    engine: &EngineUnderTest,
+    ops: &[Op],
+    progress: &mut dyn FnMut(usize),
+) -> Result<CosimReport, CosimError> {
+    let (model, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), false))?;
+    let mut rtl = RtlEngine::new(model)?;
+    let mut golden = BoundedGolden::new(engine.queue_capacity, engine.queue_capacity);
+    let mut report = CosimReport {
+        build_seconds: build.seconds,
+        build_cached: build.cached,
+        ops: ops.len(),
+        ..CosimReport::default()
+    };
+    let started = Instant::now();
+    for (index, op) in ops.iter().enumerate() {
+        if index % 1000 == 0 {
+            progress(index);
+        }
+        let want = golden.apply(op);
+        let got = rtl.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?.outcome;
+        if got != want {
+            let waveform = waveform_of(engine, &ops[..=index]).ok();
+            return Err(CosimError::Mismatch(Box::new(Mismatch {
+                index,
+                op: *op,
+                rtl: got,
+                golden: want,
+                waveform,
+            })));
+        }
+        match want {
+            Outcome::Matched { .. } => report.matched += 1,
+            Outcome::Queued => report.queued += 1,
+            Outcome::Cancelled { .. } => report.cancelled += 1,
+            Outcome::NotFound => report.not_found += 1,
+            Outcome::Probed(_) | Outcome::MatchedProbed(_) => report.probes += 1,
+            Outcome::Overflow => report.overflows += 1,
+        }
+        let (p, u) = golden.queue_lengths();
+        report.deepest = report.deepest.max(p.max(u));
+    }
+    progress(ops.len());
+    report.seconds = started.elapsed().as_secs_f64();
+    report.cycles = rtl.model_mut().cycles();
+    Ok(report)
+}
+
+/// Replays `ops` on a traced build and returns the VCD's path.
+fn waveform_of(engine: &EngineUnderTest, ops: &[Op]) -> Result<PathBuf, String> {
+    let (traced, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), true))?;
+    let mut rtl = RtlEngine::new(traced)?;
+    let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
+    rtl.model_mut().trace_to(&vcd)?;
+    for op in ops {
+        // The failing response is what the waveform is for; errors end the replay early.
+        if rtl.apply(op).is_err() {
+            break;
+        }
+    }
+    rtl.model_mut().close_trace();
+    Ok(vcd)
+}

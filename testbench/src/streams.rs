@@ -1,0 +1,112 @@
+//! Random operation streams for co-simulation: wildcards, repeated envelopes, several
+//! communicators, cancels (of live and of already matched receives), probes and matched
+//! probes, in phases that fill queues past the CAM and up to their capacity.
+//!
+//! The generator is a fixed xorshift64*, not `rand`, so a seed names the same stream on
+//! every machine and in every version: a failing `tagmatch cosim --seed S` reproduces.
+
+use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
+
+/// xorshift64* (Vigna): small, fast and good enough to shuffle test traffic.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        // Zero is xorshift's one fixed point; any odd state works.
+        Rng(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Communicators, sources and tags drawn from: few, so envelopes repeat often.
+const COMMS: u64 = 3;
+const SOURCES: u64 = 6;
+const TAGS: u64 = 5;
+/// Operations per phase (balanced, receive burst, message burst).
+const PHASE: usize = 300;
+
+/// Receive handles count from 1, message handles from here, so a pairing shows which is which.
+pub const FIRST_MSG: u64 = 1_000_000;
+
+/// `n` operations from `seed`: phases of 300 operations, each balanced traffic, a burst of
+/// receives or a burst of messages, so both queues grow past the CAM and overflow.
+pub fn random_stream(seed: u64, n: usize) -> Vec<Op> {
+    let mut r = Rng::new(seed);
+    let mut ops = Vec::with_capacity(n);
+    let (mut recvs, mut msgs) = (0u64, 0u64);
+    let mut post_weight = 45;
+    for i in 0..n {
+        if i % PHASE == 0 {
+            post_weight = [45, 80, 15][r.below(3) as usize];
+        }
+        let roll = r.below(100);
+        let op = if roll < 6 {
+            Op::Cancel { recv: RecvId(1 + r.below(recvs.max(1))) }
+        } else if roll < 10 {
+            let spec = pattern(&mut r);
+            if r.chance(50) {
+                Op::Probe { spec }
+            } else {
+                Op::MatchedProbe { spec }
+            }
+        } else if r.below(100) < post_weight {
+            recvs += 1;
+            Op::PostRecv { recv: RecvId(recvs), spec: pattern(&mut r) }
+        } else {
+            msgs += 1;
+            Op::Arrive {
+                msg: MsgId(FIRST_MSG + msgs),
+                env: Envelope::new(r.below(COMMS) as u32, r.below(SOURCES) as u32, r.below(TAGS) as u32),
+            }
+        };
+        ops.push(op);
+    }
+    ops
+}
+
+/// A receive pattern: source and tag each a wildcard one time in five.
+fn pattern(r: &mut Rng) -> RecvSpec {
+    let comm = r.below(COMMS) as u32;
+    let src = r.below(SOURCES) as u32;
+    let tag = r.below(TAGS) as u32;
+    let src = if r.chance(20) { None } else { Some(src) };
+    let tag = if r.chance(20) { None } else { Some(tag) };
+    RecvSpec::new(comm, src, tag)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_names_one_stream() {
+        assert_eq!(random_stream(7, 500), random_stream(7, 500));
+        assert_ne!(random_stream(7, 500), random_stream(8, 500));
+    }
+
+    #[test]
+    fn streams_hold_every_kind_of_operation() {
+        let ops = random_stream(3, 3000);
+        let count = |f: fn(&Op) -> bool| ops.iter().filter(|o| f(o)).count();
+        assert!(count(|o| matches!(o, Op::PostRecv { spec, .. } if spec.src.is_none())) > 0);
+        assert!(count(|o| matches!(o, Op::PostRecv { spec, .. } if spec.tag.is_none())) > 0);
+        assert!(count(|o| matches!(o, Op::Arrive { .. })) > 500);
+        assert!(count(|o| matches!(o, Op::Cancel { .. })) > 50);
+        assert!(count(|o| matches!(o, Op::Probe { .. })) > 20);
+        assert!(count(|o| matches!(o, Op::MatchedProbe { .. })) > 20);
+    }
+}
