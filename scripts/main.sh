@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# The main job: set up, generate the default engine's Verilog, then the preposted-latency
-# and unload comparisons of the software matchers. (Co-simulation and the RTL/model
-# benchmarks join here as they land.)
+# The main job: set up, generate the default engine's Verilog, co-simulate the engine's RTL
+# against the golden model, then the preposted-latency and unload benchmarks on the RTL
+# (Verilator; lists 1, 4, 64) and on the software matchers. Tables go to stdout, SVG plots
+# to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cargo build --release --quiet
+tm=./target/release/tagmatch
+mkdir -p out
 echo "== the default engine (256-entry CAM, 4 lists, 32,768 list entries) =="
-./target/release/tagmatch gen --out target/engine
+$tm gen --out out/engine
 echo
-echo "== preposted latency: entries inspected and ns for the matching message =="
-./target/release/tagmatch bench preposted "$@"
+echo "== co-simulation: 20,000 random operations, RTL against the golden model =="
+$tm cosim --lists 4 --ops 20000 --seed 1
+for bench in preposted unload; do
+    echo
+    echo "== $bench on the RTL in Verilator: cycles (first run builds three engines, minutes) =="
+    $tm bench "$bench" --engine rtl --plot "out/$bench-rtl.svg"
+    echo
+    echo "== $bench on the software matchers: entries inspected and ns =="
+    $tm bench "$bench"
+done
 echo
-echo "== unload: entries inspected and ns to drain the queue newest-first =="
-./target/release/tagmatch bench unload "$@"
+echo "plots: out/preposted-rtl.svg, out/unload-rtl.svg (add --format csv|json for scripts)"

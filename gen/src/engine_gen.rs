@@ -29,6 +29,16 @@ impl EngineConfig {
     pub fn queue_capacity(&self) -> u32 {
         self.cam_depth + self.lists * self.entries_per_list()
     }
+
+    /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4`.
+    pub fn build_name(&self) -> String {
+        format!("engine-c{}-a{}-n{}", self.cam_depth, self.list_address_bits, self.lists)
+    }
+
+    /// The configuration's Verilog (top module `top`).
+    pub fn verilog(&self) -> Result<String, String> {
+        verilog_of(self).ok_or_else(|| format!("configuration {self:?} is not compiled in"))
+    }
 }
 
 macro_rules! configurations {
@@ -93,7 +103,7 @@ fn content_hash(text: &str) -> String {
 
 /// Writes `tagmatch_engine.v` and `manifest.json` into `out`; returns the manifest.
 pub fn generate(cfg: &EngineConfig, out: &Path) -> Result<serde_json::Value, String> {
-    let verilog = verilog_of(cfg).ok_or_else(|| format!("configuration {cfg:?} is not compiled in"))?;
+    let verilog = cfg.verilog()?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let file = "tagmatch_engine.v";
     std::fs::write(out.join(file), &verilog)

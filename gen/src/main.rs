@@ -1,7 +1,9 @@
 //! The `tagmatch` command. Subcommands and options follow DESIGN.md's CLI contract; parts
 //! whose issues have not landed say so and exit non-zero rather than pretend.
 
+mod cosim_cmd;
 mod engine_gen;
+mod hardware_bench;
 mod report;
 mod software_bench;
 mod svg_plot;
@@ -53,11 +55,17 @@ enum Command {
         bench: Bench,
         #[arg(long, value_enum, default_value = "software")]
         engine: Engine,
-        /// Parallel lists of the hardware engine (model and rtl engines).
+        /// Parallel lists of the hardware engine (model and rtl engines) [default: 1,4,64].
         #[arg(long, value_delimiter = ',')]
         lists: Vec<u32>,
-        /// Queue depths.
-        #[arg(long, value_delimiter = ',', default_value = "1,10,100,1000,10000")]
+        /// CAM entries of the hardware engine.
+        #[arg(long, default_value_t = 256)]
+        cam_depth: u32,
+        /// List entries of the hardware engine, over all lists.
+        #[arg(long, default_value_t = 32768)]
+        list_capacity: u32,
+        /// Queue depths [default: software 1,10,100,1000,10000; rtl 1,10,100,256,257,500,1000,2000].
+        #[arg(long, value_delimiter = ',')]
         depths: Vec<u32>,
         /// Software matchers to run (software engine): names, comma separated, or "all".
         #[arg(long, value_delimiter = ',', default_value = "all")]
@@ -70,14 +78,22 @@ enum Command {
         #[arg(long)]
         plot: Option<PathBuf>,
     },
-    /// Random operation streams through RTL, cycle model and golden model.
+    /// A random operation stream through the RTL (Verilator) and the golden model.
     Cosim {
         #[arg(long, default_value_t = 4)]
         lists: u32,
         #[arg(long, default_value_t = 20000)]
-        ops: u64,
+        ops: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// CAM entries (the small default makes streams spill past the CAM and overflow).
+        #[arg(long, default_value_t = 8)]
+        cam_depth: u32,
+        /// List entries, over all lists.
+        #[arg(long, default_value_t = 256)]
+        list_capacity: u32,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
     },
     /// DUMPI trace statistics and replay.
     Trace {
@@ -202,27 +218,59 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Cosim { .. } => {
-            not_yet("the cosim command (the tests co-simulate the engine: cargo test -p tagmatch-testbench)")
+        Command::Cosim { lists, ops, seed, cam_depth, list_capacity, format } => {
+            let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+            let record = cosim_cmd::run(&cfg, ops, seed)?;
+            print!("{}", render(&[record], format));
+            eprintln!("tagmatch: all {ops} responses of RTL and golden model agree");
+            Ok(())
         }
         Command::Trace { action } => trace(action),
-        Command::Bench { bench, engine, lists, depths, matchers, bins, format, plot } => {
-            match engine {
-                Engine::Model => return not_yet("the cycle-accurate model (--engine model)"),
-                Engine::Rtl => return not_yet("the RTL engine (--engine rtl)"),
-                Engine::Software => {}
-            }
-            if !lists.is_empty() {
-                return Err("--lists applies to the hardware engines (--engine model or rtl)".into());
-            }
-            if plot.is_some() {
-                return not_yet("--plot");
-            }
+        Command::Bench {
+            bench,
+            engine,
+            lists,
+            cam_depth,
+            list_capacity,
+            depths,
+            matchers,
+            bins,
+            format,
+            plot,
+        } => {
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
             }
-            let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
-            let records = software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?;
+            let records = match engine {
+                Engine::Model => return not_yet("the cycle-accurate model (--engine model)"),
+                Engine::Rtl => {
+                    let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
+                    let configs = lists
+                        .iter()
+                        .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let depths =
+                        if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
+                    hardware_bench::run_rtl(bench, &configs, &depths)?
+                }
+                Engine::Software => {
+                    if !lists.is_empty() {
+                        return Err("--lists applies to the hardware engines (--engine model or rtl)".into());
+                    }
+                    if plot.is_some() {
+                        return Err(
+                            "--plot draws the hardware engines' cycles (--engine model or rtl)".into()
+                        );
+                    }
+                    let depths = if depths.is_empty() { vec![1, 10, 100, 1000, 10000] } else { depths };
+                    let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
+                    software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
+                }
+            };
+            if let Some(svg) = plot {
+                let title = format!("{} benchmark, {}-entry CAM", bench.name(), cam_depth);
+                hardware_bench::plot(&records, &svg, &title)?;
+            }
             print!("{}", render(&records, format));
             Ok(())
         }

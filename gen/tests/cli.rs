@@ -125,6 +125,10 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("unknown matcher 'nope'"), "{e}");
     one_line_error(&tagmatch(&["trace", "stats", traces().join("amg-n27").to_str().unwrap(), "--bins", "0"]));
     one_line_error(&tagmatch(&["bench", "preposted", "--depths", "0"]));
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "rtl", "--lists", "3"]));
+    assert!(e.contains("power of two"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--plot", "/tmp/never.svg"]));
+    assert!(e.contains("hardware engines"), "{e}");
     let e = one_line_error(&tagmatch(&["gen", "--board", "de10", "--out", "/tmp/x"]));
     assert!(e.contains("not yet available"), "{e}");
 }
@@ -182,4 +186,69 @@ fn gen_writes_verilog_and_a_manifest() {
     assert!(e.contains("power of two"), "{e}");
     let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "100", "--out", "/tmp/never"]));
     assert!(e.contains("supported:"), "{e}");
+}
+
+#[test]
+fn cosim_runs_rtl_against_golden_and_reports_what_it_saw() {
+    let recs =
+        json(&tagmatch(&["cosim", "--lists", "1", "--ops", "3000", "--seed", "5", "--format", "json"]));
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(r["ops"], 3000);
+    assert_eq!(r["cam_depth"], 8);
+    assert!(r["overflows"].as_u64().unwrap() > 0, "{r}");
+    assert!(r["deepest"].as_u64().unwrap() > 8, "{r}");
+    let total: u64 = ["matched", "queued", "cancelled", "not_found", "probes", "overflows"]
+        .iter()
+        .map(|k| r[*k].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 3000, "every operation has one outcome");
+}
+
+#[test]
+fn rtl_bench_records_cycles_per_depth_and_plots_them() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-rtl-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("preposted.svg");
+    let recs = json(&tagmatch(&[
+        "bench",
+        "preposted",
+        "--engine",
+        "rtl",
+        "--cam-depth",
+        "8",
+        "--list-capacity",
+        "256",
+        "--lists",
+        "1",
+        "--depths",
+        "1,8,100,200",
+        "--format",
+        "json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]));
+    let cycles: Vec<u64> = recs.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
+    assert_eq!(&cycles[..2], &[2, 2], "CAM hits");
+    assert_eq!(cycles[3] - cycles[2], 100, "one cycle per list element");
+    assert!(recs.iter().all(|r| r["engine"] == "rtl" && r["design"] == "two-level" && r["lists"] == 1));
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.starts_with("<svg") && plot.contains("two-level 1 lists"), "{plot}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let e = one_line_error(&tagmatch(&[
+        "bench",
+        "unload",
+        "--engine",
+        "rtl",
+        "--cam-depth",
+        "8",
+        "--list-capacity",
+        "256",
+        "--lists",
+        "64",
+        "--depths",
+        "300",
+    ]));
+    assert!(e.contains("exceeds the 200 entries"), "{e}");
 }

@@ -57,6 +57,11 @@ const SHIM_TEMPLATE: &str = include_str!("../templates/shim.cpp");
 /// is compiled without optimisation to keep builds of large designs short.
 const MAKE_FLAGS: &str = "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2";
 
+/// rust-hdl writes one combinational block per module instance; with 64 lists Verilator
+/// turns that into C++ functions so large that g++ spends over ten minutes on one file.
+/// Splitting functions and files keeps the 64-list engine's build near a minute.
+const SPLIT_FLAGS: [&str; 4] = ["--output-split", "20000", "--output-split-cfuncs", "2000"];
+
 type NewFn = unsafe extern "C" fn() -> *mut c_void;
 type FreeFn = unsafe extern "C" fn(*mut c_void);
 type SetFn = unsafe extern "C" fn(*mut c_void, u32, u64);
@@ -105,8 +110,11 @@ fn run(cmd: &mut Command, what: &str) -> Result<String, String> {
         .map_err(|e| format!("cannot run {what}: {e} (install it: apt-get install verilator g++)"))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        let tail: Vec<&str> = err.lines().rev().take(30).collect::<Vec<_>>().into_iter().rev().collect();
-        return Err(format!("{what} failed:\n{}", tail.join("\n")));
+        // Errors first (warnings can run to thousands of lines), then the tail for context.
+        let errors: Vec<&str> =
+            err.lines().filter(|l| l.contains("%Error") || l.contains("error:")).take(20).collect();
+        let tail: Vec<&str> = err.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect();
+        return Err(format!("{what} failed:\n{}\n...\n{}", errors.join("\n"), tail.join("\n")));
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -145,14 +153,23 @@ impl Model {
             SHIM_TEMPLATE.as_bytes(),
             &[spec.trace as u8],
             MAKE_FLAGS.as_bytes(),
+            SPLIT_FLAGS.concat().as_bytes(),
             version.as_bytes(),
         ]);
         let dir = cache_root().join(format!("{}-{hash:016x}", spec.name));
         let lib_path = dir.join("libmodel.so");
         let started = std::time::Instant::now();
-        let cached = lib_path.is_file();
+        let mut cached = lib_path.is_file();
         if !cached {
-            Self::compile(spec, &dir)?;
+            // One build at a time per process: threads asking for the same configuration
+            // (parallel tests) wait for the first build instead of colliding in its
+            // folder, and Verilator's own `-j 2` already uses the machine.
+            static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+            let _turn = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            cached = lib_path.is_file();
+            if !cached {
+                Self::compile(spec, &dir)?;
+            }
         }
 
         let model = Self::load(&lib_path, &spec.ports)?;
@@ -190,6 +207,7 @@ impl Model {
             .current_dir(work)
             .args(["--cc", "--build", "-j", "2", "-O3", "--x-assign", "fast", "--x-initial", "fast"])
             .args(["-Wno-fatal", "-Wno-DECLFILENAME", "--top-module", &spec.top, "--Mdir", "obj"])
+            .args(SPLIT_FLAGS)
             .args(["-CFLAGS", "-fPIC", "-MAKEFLAGS", MAKE_FLAGS]);
         if spec.trace {
             verilator.arg("--trace");

@@ -1,0 +1,104 @@
+//! `tagmatch bench preposted|unload --engine rtl`: the benchmarks on the generated engine,
+//! one engine configuration per `--lists` value, every depth on the same engine (each run
+//! leaves it empty). Records follow DESIGN.md:
+//! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.
+
+use crate::engine_gen::EngineConfig;
+use crate::report::Record;
+use crate::software_bench::Bench;
+use crate::svg_plot::{Chart, Scale, Series};
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::time::Instant;
+use tagmatch_testbench::bench::{preposted, unload};
+use tagmatch_testbench::engine::{engine_spec, RtlEngine};
+use tagmatch_testbench::verilator::Model;
+
+/// Runs `bench` at every depth on each configuration's RTL in Verilator. Build and
+/// progress messages go to stderr.
+pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result<Vec<Record>, String> {
+    for cfg in configs {
+        if let Some(&d) = depths.iter().find(|&&d| d > cfg.queue_capacity()) {
+            return Err(format!(
+                "depth {d} exceeds the {} entries a queue of the {}-list engine holds",
+                cfg.queue_capacity(),
+                cfg.lists
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    let live = std::io::stderr().is_terminal();
+    for cfg in configs {
+        eprintln!(
+            "tagmatch: building {} in Verilator (minutes the first time, cached after)",
+            cfg.build_name()
+        );
+        let (model, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
+        eprintln!(
+            "tagmatch: {} {} in {:.1} s",
+            cfg.build_name(),
+            if build.cached { "loaded from the cache" } else { "built" },
+            build.seconds
+        );
+        let mut engine = RtlEngine::new(model)?;
+        for &depth in depths {
+            if live {
+                eprint!("\r{} on {} lists: depth {depth}        ", bench.name(), cfg.lists);
+                let _ = std::io::stderr().flush();
+            }
+            let started = Instant::now();
+            let point = match bench {
+                Bench::Preposted => preposted(&mut engine, depth)?,
+                Bench::Unload => unload(&mut engine, depth)?,
+            };
+            let seconds = started.elapsed().as_secs_f64();
+            out.push(vec![
+                ("bench", json!(bench.name())),
+                ("engine", json!("rtl")),
+                ("design", json!("two-level")),
+                ("cam_depth", json!(cfg.cam_depth)),
+                ("lists", json!(cfg.lists)),
+                ("depth", json!(depth)),
+                ("cycles", json!(point.cycles)),
+                ("simulated_cycles", json!(point.simulated)),
+                ("sim_kcycles_per_s", json!((point.simulated as f64 / seconds / 1e3).round())),
+                ("build_s", json!((build.seconds * 10.0).round() / 10.0)),
+            ]);
+        }
+        if live {
+            eprintln!();
+        }
+    }
+    Ok(out)
+}
+
+/// Cycles against depth, both on log scales, one line per (design, lists): the form of the
+/// FPL 2018 paper's Figures 4 and 5.
+pub fn plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> {
+    let get = |r: &Record, key: &str| r.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    let mut series: Vec<Series> = Vec::new();
+    for r in records {
+        let name = format!(
+            "{} {} lists ({})",
+            get(r, "design").and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            get(r, "lists").and_then(|v| v.as_u64()).unwrap_or(0),
+            get(r, "engine").and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+        );
+        let x = get(r, "depth").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let y = get(r, "cycles").and_then(|v| v.as_f64()).unwrap_or(0.0).max(1.0);
+        match series.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.push((x, y)),
+            None => series.push(Series { name, points: vec![(x, y)], strong: true, dashed: false }),
+        }
+    }
+    let chart = Chart {
+        title: title.into(),
+        x_label: "queue depth".into(),
+        y_label: "cycles".into(),
+        x_scale: Scale::Log2,
+        y_scale: Scale::Log2,
+        series,
+    };
+    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
