@@ -3,7 +3,7 @@
 //! (from the cycle the command is accepted to the cycle its response is valid, as
 //! DESIGN.md's cycle conventions say).
 
-use crate::verilator::{BuildSpec, Model, Port, PortId};
+use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use tagmatch_hdl::receive_engine::*;
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
@@ -52,10 +52,7 @@ pub fn engine_spec(name: &str, verilog: String, trace: bool) -> BuildSpec {
         verilog,
         top: "top".into(),
         clock: "clock".into(),
-        ports: receive_engine_ports()
-            .into_iter()
-            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
-            .collect(),
+        ports: ports_from(&receive_engine_ports()),
         trace,
     }
 }

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const A: usize = 4;
 const CAPACITY: usize = (1 << A) - 1;
@@ -16,14 +16,9 @@ fn model() -> Result<Model, String> {
         verilog: bram_list_verilog::<A>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: bram_list_ports()
-            .into_iter()
-            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
-            .collect(),
+        ports: ports_from(&bram_list_ports()),
         trace: false,
     };
-    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
     Model::build(&spec).map(|(m, _)| m)
 }
 

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS};
-use tagmatch_testbench::verilator::{BuildSpec, Model, Port, PortId};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, PortId};
 
 const DEPTH: usize = 8;
 
@@ -16,7 +16,7 @@ fn spec(trace: bool) -> BuildSpec {
         verilog: cam_verilog::<DEPTH>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: CAM_PORTS.iter().map(|&(n, w, i)| Port { name: n.into(), width: w, input: i }).collect(),
+        ports: ports_from(&CAM_PORTS),
         trace,
     }
 }
@@ -149,14 +149,7 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
     Ok(())
 }
 
-/// Builds once per test process; a failed build is reported once, not once per case.
-fn built() -> Result<(), String> {
-    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| Model::build(&spec(false)).map(|_| ())).clone()
-}
-
 fn check(steps: &[Step]) -> Result<(), TestCaseError> {
-    built().map_err(TestCaseError::fail)?;
     let (mut model, _) = Model::build(&spec(false)).map_err(TestCaseError::fail)?;
     if let Err(e) = run(&mut model, steps) {
         // Keep a waveform of the failing run.

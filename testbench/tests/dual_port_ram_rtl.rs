@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use tagmatch_hdl::dual_port_ram::{dual_port_ram_ports, dual_port_ram_verilog};
-use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const W: u32 = 40;
 const A: u32 = 6;
@@ -16,14 +16,9 @@ fn model() -> Result<Model, String> {
         verilog: dual_port_ram_verilog::<40, 6>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: dual_port_ram_ports(W, A)
-            .into_iter()
-            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
-            .collect(),
+        ports: ports_from(&dual_port_ram_ports(W, A)),
         trace: false,
     };
-    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
     Model::build(&spec).map(|(m, _)| m)
 }
 

@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::parallel_lists::{parallel_lists_ports, parallel_lists_verilog};
-use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const A: usize = 3; // 7 entries per list
 const N: usize = 4;
@@ -17,14 +17,9 @@ fn model() -> Result<Model, String> {
         verilog: parallel_lists_verilog::<A, N>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: parallel_lists_ports()
-            .into_iter()
-            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
-            .collect(),
+        ports: ports_from(&parallel_lists_ports()),
         trace: false,
     };
-    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
     Model::build(&spec).map(|(m, _)| m)
 }
 

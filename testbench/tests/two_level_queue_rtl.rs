@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::two_level_queue::{two_level_queue_ports, two_level_queue_verilog};
-use tagmatch_testbench::verilator::{BuildSpec, Model, Port};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const C: usize = 4;
 const A: usize = 3;
@@ -19,14 +19,9 @@ fn model() -> Result<Model, String> {
         verilog: two_level_queue_verilog::<C, A, N>(),
         top: "top".into(),
         clock: "clock".into(),
-        ports: two_level_queue_ports()
-            .into_iter()
-            .map(|(n, w, i)| Port { name: n.into(), width: w, input: i })
-            .collect(),
+        ports: ports_from(&two_level_queue_ports()),
         trace: false,
     };
-    static BUILT: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
-    BUILT.get_or_init(|| Model::build(&spec).map(|_| ())).clone()?;
     Model::build(&spec).map(|(m, _)| m)
 }
 
