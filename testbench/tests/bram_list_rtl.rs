@@ -3,6 +3,8 @@
 //! for any entry, deletes from head, middle and tail. The search must return the oldest
 //! match and take exactly one cycle per element compared.
 
+mod common;
+use common::{entry, matches, Entry};
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
@@ -22,17 +24,6 @@ fn model() -> Result<Model, String> {
     Model::build(&spec).map(|(m, _)| m)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
-    comm: u64,
-    src: u64,
-    tag: u64,
-    src_any: bool,
-    tag_any: bool,
-    handle: u64,
-    label: u64,
-}
-
 #[derive(Clone, Copy, Debug)]
 enum Cmd {
     Insert(Entry),
@@ -40,40 +31,14 @@ enum Cmd {
     Delete,
 }
 
-fn entry() -> impl Strategy<Value = Entry> {
-    (0..2u64, 0..3u64, 0..3u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..20u64).prop_map(
-        |(comm, src, tag, src_any, tag_any, handle)| Entry {
-            comm,
-            src,
-            tag,
-            src_any,
-            tag_any,
-            handle,
-            label: 0,
-        },
-    )
-}
-
 fn cmd() -> impl Strategy<Value = Cmd> {
     prop_oneof![
-        4 => entry().prop_map(Cmd::Insert),
-        3 => entry().prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
-        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
-        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
+        4 => entry(20).prop_map(Cmd::Insert),
+        3 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
+        1 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
+        1 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
         3 => Just(Cmd::Delete),
     ]
-}
-
-fn matches(mode: u64, key: &Entry, e: &Entry) -> bool {
-    match mode {
-        MODE_ANY => true,
-        MODE_HANDLE => e.handle == key.handle,
-        _ => {
-            e.comm == key.comm
-                && (e.src == key.src || e.src_any || key.src_any)
-                && (e.tag == key.tag || e.tag_any || key.tag_any)
-        }
-    }
 }
 
 fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {

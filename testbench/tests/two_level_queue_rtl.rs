@@ -3,6 +3,8 @@
 //! more live entries than the CAM holds, the data mover refilling the CAM in idle cycles,
 //! and inserts past capacity refused.
 
+mod common;
+use common::{entry, matches, Entry};
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::two_level_queue::{two_level_queue_ports, two_level_queue_verilog};
@@ -25,16 +27,6 @@ fn model() -> Result<Model, String> {
     Model::build(&spec).map(|(m, _)| m)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
-    comm: u64,
-    src: u64,
-    tag: u64,
-    src_any: bool,
-    tag_any: bool,
-    handle: u64,
-}
-
 #[derive(Clone, Copy, Debug)]
 enum Cmd {
     Insert(Entry),
@@ -43,33 +35,15 @@ enum Cmd {
     Idle(u64),
 }
 
-fn entry() -> impl Strategy<Value = Entry> {
-    (0..2u64, 0..3u64, 0..3u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..40u64).prop_map(
-        |(comm, src, tag, src_any, tag_any, handle)| Entry { comm, src, tag, src_any, tag_any, handle },
-    )
-}
-
 fn cmd() -> impl Strategy<Value = Cmd> {
     prop_oneof![
-        6 => entry().prop_map(Cmd::Insert),
-        4 => entry().prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
-        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
-        1 => entry().prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
+        6 => entry(40).prop_map(Cmd::Insert),
+        4 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
+        1 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
+        1 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
         4 => Just(Cmd::Remove),
         1 => (0..6u64).prop_map(Cmd::Idle),
     ]
-}
-
-fn matches(mode: u64, key: &Entry, e: &Entry) -> bool {
-    match mode {
-        MODE_ANY => true,
-        MODE_HANDLE => e.handle == key.handle,
-        _ => {
-            e.comm == key.comm
-                && (e.src == key.src || e.src_any || key.src_any)
-                && (e.tag == key.tag || e.tag_any || key.tag_any)
-        }
-    }
 }
 
 fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {

@@ -3,7 +3,10 @@
 //! waived because rust-hdl writes every submodule into one file, other waivers are named
 //! by the test that needs them.
 
-use std::path::PathBuf;
+// Each test binary compiles this module and uses part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Writes `verilog` to `<test tmp>/<name>/top.v`.
@@ -16,7 +19,7 @@ pub fn write_top(name: &str, verilog: &str) -> PathBuf {
 }
 
 /// `verilator --lint-only -Wall -Wno-DECLFILENAME` plus `waivers` must pass.
-pub fn lint(file: &PathBuf, waivers: &[&str]) {
+pub fn lint(file: &Path, waivers: &[&str]) {
     let out = Command::new("verilator")
         .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME"])
         .args(waivers)
@@ -27,7 +30,7 @@ pub fn lint(file: &PathBuf, waivers: &[&str]) {
 }
 
 /// Runs `read_verilog FILE; <script>` in yosys, which must succeed; returns its log.
-pub fn yosys(file: &PathBuf, script: &str) -> String {
+pub fn yosys(file: &Path, script: &str) -> String {
     let out = Command::new("yosys")
         .arg("-p")
         .arg(format!("read_verilog {}; {script}", file.display()))
@@ -39,7 +42,6 @@ pub fn yosys(file: &PathBuf, script: &str) -> String {
 }
 
 /// The last `stat` report of a yosys log, which must list a Xilinx block RAM.
-#[allow(dead_code)] // not every test binary maps to block RAM
 pub fn assert_block_ram(log: &str) -> &str {
     let stats = log.rsplit("Printing statistics").next().unwrap_or("");
     assert!(stats.contains("RAMB18E1") || stats.contains("RAMB36E1"), "no block RAM inferred:\n{stats}");
