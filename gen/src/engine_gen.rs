@@ -6,6 +6,8 @@
 //! a small one for quick simulation (an 8-entry CAM, 256 list entries); other values are
 //! refused with the list of what is supported.
 
+use crate::board_gen;
+use crate::boards::Board;
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog};
@@ -91,6 +93,9 @@ pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<E
         })
 }
 
+/// The engine's Verilog file in every output folder.
+pub const ENGINE_FILE: &str = "tagmatch_engine.v";
+
 /// FNV-1a of the emitted text: a content hash scripts can compare.
 fn content_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -101,22 +106,48 @@ fn content_hash(text: &str) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `tagmatch_engine.v` and `manifest.json` into `out`; returns the manifest.
-pub fn generate(cfg: &EngineConfig, out: &Path) -> Result<serde_json::Value, String> {
+/// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
+/// wrapper, constraints and project script; returns the manifest.
+pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result<serde_json::Value, String> {
     let verilog = cfg.verilog()?;
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let file = "tagmatch_engine.v";
+    let file = ENGINE_FILE;
     std::fs::write(out.join(file), &verilog)
         .map_err(|e| format!("cannot write {}: {e}", out.join(file).display()))?;
     let ports: Vec<_> = receive_engine_ports()
         .into_iter()
         .map(|(n, w, i)| json!({"name": n, "width": w, "direction": if i { "input" } else { "output" }}))
         .collect();
+    let mut files = vec![file.to_string()];
+    if let Some(b) = board {
+        files.extend(board_gen::generate(b, file, out)?);
+    }
+    // The hash covers every emitted file, in the manifest's order.
+    let mut all = String::new();
+    for f in &files {
+        all += &std::fs::read_to_string(out.join(f)).map_err(|e| format!("cannot read back {f}: {e}"))?;
+    }
+    let hash = content_hash(&all);
+    let board_json = board.map(|b| {
+        json!({
+            "name": b.name,
+            "vendor": format!("{:?}", b.vendor).to_lowercase(),
+            "family": b.family,
+            "part": b.part,
+            "interface": b.interface(),
+            "clock_port": b.clock.port,
+            "clock_mhz": b.clock.mhz,
+            "engine_mhz": b.engine_mhz(),
+        })
+    });
     let manifest = json!({
-        "top": "top",
-        "files": [file],
-        "hash": content_hash(&verilog),
-        "clock": "clock",
+        // With a board the top module is its wrapper; the engine inside is `engine_top`.
+        "top": if board.is_some() { board_gen::WRAPPER_MODULE } else { "top" },
+        "engine_top": "top",
+        "board": board_json,
+        "files": files,
+        "hash": hash,
+        "clock": board.map(|b| b.clock.port.as_str()).unwrap_or("clock"),
         "parameters": {
             "cam_depth": cfg.cam_depth,
             "lists": cfg.lists,
@@ -130,7 +161,11 @@ pub fn generate(cfg: &EngineConfig, out: &Path) -> Result<serde_json::Value, Str
         },
         "ports": ports,
     });
-    let text = serde_json::to_string_pretty(&manifest).expect("JSON values serialize") + "\n";
-    std::fs::write(out.join("manifest.json"), text).map_err(|e| format!("cannot write the manifest: {e}"))?;
+    write_manifest(out, &manifest)?;
     Ok(manifest)
+}
+
+pub fn write_manifest(out: &Path, manifest: &serde_json::Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(manifest).expect("JSON values serialize") + "\n";
+    std::fs::write(out.join("manifest.json"), text).map_err(|e| format!("cannot write the manifest: {e}"))
 }

@@ -1,8 +1,11 @@
 //! The `tagmatch` command. Subcommands and options follow DESIGN.md's CLI contract; parts
 //! whose issues have not landed say so and exit non-zero rather than pretend.
 
+mod board_gen;
+mod boards;
 mod cosim_cmd;
 mod engine_gen;
+mod estimate;
 mod hardware_bench;
 mod report;
 mod software_bench;
@@ -44,10 +47,23 @@ enum Command {
         lists: u32,
         #[arg(long, default_value_t = 32768)]
         list_capacity: u32,
+        /// Also write a top-level wrapper, constraints and a project script for this board
+        /// (`tagmatch boards` lists them).
         #[arg(long)]
         board: Option<String>,
+        /// Synthesize the engine with yosys (synth_xilinx, synth_intel_alm) and report LUTs,
+        /// flip-flops, block RAMs and logic levels, in the manifest and as a table.
+        #[arg(long)]
+        estimate: bool,
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
         #[arg(long)]
         out: PathBuf,
+    },
+    /// The boards `gen --board` knows, with their key facts.
+    Boards {
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
     },
     /// Preposted-latency or unload benchmark.
     Bench {
@@ -201,15 +217,43 @@ fn trace(action: TraceAction) -> Result<(), String> {
 
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
-        Command::Gen { cam_depth, lists, list_capacity, board, out } => {
-            if let Some(b) = board {
-                return not_yet(&format!("board targets (--board {b})"));
-            }
+        Command::Boards { format } => {
+            print!("{}", render(&boards::records()?, format));
+            Ok(())
+        }
+        Command::Gen { cam_depth, lists, list_capacity, board, estimate, format, out } => {
+            let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
-            let manifest = engine_gen::generate(&cfg, &out)?;
-            println!(
-                "wrote {} and manifest.json to {} (CAM {}, {} lists of {} entries, {} entries per queue)",
-                manifest["files"][0].as_str().unwrap_or(""),
+            let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
+            if estimate {
+                eprintln!("tagmatch: synthesizing the engine in yosys (seconds for small engines, minutes for the paper's)");
+                let estimates = estimate::estimate(&out.join(engine_gen::ENGINE_FILE), &out.join("yosys"))?;
+                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
+                engine_gen::write_manifest(&out, &manifest)?;
+                let records: Vec<report::Record> = estimates
+                    .iter()
+                    .map(|e| {
+                        vec![
+                            ("flow", serde_json::json!(e.flow)),
+                            ("cam_depth", serde_json::json!(cfg.cam_depth)),
+                            ("lists", serde_json::json!(cfg.lists)),
+                            ("luts", serde_json::json!(e.luts)),
+                            ("flip_flops", serde_json::json!(e.flip_flops)),
+                            ("block_rams", serde_json::json!(e.block_rams)),
+                            ("lut_rams", serde_json::json!(e.lut_rams)),
+                            ("logic_levels", serde_json::json!(e.logic_levels)),
+                            ("seconds", serde_json::json!((e.seconds * 10.0).round() / 10.0)),
+                        ]
+                    })
+                    .collect();
+                print!("{}", render(&records, format));
+            }
+            let files: Vec<&str> =
+                manifest["files"].as_array().into_iter().flatten().filter_map(|f| f.as_str()).collect();
+            // stdout carries only data (the estimate table), so scripts can parse it.
+            eprintln!(
+                "tagmatch: wrote {} and manifest.json to {} (CAM {}, {} lists of {} entries, {} entries per queue)",
+                files.join(", "),
                 out.display(),
                 cfg.cam_depth,
                 cfg.lists,

@@ -129,7 +129,7 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("power of two"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "preposted", "--plot", "/tmp/never.svg"]));
     assert!(e.contains("hardware engines"), "{e}");
-    let e = one_line_error(&tagmatch(&["gen", "--board", "de10", "--out", "/tmp/x"]));
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "model"]));
     assert!(e.contains("not yet available"), "{e}");
 }
 

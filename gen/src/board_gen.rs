@@ -1,0 +1,235 @@
+//! `tagmatch gen --board NAME`: beside the engine's Verilog, a top-level wrapper (clock,
+//! reset synchroniser, the engine's streams on the vendor's usual interface), timing and
+//! pin constraints (XDC for Vivado, SDC for Quartus) and a project script that builds a
+//! bitstream unchanged. Everything comes from the askama templates in
+//! `constraints/templates/`, filled from the board file.
+//!
+//! The stream words are 128 bits (a whole number of bytes, as AXI4-Stream wants): the
+//! fields below, least significant first, are the single source of the wrapper's slicing
+//! and of the layout documented in its header.
+
+use crate::boards::{Board, Vendor};
+use askama::Template;
+use std::path::Path;
+use tagmatch_hdl::receive_engine::receive_engine_ports;
+
+pub const WRAPPER_MODULE: &str = "tagmatch_board_top";
+pub const WRAPPER_FILE: &str = "tagmatch_board_top.v";
+const WIDTH: u32 = 128;
+
+/// One field of a stream word.
+pub struct Field {
+    pub name: &'static str,
+    pub width: u32,
+    pub range: String,
+    pub doc: &'static str,
+}
+
+fn layout(fields: &[(&'static str, u32, &'static str)]) -> Vec<Field> {
+    let mut lo = 0;
+    fields
+        .iter()
+        .map(|&(name, width, doc)| {
+            let range = if width == 1 { format!("{lo}") } else { format!("{}:{lo}", lo + width - 1) };
+            lo += width;
+            Field { name, width, range, doc }
+        })
+        .collect()
+}
+
+pub fn command_fields() -> Vec<Field> {
+    layout(&[
+        ("op", 3, "0 post receive, 1 arrival, 2 cancel, 3 probe, 4 matched probe"),
+        ("comm", 16, "communicator"),
+        ("src", 16, "source rank (receive: ignored when src_any)"),
+        ("tag", 32, "tag (receive: ignored when tag_any)"),
+        ("src_any", 1, "receive or probe for MPI_ANY_SOURCE"),
+        ("tag_any", 1, "receive or probe for MPI_ANY_TAG"),
+        ("handle", 32, "receive handle (post, cancel) or message handle (arrival)"),
+    ])
+}
+
+pub fn response_fields() -> Vec<Field> {
+    layout(&[
+        (
+            "kind",
+            3,
+            "0 matched, 1 queued, 2 cancelled, 3 not found, 4 probe found, 5 probe found nothing, \
+             6 overflow (the queue was full; nothing was applied, the host keeps the operation)",
+        ),
+        ("recv", 32, "receive handle (matched, cancelled)"),
+        ("msg", 32, "message handle (matched, probe found)"),
+        ("src", 16, "source of the matched or probed message"),
+        ("tag", 32, "tag of the matched or probed message"),
+    ])
+}
+
+/// Port names of the two streams on a vendor's interface.
+struct StreamNames {
+    cmd_valid: &'static str,
+    cmd_ready: &'static str,
+    cmd_data: &'static str,
+    resp_valid: &'static str,
+    resp_ready: &'static str,
+    resp_data: &'static str,
+}
+
+fn stream_names(vendor: Vendor) -> StreamNames {
+    match vendor {
+        // AXI4-Stream slave and master, named as Vivado's interface inference expects.
+        Vendor::Xilinx => StreamNames {
+            cmd_valid: "s_axis_cmd_tvalid",
+            cmd_ready: "s_axis_cmd_tready",
+            cmd_data: "s_axis_cmd_tdata",
+            resp_valid: "m_axis_resp_tvalid",
+            resp_ready: "m_axis_resp_tready",
+            resp_data: "m_axis_resp_tdata",
+        },
+        // Avalon-ST sink and source, with Platform Designer's asi_/aso_ prefixes.
+        Vendor::Intel => StreamNames {
+            cmd_valid: "asi_cmd_valid",
+            cmd_ready: "asi_cmd_ready",
+            cmd_data: "asi_cmd_data",
+            resp_valid: "aso_resp_valid",
+            resp_ready: "aso_resp_ready",
+            resp_data: "aso_resp_data",
+        },
+    }
+}
+
+/// What every template sees.
+struct Context<'a> {
+    board: &'a Board,
+    module: &'static str,
+    xilinx: bool,
+    interface: &'static str,
+    engine_mhz: String,
+    period_ns: String,
+    clock_n: String,
+    pin_n: String,
+    width: u32,
+    cmd_fields: Vec<Field>,
+    resp_fields: Vec<Field>,
+    resp_fields_msb_first: Vec<Field>,
+    resp_pad: u32,
+    diagnostics: Vec<(&'static str, u32)>,
+    cmd_valid: &'static str,
+    cmd_ready: &'static str,
+    cmd_data: &'static str,
+    resp_valid: &'static str,
+    resp_ready: &'static str,
+    resp_data: &'static str,
+    verilog_files: Vec<String>,
+    constraints_file: &'static str,
+    project: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "wrapper.v", escape = "none")]
+struct Wrapper<'a> {
+    c: &'a Context<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "board.xdc", escape = "none")]
+struct Xdc<'a> {
+    c: &'a Context<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "board.sdc", escape = "none")]
+struct Sdc<'a> {
+    c: &'a Context<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "build_vivado.tcl", escape = "none")]
+struct Vivado<'a> {
+    c: &'a Context<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "build_quartus.tcl", escape = "none")]
+struct Quartus<'a> {
+    c: &'a Context<'a>,
+}
+
+// Each template struct shows the shared context's fields under their own names.
+macro_rules! context_deref {
+    ($($t:ident),*) => {$(
+        impl<'a> std::ops::Deref for $t<'a> {
+            type Target = Context<'a>;
+            fn deref(&self) -> &Context<'a> {
+                self.c
+            }
+        }
+    )*};
+}
+context_deref!(Wrapper, Xdc, Sdc, Vivado, Quartus);
+
+/// Writes the wrapper, constraints and project script for `board` into `out`, next to the
+/// engine's `engine_file`; returns the names of the files written.
+pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
+    let names = stream_names(board.vendor);
+    let used: Vec<String> = ["clock", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(command_fields().iter().map(|f| format!("cmd_{}", f.name)))
+        .chain(response_fields().iter().map(|f| format!("resp_{}", f.name)))
+        .collect();
+    let diagnostics: Vec<(&'static str, u32)> = receive_engine_ports()
+        .into_iter()
+        .filter(|(n, _, input)| !input && !used.iter().any(|u| u == n))
+        .map(|(n, w, _)| (n, w))
+        .collect();
+    let mut msb_first = response_fields();
+    msb_first.reverse();
+    let (constraints_file, script) = match board.vendor {
+        Vendor::Xilinx => ("tagmatch_board.xdc", "build_vivado.tcl"),
+        Vendor::Intel => ("tagmatch_board.sdc", "build_quartus.tcl"),
+    };
+    let c = Context {
+        board,
+        module: WRAPPER_MODULE,
+        xilinx: board.vendor == Vendor::Xilinx,
+        interface: board.interface(),
+        engine_mhz: format!("{}", board.engine_mhz()),
+        period_ns: format!("{:.3}", 1000.0 / board.clock.mhz),
+        clock_n: board.clock.port_n.clone().unwrap_or_default(),
+        pin_n: board.clock.pin_n.clone().unwrap_or_default(),
+        width: WIDTH,
+        cmd_fields: command_fields(),
+        resp_pad: WIDTH - response_fields().iter().map(|f| f.width).sum::<u32>(),
+        resp_fields: response_fields(),
+        resp_fields_msb_first: msb_first,
+        diagnostics,
+        cmd_valid: names.cmd_valid,
+        cmd_ready: names.cmd_ready,
+        cmd_data: names.cmd_data,
+        resp_valid: names.resp_valid,
+        resp_ready: names.resp_ready,
+        resp_data: names.resp_data,
+        verilog_files: vec![engine_file.to_string(), WRAPPER_FILE.to_string()],
+        constraints_file,
+        project: "tagmatch_board",
+    };
+    // askama drops the templates' final newline; files end with one.
+    let render =
+        |r: Result<String, askama::Error>| r.map(|t| t + "\n").map_err(|e| format!("board template: {e}"));
+    let mut files = vec![(WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
+    match board.vendor {
+        Vendor::Xilinx => {
+            files.push((constraints_file, render(Xdc { c: &c }.render())?));
+            files.push((script, render(Vivado { c: &c }.render())?));
+        }
+        Vendor::Intel => {
+            files.push((constraints_file, render(Sdc { c: &c }.render())?));
+            files.push((script, render(Quartus { c: &c }.render())?));
+        }
+    }
+    for (name, text) in &files {
+        std::fs::write(out.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))?;
+    }
+    Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
+}

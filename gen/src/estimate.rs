@@ -1,0 +1,161 @@
+//! `tagmatch gen --estimate`: resource estimates from yosys for the emitted engine.
+//!
+//! Two syntheses of the engine alone (no board wrapper, no IO buffers), flattened:
+//! - `synth_xilinx -family xcup` (UltraScale+): LUTs, flip-flops, block RAM in RAMB18
+//!   units (a RAMB36 counts two), LUT RAM cells;
+//! - `synth_intel_alm -family cyclonev`: yosys has no Stratix or Agilex flow, so Cyclone V
+//!   ALMs stand in: LUTs as ALUT cells (an ALM holds one or two), flip-flops, M10K blocks.
+//!
+//! For each, the longest combinational path in cells (`ltp`; flip-flops and block RAMs cut
+//! the paths) is the only timing figure an open flow gives: no open tool times Stratix or
+//! UltraScale parts.
+
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+
+/// One synthesis' figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Estimate {
+    pub flow: &'static str,
+    pub luts: u64,
+    pub flip_flops: u64,
+    /// Xilinx: RAMB18 equivalents; Intel: M10K blocks.
+    pub block_rams: u64,
+    pub lut_rams: u64,
+    pub logic_levels: u64,
+    pub seconds: f64,
+}
+
+impl Estimate {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "flow": self.flow,
+            "luts": self.luts,
+            "flip_flops": self.flip_flops,
+            "block_rams": self.block_rams,
+            "lut_rams": self.lut_rams,
+            "logic_levels": self.logic_levels,
+            "seconds": (self.seconds * 10.0).round() / 10.0,
+        })
+    }
+}
+
+/// Cell counts from a yosys `stat` report: (cell type, count).
+fn cell_counts(stat: &str) -> Vec<(String, u64)> {
+    stat.lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let (name, count) = (parts.next()?, parts.next()?);
+            if parts.next().is_some() || name.starts_with('$') && name.contains("auto") {
+                return None;
+            }
+            Some((name.to_string(), count.parse().ok()?))
+        })
+        .collect()
+}
+
+fn sum(cells: &[(String, u64)], pred: impl Fn(&str) -> bool) -> u64 {
+    cells.iter().filter(|(n, _)| pred(n)).map(|(_, c)| c).sum()
+}
+
+/// `Longest topological path in top (length=N)` → N.
+fn path_length(ltp: &str) -> Option<u64> {
+    let at = ltp.find("(length=")? + "(length=".len();
+    ltp[at..].split(')').next()?.parse().ok()
+}
+
+fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(String, String, f64), String> {
+    let stat = dir.join("stat.txt");
+    let ltp = dir.join("ltp.txt");
+    let script = format!(
+        "read_verilog {v}; {synth}; tee -q -o {s} stat; tee -q -o {l} ltp -noff * {cut}",
+        v = verilog.display(),
+        s = stat.display(),
+        l = ltp.display()
+    );
+    let started = std::time::Instant::now();
+    let out = Command::new("yosys")
+        .arg("-q")
+        .arg("-p")
+        .arg(&script)
+        .output()
+        .map_err(|e| format!("cannot run yosys: {e} (apt-get install yosys)"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err
+            .lines()
+            .find(|l| l.starts_with("ERROR"))
+            .or_else(|| err.lines().rev().find(|l| !l.trim().is_empty()))
+            .unwrap_or("")
+            .to_string();
+        return Err(format!("yosys ({synth}) failed: {last}"));
+    }
+    let read =
+        |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("yosys left no {}: {e}", p.display()));
+    Ok((read(&stat)?, read(&ltp)?, started.elapsed().as_secs_f64()))
+}
+
+/// Runs both syntheses on `verilog` (top module `top`), side by side, in scratch folders
+/// under `work`.
+pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
+    let (xdir, idir) = (work.join("xilinx"), work.join("intel"));
+    for d in [&xdir, &idir] {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    let (xilinx, intel) = std::thread::scope(|s| {
+        let x = s.spawn(|| {
+            run_yosys(
+                &xdir,
+                verilog,
+                "synth_xilinx -family xcup -top top -flatten -noiopad",
+                "t:FD* %d t:RAMB* %d t:RAM64* %d t:RAM32* %d",
+            )
+        });
+        let i = run_yosys(
+            &idir,
+            verilog,
+            "synth_intel_alm -family cyclonev -top top",
+            "t:MISTRAL_FF %d t:MISTRAL_M10K %d t:MISTRAL_MLAB %d",
+        );
+        (x.join().unwrap_or_else(|_| Err("the yosys thread panicked".into())), i)
+    });
+    let (stat, ltp, seconds) = xilinx?;
+    let x = cell_counts(&stat);
+    let xilinx = Estimate {
+        flow: "yosys synth_xilinx (UltraScale+)",
+        luts: sum(&x, |n| n.starts_with("LUT")),
+        flip_flops: sum(&x, |n| n.starts_with("FD")),
+        block_rams: sum(&x, |n| n.starts_with("RAMB18")) + 2 * sum(&x, |n| n.starts_with("RAMB36")),
+        lut_rams: sum(&x, |n| n.starts_with("RAM64") || n.starts_with("RAM32")),
+        logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
+        seconds,
+    };
+    let (stat, ltp, seconds) = intel?;
+    let i = cell_counts(&stat);
+    let intel = Estimate {
+        flow: "yosys synth_intel_alm (Cyclone V ALMs)",
+        luts: sum(&i, |n| n.starts_with("MISTRAL_ALUT")),
+        flip_flops: sum(&i, |n| n == "MISTRAL_FF"),
+        block_rams: sum(&i, |n| n == "MISTRAL_M10K"),
+        lut_rams: sum(&i, |n| n == "MISTRAL_MLAB"),
+        logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
+        seconds,
+    };
+    Ok(vec![xilinx, intel])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_yosys_reports() {
+        let stat = "   Number of wires:  10\n   Number of cells:  9\n     FDRE    4\n     LUT6   3\n     LUT2  1\n     RAMB36E2  1\n";
+        let c = cell_counts(stat);
+        assert_eq!(sum(&c, |n| n.starts_with("LUT")), 4);
+        assert_eq!(sum(&c, |n| n.starts_with("FD")), 4);
+        assert_eq!(path_length("Longest topological path in top (length=17):\n  0: x"), Some(17));
+        assert_eq!(path_length("nothing"), None);
+    }
+}

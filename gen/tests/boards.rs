@@ -1,0 +1,227 @@
+//! Board targets as a user gets them: for every board, `tagmatch gen --board` writes a
+//! wrapper that lints in Verilator and synthesizes in yosys, constraints that name only
+//! the clock and ports the wrapper has, and a project script that names every emitted
+//! file. `--estimate` reports yosys' figures. An unknown board is a one-line error.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tagmatch(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tagmatch")).args(args).output().expect("tagmatch runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn boards() -> Vec<serde_json::Value> {
+    json(&tagmatch(&["boards", "--format", "json"])).as_array().unwrap().clone()
+}
+
+/// A small engine (8-entry CAM, one list of 255) with `board`'s files, in a fresh folder.
+fn generate(board: &str) -> (PathBuf, serde_json::Value) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("board-{board}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = tagmatch(&[
+        "gen",
+        "--board",
+        board,
+        "--cam-depth",
+        "8",
+        "--lists",
+        "1",
+        "--list-capacity",
+        "256",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    (dir, manifest)
+}
+
+fn files(manifest: &serde_json::Value) -> Vec<String> {
+    manifest["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect()
+}
+
+/// The port names in the wrapper's module header.
+fn wrapper_ports(wrapper: &str) -> BTreeSet<String> {
+    let header = &wrapper[wrapper.find("module tagmatch_board_top").unwrap()..];
+    let header = &header[..header.find(");").unwrap()];
+    header
+        .lines()
+        .filter(|l| l.trim_start().starts_with("input") || l.trim_start().starts_with("output"))
+        .map(|l| l.trim().trim_end_matches(',').split_whitespace().last().unwrap().to_string())
+        .collect()
+}
+
+/// Every name a constraint or script applies to: `get_ports X`, `get_ports {X Y[*]}`, `-to X`.
+fn constrained_names(text: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        let mut rest = line;
+        while let Some(at) = rest.find("get_ports ") {
+            rest = &rest[at + "get_ports ".len()..];
+            let list = if let Some(r) = rest.strip_prefix('{') { &r[..r.find('}').unwrap()] } else { rest };
+            let end = if rest.starts_with('{') { list.len() } else { list.find(']').unwrap_or(list.len()) };
+            for n in list[..end].split_whitespace() {
+                names.insert(n.trim_end_matches("[*]").to_string());
+            }
+        }
+        // Quartus pin and IO assignments: `set_location_assignment PIN_X -to NAME`.
+        let quartus =
+            line.starts_with("set_location_assignment") || line.starts_with("set_instance_assignment");
+        if let (true, Some(at)) = (quartus, line.find(" -to ")) {
+            names.insert(line[at + 5..].split_whitespace().next().unwrap().to_string());
+        }
+    }
+    names
+}
+
+fn lint(dir: &Path, xilinx: bool) {
+    let mut cmd = Command::new("verilator");
+    cmd.args([
+        "--lint-only",
+        "-Wall",
+        "-Wno-DECLFILENAME",
+        "-Wno-UNOPTFLAT",
+        "--top-module",
+        "tagmatch_board_top",
+    ]);
+    if xilinx {
+        cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/xilinx_primitives.v"));
+    }
+    let out = cmd.arg(dir.join("tagmatch_engine.v")).arg(dir.join("tagmatch_board_top.v")).output().unwrap();
+    assert!(out.status.success(), "lint {}:\n{}", dir.display(), String::from_utf8_lossy(&out.stderr));
+}
+
+/// Synthesizes the wrapper with the engine as a black box (the engine's own synthesis is
+/// tested in `hdl/` and by `--estimate`); returns yosys' cell statistics.
+fn synthesize_wrapper(dir: &Path, xilinx: bool) -> String {
+    let synth = if xilinx {
+        "synth_xilinx -family xcup -top tagmatch_board_top"
+    } else {
+        // yosys has no Stratix or Agilex flow; Cyclone V checks the wrapper maps to ALMs.
+        "synth_intel_alm -family cyclonev -top tagmatch_board_top"
+    };
+    let stat = dir.join("wrapper-stat.txt");
+    let out = Command::new("yosys")
+        .arg("-q")
+        .arg("-p")
+        .arg(format!(
+            "read_verilog {} {}; blackbox top; {synth}; check -assert; tee -q -o {} stat",
+            dir.join("tagmatch_engine.v").display(),
+            dir.join("tagmatch_board_top.v").display(),
+            stat.display()
+        ))
+        .output()
+        .expect("yosys is installed (scripts/setup.sh)");
+    assert!(out.status.success(), "yosys {}:\n{}", dir.display(), String::from_utf8_lossy(&out.stderr));
+    std::fs::read_to_string(stat).unwrap()
+}
+
+#[test]
+fn boards_lists_the_four_required_targets() {
+    let b = boards();
+    let has = |pred: &dyn Fn(&serde_json::Value) -> bool| b.iter().any(pred);
+    assert!(has(&|r| r["part"].as_str().unwrap().starts_with("5SGSMD8") && r["interface"] == "Avalon-ST"));
+    assert!(has(&|r| r["family"] == "Agilex 7" || r["family"] == "Stratix 10"));
+    assert!(has(&|r| r["part"].as_str().unwrap().starts_with("xcu250") && r["interface"] == "AXI4-Stream"));
+    assert!(has(&|r| r["part"].as_str().unwrap().starts_with("xcvu9p")));
+    assert!(b.iter().all(|r| r["engine_mhz"].as_f64().unwrap() > 0.0 && r["clock_pin"].is_string()));
+}
+
+#[test]
+fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
+    for board in boards() {
+        let name = board["board"].as_str().unwrap();
+        let xilinx = board["vendor"] == "xilinx";
+        let (dir, manifest) = generate(name);
+        assert_eq!(manifest["top"], "tagmatch_board_top", "{name}");
+        assert_eq!(manifest["board"]["name"], name);
+        let files = files(&manifest);
+        for f in &files {
+            assert!(dir.join(f).is_file(), "{name}: {f} listed but not written");
+        }
+        let wrapper = std::fs::read_to_string(dir.join("tagmatch_board_top.v")).unwrap();
+        let ports = wrapper_ports(&wrapper);
+        let clock = manifest["clock"].as_str().unwrap();
+        assert!(ports.contains(clock), "{name}: clock {clock} is not a wrapper port: {ports:?}");
+        let stream = if xilinx { "s_axis_cmd_tdata" } else { "asi_cmd_data" };
+        assert!(ports.contains(stream), "{name}: {ports:?}");
+
+        let (constraints, script) = if xilinx {
+            ("tagmatch_board.xdc", "build_vivado.tcl")
+        } else {
+            ("tagmatch_board.sdc", "build_quartus.tcl")
+        };
+        let constraint_text = std::fs::read_to_string(dir.join(constraints)).unwrap();
+        let script_text = std::fs::read_to_string(dir.join(script)).unwrap();
+        assert!(constraint_text.contains("create_clock") && constraint_text.contains(clock), "{name}");
+        for text in [&constraint_text, &script_text] {
+            for n in constrained_names(text) {
+                assert!(ports.contains(&n), "{name}: constraint on {n}, which the wrapper does not have");
+            }
+        }
+        assert!(constrained_names(&constraint_text).contains(clock));
+        for f in files.iter().filter(|f| **f != script) {
+            assert!(script_text.contains(f.as_str()), "{name}: {script} does not name {f}");
+        }
+        assert!(script_text.contains(board["part"].as_str().unwrap()), "{name}: no part in {script}");
+
+        lint(&dir, xilinx);
+        let stat = synthesize_wrapper(&dir, xilinx);
+        assert!(stat.contains(" top "), "{name}: the engine instance is missing:\n{stat}");
+        if xilinx {
+            assert!(
+                stat.contains("IBUFDS") || stat.contains("IBUF"),
+                "{name}: no clock input buffer:\n{stat}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_unknown_board_is_a_one_line_error_naming_the_known_ones() {
+    let out = tagmatch(&["gen", "--board", "de10-nano", "--out", "/tmp/never"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("unknown board 'de10-nano'") && err.contains("vcu118"), "{err}");
+}
+
+#[test]
+fn estimate_reports_yosys_figures_in_the_manifest_and_a_table() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("estimate");
+    let _ = std::fs::remove_dir_all(&dir);
+    let recs = json(&tagmatch(&[
+        "gen",
+        "--cam-depth",
+        "8",
+        "--lists",
+        "1",
+        "--list-capacity",
+        "256",
+        "--estimate",
+        "--format",
+        "json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    let recs = recs.as_array().unwrap();
+    assert_eq!(recs.len(), 2, "a Xilinx and an Intel estimate");
+    for r in recs {
+        for key in ["luts", "flip_flops", "logic_levels"] {
+            assert!(r[key].as_u64().unwrap() > 0, "{key}: {r}");
+        }
+    }
+    // The lists' nodes live in block RAM, not in flip-flops.
+    assert!(recs[0]["block_rams"].as_u64().unwrap() > 0, "{}", recs[0]);
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["estimates"].as_array().unwrap().len(), 2);
+    assert_eq!(manifest["estimates"][0]["luts"], recs[0]["luts"]);
+}
