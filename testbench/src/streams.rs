@@ -12,8 +12,13 @@ pub struct Rng(u64);
 
 impl Rng {
     pub fn new(seed: u64) -> Self {
-        // Zero is xorshift's one fixed point; any odd state works.
-        Rng(seed | 1)
+        // splitmix64 spreads neighbouring seeds over the whole state; zero is xorshift's
+        // fixed point and must be avoided.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        Rng(if z == 0 { 0x2545_F491_4F6C_DD1D } else { z })
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -96,6 +101,7 @@ mod tests {
     fn a_seed_names_one_stream() {
         assert_eq!(random_stream(7, 500), random_stream(7, 500));
         assert_ne!(random_stream(7, 500), random_stream(8, 500));
+        assert_ne!(random_stream(2, 500), random_stream(3, 500), "seeds differing in the low bit");
     }
 
     #[test]
