@@ -122,9 +122,8 @@ impl RtlEngine {
             return Err(format!("handle {handle} does not fit the engine's 32 bits"));
         }
         // No `eval` after setting inputs: `cmd_ready` and `resp_valid` come from registers,
-        // and the next edge's evaluation settles the inputs before it clocks them in.
-        // Each skipped evaluation is a whole pass over the design (a third of the time on
-        // the 256-entry CAM).
+        // and the next edge's evaluation settles the inputs before it clocks them in, so
+        // an extra pass over the design would change nothing.
         let p = &self.ports;
         self.model.set(p.cmd_op, code);
         self.model.set(p.cmd_handle, handle);
