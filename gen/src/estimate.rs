@@ -10,6 +10,8 @@
 //! the paths) is the only timing figure an open flow gives: no open tool times Stratix or
 //! UltraScale parts.
 
+use crate::engine_gen::EngineConfig;
+use crate::report::Record;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
@@ -28,6 +30,21 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// A table row for engine configuration `cfg`.
+    pub fn record(&self, cfg: &EngineConfig) -> Record {
+        vec![
+            ("flow", json!(self.flow)),
+            ("cam_depth", json!(cfg.cam_depth)),
+            ("lists", json!(cfg.lists)),
+            ("luts", json!(self.luts)),
+            ("flip_flops", json!(self.flip_flops)),
+            ("block_rams", json!(self.block_rams)),
+            ("lut_rams", json!(self.lut_rams)),
+            ("logic_levels", json!(self.logic_levels)),
+            ("seconds", json!((self.seconds * 10.0).round() / 10.0)),
+        ]
+    }
+
     pub fn to_json(&self) -> Value {
         json!({
             "flow": self.flow,

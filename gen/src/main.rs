@@ -226,26 +226,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
             if estimate {
-                eprintln!("tagmatch: synthesizing the engine in yosys (seconds for small engines, minutes for the paper's)");
+                eprintln!("tagmatch: synthesizing the engine in yosys (about a minute for the small engines, an hour or more for a 256-entry CAM)");
                 let estimates = estimate::estimate(&out.join(engine_gen::ENGINE_FILE), &out.join("yosys"))?;
                 manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
                 engine_gen::write_manifest(&out, &manifest)?;
-                let records: Vec<report::Record> = estimates
-                    .iter()
-                    .map(|e| {
-                        vec![
-                            ("flow", serde_json::json!(e.flow)),
-                            ("cam_depth", serde_json::json!(cfg.cam_depth)),
-                            ("lists", serde_json::json!(cfg.lists)),
-                            ("luts", serde_json::json!(e.luts)),
-                            ("flip_flops", serde_json::json!(e.flip_flops)),
-                            ("block_rams", serde_json::json!(e.block_rams)),
-                            ("lut_rams", serde_json::json!(e.lut_rams)),
-                            ("logic_levels", serde_json::json!(e.logic_levels)),
-                            ("seconds", serde_json::json!((e.seconds * 10.0).round() / 10.0)),
-                        ]
-                    })
-                    .collect();
+                let records: Vec<_> = estimates.iter().map(|e| e.record(&cfg)).collect();
                 print!("{}", render(&records, format));
             }
             let files: Vec<&str> =
