@@ -26,6 +26,8 @@ pub struct Estimate {
     pub block_rams: u64,
     pub lut_rams: u64,
     pub logic_levels: u64,
+    /// Bits in the design's memories (`reg [w-1:0] m [d-1:0]`), whatever they map to.
+    pub memory_bits: u64,
     pub seconds: f64,
 }
 
@@ -41,6 +43,7 @@ impl Estimate {
             ("block_rams", json!(self.block_rams)),
             ("lut_rams", json!(self.lut_rams)),
             ("logic_levels", json!(self.logic_levels)),
+            ("memory_kib", json!(self.memory_bits / 8192)),
             ("seconds", json!((self.seconds * 10.0).round() / 10.0)),
         ]
     }
@@ -53,6 +56,7 @@ impl Estimate {
             "block_rams": self.block_rams,
             "lut_rams": self.lut_rams,
             "logic_levels": self.logic_levels,
+            "memory_bits": self.memory_bits,
             "seconds": (self.seconds * 10.0).round() / 10.0,
         })
     }
@@ -74,6 +78,24 @@ fn cell_counts(stat: &str) -> Vec<(String, u64)> {
 
 fn sum(cells: &[(String, u64)], pred: impl Fn(&str) -> bool) -> u64 {
     cells.iter().filter(|(n, _)| pred(n)).map(|(_, c)| c).sum()
+}
+
+/// Bits of every memory the Verilog declares, as rust-hdl writes them:
+/// `reg[15:0] mem[8191:0];` (width × depth).
+pub fn memory_bits(verilog: &str) -> u64 {
+    let range = |s: &str| -> Option<u64> {
+        let (hi, lo) = s.trim().strip_prefix('[')?.strip_suffix(']')?.split_once(':')?;
+        Some(hi.trim().parse::<u64>().ok()?.abs_diff(lo.trim().parse().ok()?) + 1)
+    };
+    verilog
+        .lines()
+        .filter_map(|l| {
+            let decl = l.trim().strip_prefix("reg")?.strip_suffix(';')?;
+            let (width, rest) = decl.trim().split_at(decl.trim().find(']')? + 1);
+            let depth = &rest[rest.find('[')?..];
+            Some(range(width)? * range(depth)?)
+        })
+        .sum()
 }
 
 /// `Longest topological path in top (length=N)` → N.
@@ -116,6 +138,9 @@ fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(Stri
 /// Runs both syntheses on `verilog` (top module `top`), side by side, in scratch folders
 /// under `work`.
 pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
+    let text =
+        std::fs::read_to_string(verilog).map_err(|e| format!("cannot read {}: {e}", verilog.display()))?;
+    let memory_bits = memory_bits(&text);
     let (xdir, idir) = (work.join("xilinx"), work.join("intel"));
     for d in [&xdir, &idir] {
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
@@ -146,6 +171,7 @@ pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
         block_rams: sum(&x, |n| n.starts_with("RAMB18")) + 2 * sum(&x, |n| n.starts_with("RAMB36")),
         lut_rams: sum(&x, |n| n.starts_with("RAM64") || n.starts_with("RAM32")),
         logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
+        memory_bits,
         seconds,
     };
     let (stat, ltp, seconds) = intel?;
@@ -157,6 +183,7 @@ pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
         block_rams: sum(&i, |n| n == "MISTRAL_M10K"),
         lut_rams: sum(&i, |n| n == "MISTRAL_MLAB"),
         logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
+        memory_bits,
         seconds,
     };
     Ok(vec![xilinx, intel])
@@ -174,5 +201,7 @@ mod tests {
         assert_eq!(sum(&c, |n| n.starts_with("FD")), 4);
         assert_eq!(path_length("Longest topological path in top (length=17):\n  0: x"), Some(17));
         assert_eq!(path_length("nothing"), None);
+        let v = "    reg[15:0] mem[8191:0];\n    reg [31:0] lbl [0:3];\n    reg[3:0] state;\n";
+        assert_eq!(memory_bits(v), 16 * 8192 + 32 * 4);
     }
 }

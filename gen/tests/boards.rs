@@ -224,4 +224,7 @@ fn estimate_reports_yosys_figures_in_the_manifest_and_a_table() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["estimates"].as_array().unwrap().len(), 2);
     assert_eq!(manifest["estimates"][0]["luts"], recs[0]["luts"]);
+    // 2 queues x 256 words (node 0 unused) x (130 payload bits + 8-bit next + 8-bit free
+    // stack); the CAMs are registers, not memories.
+    assert_eq!(manifest["estimates"][0]["memory_bits"], 2 * 256 * (130 + 8 + 8));
 }
