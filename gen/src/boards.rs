@@ -24,6 +24,15 @@ pub enum Vendor {
     Xilinx,
 }
 
+impl Vendor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Vendor::Intel => "intel",
+            Vendor::Xilinx => "xilinx",
+        }
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Clock {
@@ -138,7 +147,7 @@ pub fn records() -> Result<Vec<Record>, String> {
         .map(|b| {
             vec![
                 ("board", json!(b.name)),
-                ("vendor", json!(format!("{:?}", b.vendor).to_lowercase())),
+                ("vendor", json!(b.vendor.name())),
                 ("family", json!(b.family)),
                 ("part", json!(b.part)),
                 ("clock_pin", json!(b.clock.pin)),

@@ -131,7 +131,7 @@ pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result
     let board_json = board.map(|b| {
         json!({
             "name": b.name,
-            "vendor": format!("{:?}", b.vendor).to_lowercase(),
+            "vendor": b.vendor.name(),
             "family": b.family,
             "part": b.part,
             "interface": b.interface(),
