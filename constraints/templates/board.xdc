@@ -14,8 +14,8 @@ set_false_path -from [get_ports {{ r.port }}]
 # The command and response streams are where the user's host interface (PCIe DMA, a
 # network stack) attaches inside the device; as top-level ports of this stand-alone build
 # they have no board pins and no external timing.
-set_false_path -from [get_ports {{ "{" }}{{ cmd_valid }} {{ cmd_data }}[*] {{ resp_ready }}{{ "}" }}]
-set_false_path -to [get_ports {{ "{" }}{{ cmd_ready }} {{ resp_valid }} {{ resp_data }}[*]{{ "}" }}]
+set_false_path -from [get_ports {{ "{" }}{{ streams.cmd_valid }} {{ streams.cmd_data }}[*] {{ streams.resp_ready }}{{ "}" }}]
+set_false_path -to [get_ports {{ "{" }}{{ streams.cmd_ready }} {{ streams.resp_valid }} {{ streams.resp_data }}[*]{{ "}" }}]
 {% if let Some(v) = board.cfgbvs %}
 set_property CFGBVS {{ v }} [current_design]
 {% endif %}{% if let Some(v) = board.config_voltage %}set_property CONFIG_VOLTAGE {{ v }} [current_design]

@@ -13,10 +13,10 @@
 //
 // Streams ({{ interface }}, ready latency 0; a transfer happens in a cycle where valid and
 // ready are both high; the wrapper's valid never waits for ready):
-//   command  {{ cmd_valid }} / {{ cmd_ready }} / {{ cmd_data }}[{{ width - 1 }}:0], one operation per transfer:
+//   command  {{ streams.cmd_valid }} / {{ streams.cmd_ready }} / {{ streams.cmd_data }}[{{ width - 1 }}:0], one operation per transfer:
 {% for f in cmd_fields %}//     [{{ f.range }}] {{ f.name }}: {{ f.doc }}
 {% endfor %}//     other bits are ignored.
-//   response {{ resp_valid }} / {{ resp_ready }} / {{ resp_data }}[{{ width - 1 }}:0], one per command, in order:
+//   response {{ streams.resp_valid }} / {{ streams.resp_ready }} / {{ streams.resp_data }}[{{ width - 1 }}:0], one per command, in order:
 {% for f in resp_fields %}//     [{{ f.range }}] {{ f.name }}: {{ f.doc }}
 {% endfor %}//     other bits are zero.
 
@@ -25,14 +25,14 @@ module {{ module }} (
     input  wire {{ clock_n }},
 {% else %}    input  wire {{ board.clock.port }},
 {% endif %}{% if let Some(r) = board.reset %}    input  wire {{ r.port }},
-{% endif %}    input  wire {{ cmd_valid }},
-    output wire {{ cmd_ready }},
+{% endif %}    input  wire {{ streams.cmd_valid }},
+    output wire {{ streams.cmd_ready }},
     /* verilator lint_off UNUSED */
-    input  wire [{{ width - 1 }}:0] {{ cmd_data }},
+    input  wire [{{ width - 1 }}:0] {{ streams.cmd_data }},
     /* verilator lint_on UNUSED */
-    output wire {{ resp_valid }},
-    input  wire {{ resp_ready }},
-    output wire [{{ width - 1 }}:0] {{ resp_data }}
+    output wire {{ streams.resp_valid }},
+    input  wire {{ streams.resp_ready }},
+    output wire [{{ width - 1 }}:0] {{ streams.resp_data }}
 );
 
     // Clock.
@@ -65,16 +65,16 @@ module {{ module }} (
 
     top tm_engine (
         .clock(tm_clk),
-        .cmd_valid({{ cmd_valid }} & ~tm_reset),
+        .cmd_valid({{ streams.cmd_valid }} & ~tm_reset),
         .cmd_ready(tm_engine_cmd_ready),
-{% for f in cmd_fields %}        .cmd_{{ f.name }}({{ cmd_data }}[{{ f.range }}]),
+{% for f in cmd_fields %}        .cmd_{{ f.name }}({{ streams.cmd_data }}[{{ f.range }}]),
 {% endfor %}        .resp_valid(tm_engine_resp_valid),
-        .resp_ready({{ resp_ready }} & ~tm_reset),
+        .resp_ready({{ streams.resp_ready }} & ~tm_reset),
 {% for f in resp_fields %}        .resp_{{ f.name }}(tm_engine_resp_{{ f.name }}),
 {% endfor %}{% for (name, w) in diagnostics %}        .{{ name }}(tm_engine_{{ name }}){% if !loop.last %},{% endif %}
 {% endfor %}    );
 
-    assign {{ cmd_ready }} = tm_engine_cmd_ready & ~tm_reset;
-    assign {{ resp_valid }} = tm_engine_resp_valid & ~tm_reset;
-    assign {{ resp_data }} = { {{ resp_pad }}'b0{% for f in resp_fields_msb_first %}, tm_engine_resp_{{ f.name }}{% endfor %} };
+    assign {{ streams.cmd_ready }} = tm_engine_cmd_ready & ~tm_reset;
+    assign {{ streams.resp_valid }} = tm_engine_resp_valid & ~tm_reset;
+    assign {{ streams.resp_data }} = { {{ resp_pad }}'b0{% for f in resp_fields_msb_first %}, tm_engine_resp_{{ f.name }}{% endfor %} };
 endmodule

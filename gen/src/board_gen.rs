@@ -113,12 +113,7 @@ struct Context<'a> {
     resp_fields_msb_first: Vec<Field>,
     resp_pad: u32,
     diagnostics: Vec<(&'static str, u32)>,
-    cmd_valid: &'static str,
-    cmd_ready: &'static str,
-    cmd_data: &'static str,
-    resp_valid: &'static str,
-    resp_ready: &'static str,
-    resp_data: &'static str,
+    streams: StreamNames,
     verilog_files: Vec<String>,
     constraints_file: &'static str,
     project: &'static str,
@@ -170,7 +165,6 @@ context_deref!(Wrapper, Xdc, Sdc, Vivado, Quartus);
 /// Writes the wrapper, constraints and project script for `board` into `out`, next to the
 /// engine's `engine_file`; returns the names of the files written.
 pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
-    let names = stream_names(board.vendor);
     let used: Vec<String> = ["clock", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
         .iter()
         .map(|s| s.to_string())
@@ -203,12 +197,7 @@ pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<Stri
         resp_fields: response_fields(),
         resp_fields_msb_first: msb_first,
         diagnostics,
-        cmd_valid: names.cmd_valid,
-        cmd_ready: names.cmd_ready,
-        cmd_data: names.cmd_data,
-        resp_valid: names.resp_valid,
-        resp_ready: names.resp_ready,
-        resp_data: names.resp_data,
+        streams: stream_names(board.vendor),
         verilog_files: vec![engine_file.to_string(), WRAPPER_FILE.to_string()],
         constraints_file,
         project: "tagmatch_board",
