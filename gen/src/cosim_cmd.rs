@@ -1,6 +1,8 @@
-//! `tagmatch cosim`: a random operation stream through the engine's RTL (Verilator) and the
-//! golden model with the same finite queues; every response must agree. The first
-//! difference stops the run with the operation, both answers and a waveform.
+//! `tagmatch cosim`: a random operation stream through the engine's RTL (Verilator), the
+//! golden model with the same finite queues and the cycle-accurate model; every response
+//! must agree with the golden model's and every acceptance and response cycle with the
+//! cycle model's. The first difference stops the run with the operation, the answers and
+//! a waveform.
 //!
 //! By default the small configuration (8-entry CAM, 256 list entries) runs, so a stream of
 //! a few thousand operations spills past the CAM and overflows the queues; the paper's
@@ -11,15 +13,12 @@ use crate::engine_gen::EngineConfig;
 use crate::report::Record;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
+use tagmatch_sim::streams::random_stream;
 use tagmatch_testbench::cosim::{cosim, CosimError, EngineUnderTest};
-use tagmatch_testbench::streams::random_stream;
 
 pub fn run(cfg: &EngineConfig, ops: usize, seed: u64) -> Result<Record, String> {
-    let engine = EngineUnderTest {
-        name: cfg.build_name(),
-        verilog: cfg.verilog()?,
-        queue_capacity: cfg.queue_capacity() as usize,
-    };
+    let engine =
+        EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config()? };
     let stream = random_stream(seed, ops);
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let live = std::io::stderr().is_terminal();
@@ -36,7 +35,7 @@ pub fn run(cfg: &EngineConfig, ops: usize, seed: u64) -> Result<Record, String> 
     let r = match result {
         Ok(r) => r,
         Err(CosimError::Mismatch(m)) => {
-            return Err(format!("RTL and golden model differ (seed {seed}) at {m}"));
+            return Err(format!("the RTL differs from the models (seed {seed}) at {m}"));
         }
         Err(CosimError::Tool(e)) => return Err(e),
     };

@@ -11,6 +11,7 @@ use crate::boards::Board;
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog};
+use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 
 /// One generatable configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +31,11 @@ impl EngineConfig {
     /// Entries one queue (PRQ or UMQ) holds: the CAM and every list.
     pub fn queue_capacity(&self) -> u32 {
         self.cam_depth + self.lists * self.entries_per_list()
+    }
+
+    /// The cycle-accurate model of this configuration.
+    pub fn model_config(&self) -> Result<TwoLevelConfig, String> {
+        TwoLevelConfig::new(self.cam_depth as usize, self.lists as usize, self.entries_per_list() as usize)
     }
 
     /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4`.

@@ -11,7 +11,7 @@ use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
-use tagmatch_testbench::bench::{preposted, unload};
+use tagmatch_sim::cycle::bench::{preposted, unload};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 

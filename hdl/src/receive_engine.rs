@@ -359,11 +359,20 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     }
 }
 
-/// The engine's Verilog, top module `top`.
+/// The engine's Verilog, top module `top`. Built on a thread of its own: rust-hdl builds
+/// the whole 256-entry-CAM engine by value, which needs more stack than a test thread's
+/// 2 MB.
 pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() -> String {
-    let mut uut = ReceiveEngine::<C, A, N>::default();
-    uut.connect_all();
-    generate_verilog(&uut)
+    std::thread::Builder::new()
+        .name("receive-engine-verilog".into())
+        .stack_size(1 << 30)
+        .spawn(|| {
+            let mut uut = ReceiveEngine::<C, A, N>::default();
+            uut.connect_all();
+            generate_verilog(&uut)
+        })
+        .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
+        .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))
 }
 
 /// Ports of [`ReceiveEngine`] as (name, width, is input).

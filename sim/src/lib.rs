@@ -6,6 +6,7 @@
 
 pub mod arena_list;
 pub mod bounded;
+pub mod cycle;
 pub mod dumpi;
 pub mod envelope;
 pub mod four_index;
@@ -19,6 +20,7 @@ pub mod oracle;
 pub mod partner;
 pub mod rank_based;
 pub mod replay;
+pub mod streams;
 pub mod workloads;
 
 pub use envelope::{Comm, Envelope, MsgId, Rank, RecvId, RecvSpec, Tag, ANY_SOURCE, ANY_TAG};

@@ -1,21 +1,24 @@
-//! Co-simulation: the receive engine's RTL against the golden model with the engine's
-//! finite queues ([`BoundedGolden`]), operation by operation. The first differing
-//! response stops the run, which is repeated with tracing on so a waveform of the failure
-//! is kept beside the cached build.
+//! Co-simulation, operation by operation, of the receive engine's RTL against the golden
+//! model with the engine's finite queues ([`BoundedGolden`]: same pairing) and against
+//! the cycle-accurate model ([`TwoLevelModel`]: same response, same acceptance and
+//! response cycles). The first difference stops the run, which is repeated with tracing
+//! on so a waveform of the failure is kept beside the cached build.
 
 use crate::engine::{engine_spec, RtlEngine};
 use crate::verilator::Model;
 use std::path::PathBuf;
 use std::time::Instant;
 use tagmatch_sim::bounded::BoundedGolden;
+use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::{Op, Outcome};
 
-/// The engine under test: a cache name for its build, its Verilog, and how many entries
-/// one of its queues holds (CAM and lists together).
+/// The engine under test: a cache name for its build, its Verilog, and its configuration
+/// (which sizes the golden model's queues and configures the cycle model).
 pub struct EngineUnderTest {
     pub name: String,
     pub verilog: String,
-    pub queue_capacity: usize,
+    pub config: TwoLevelConfig,
 }
 
 /// What a run that agreed all the way saw.
@@ -37,19 +40,31 @@ pub struct CosimReport {
     pub build_cached: bool,
 }
 
-/// A run that stopped at a difference: where, and the waveform of the run up to it.
+/// A run that stopped at a difference: where, what each side said, and the waveform of
+/// the run up to it.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
     pub index: usize,
     pub op: Op,
-    pub rtl: Outcome,
+    pub rtl: Applied,
     pub golden: Outcome,
+    pub model: Applied,
     pub waveform: Option<PathBuf>,
 }
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "op {} ({:?}): RTL {:?}, golden {:?}", self.index, self.op, self.rtl, self.golden)?;
+        let (rtl, model) = (&self.rtl, &self.model);
+        write!(f, "op {} ({:?}): ", self.index, self.op)?;
+        if rtl.outcome != self.golden {
+            write!(f, "RTL answered {:?}, golden model {:?}", rtl.outcome, self.golden)?;
+        } else {
+            write!(
+                f,
+                "RTL {:?} accepted at cycle {} and answered at {}, cycle model {:?} at {} and {}",
+                rtl.outcome, rtl.accepted, rtl.responded, model.outcome, model.accepted, model.responded
+            )?;
+        }
         match &self.waveform {
             Some(w) => write!(f, "; waveform: {}", w.display()),
             None => write!(f, "; no waveform (the traced re-run failed)"),
@@ -89,7 +104,9 @@ pub fn cosim(
 ) -> Result<CosimReport, CosimError> {
     let (model, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), false))?;
     let mut rtl = RtlEngine::new(model)?;
-    let mut golden = BoundedGolden::new(engine.queue_capacity, engine.queue_capacity);
+    let capacity = engine.config.queue_capacity();
+    let mut golden = BoundedGolden::new(capacity, capacity);
+    let mut cycle_model = TwoLevelModel::with_config(engine.config);
     let mut report = CosimReport {
         build_seconds: build.seconds,
         build_cached: build.cached,
@@ -102,14 +119,16 @@ pub fn cosim(
             progress(index);
         }
         let want = golden.apply(op);
-        let got = rtl.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?.outcome;
-        if got != want {
+        let got = rtl.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?;
+        let modelled = cycle_model.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?;
+        if got.outcome != want || got != modelled {
             let waveform = waveform_of(engine, &ops[..=index]).ok();
             return Err(CosimError::Mismatch(Box::new(Mismatch {
                 index,
                 op: *op,
                 rtl: got,
                 golden: want,
+                model: modelled,
                 waveform,
             })));
         }

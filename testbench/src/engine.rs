@@ -1,27 +1,13 @@
 //! Driving the receive engine's RTL with matching operations: one [`Op`] in through the
 //! command stream, one [`Outcome`] out of the response stream, with the cycles it took
 //! (from the cycle the command is accepted to the cycle its response is valid, as
-//! DESIGN.md's cycle conventions say).
+//! DESIGN.md's cycle conventions say). The handshake is the one the cycle-accurate model
+//! (`tagmatch_sim::cycle`) assumes.
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use tagmatch_hdl::receive_engine::*;
+use tagmatch_sim::cycle::{check_fits, Applied, CycleEngine};
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
-
-/// What one operation did and when: the cycle its command was accepted and the cycle its
-/// response was valid, counted from the model's first cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Applied {
-    pub outcome: Outcome,
-    pub accepted: u64,
-    pub responded: u64,
-}
-
-impl Applied {
-    /// The operation's latency as DESIGN.md defines it.
-    pub fn latency(&self) -> u64 {
-        self.responded - self.accepted
-    }
-}
 
 pub struct RtlEngine {
     model: Model,
@@ -99,6 +85,7 @@ impl RtlEngine {
     /// Applies one operation: presents the command, waits for the response and
     /// acknowledges it. Handles must fit in 32 bits, communicators and ranks in 16.
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
+        check_fits(op)?;
         let (code, handle) = match *op {
             Op::PostRecv { recv, spec } => {
                 self.pattern(&spec);
@@ -118,9 +105,6 @@ impl RtlEngine {
                 (OP_MATCHED_PROBE, 0)
             }
         };
-        if handle > u32::MAX as u64 {
-            return Err(format!("handle {handle} does not fit the engine's 32 bits"));
-        }
         // No `eval` after setting inputs: `cmd_ready` and `resp_valid` come from registers,
         // and the next edge's evaluation settles the inputs before it clocks them in, so
         // an extra pass over the design would change nothing.
@@ -160,5 +144,15 @@ impl RtlEngine {
             other => return Err(format!("unknown response kind {other}")),
         };
         Ok(Applied { outcome, accepted, responded })
+    }
+}
+
+impl CycleEngine for RtlEngine {
+    fn apply(&mut self, op: &Op) -> Result<Applied, String> {
+        RtlEngine::apply(self, op)
+    }
+
+    fn cycles(&self) -> u64 {
+        self.model().cycles()
     }
 }

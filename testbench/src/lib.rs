@@ -1,10 +1,9 @@
 //! tagmatch-testbench: the project's Verilator binding ([`verilator`]), the driver that
-//! feeds matching operations to the receive engine's RTL ([`engine`]), random operation
-//! streams ([`streams`]), co-simulation against the golden model ([`cosim`]) and the
-//! preposted/unload benchmark drivers ([`bench`]).
+//! feeds matching operations to the receive engine's RTL ([`engine`]) and co-simulation
+//! against the golden model and the cycle-accurate model ([`cosim`]). The benchmark
+//! drivers and the random operation streams live in `tagmatch-sim` (`cycle::bench`,
+//! `streams`), shared with the model.
 
-pub mod bench;
 pub mod cosim;
 pub mod engine;
-pub mod streams;
 pub mod verilator;

@@ -3,7 +3,7 @@
 //! take three cycles each (accept, search, respond + acknowledge).
 
 use tagmatch_hdl::receive_engine::receive_engine_verilog;
-use tagmatch_testbench::bench::{preposted, unload};
+use tagmatch_sim::cycle::bench::{preposted, unload};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 

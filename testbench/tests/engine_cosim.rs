@@ -1,38 +1,75 @@
-//! Co-simulation: the receive engine's RTL against the golden model with finite queues,
-//! operation by operation, on random streams ([`random_stream`]: wildcards, repeated
-//! envelopes, several communicators, cancels, probes, matched probes, more live entries
-//! than the CAM holds, queues driven past capacity). A differing outcome fails the test
-//! and keeps a waveform of the run.
+//! Co-simulation on random streams ([`random_stream`]: wildcards, repeated envelopes,
+//! several communicators, cancels, probes, matched probes, more live entries than the CAM
+//! holds, queues driven past capacity): the receive engine's RTL against the golden model
+//! with finite queues (same pairing) and against the cycle-accurate model (same response,
+//! same acceptance and response cycle), operation by operation. One difference fails the
+//! test and keeps a waveform of the run.
+//!
+//! Configurations: an 8- or 4-entry CAM with 1, 4, 16 and 64 lists (small lists, so the
+//! streams overflow them), and the default 256-entry CAM with the 32,768-entry lists split
+//! 1, 4 and 64 ways as `tagmatch gen` emits them (longer phases, so the queues reach past
+//! the CAM into the lists).
 
 use tagmatch_hdl::receive_engine::receive_engine_verilog;
+use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::streams::{random_stream, random_stream_phased};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-use tagmatch_testbench::cosim::{cosim, EngineUnderTest};
+use tagmatch_testbench::cosim::{cosim, CosimReport, EngineUnderTest};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
-use tagmatch_testbench::streams::random_stream;
 use tagmatch_testbench::verilator::Model;
 
-fn run(name: &str, verilog: String, queue_capacity: usize, cam_depth: usize, seed: u64, n: usize) {
-    let engine = EngineUnderTest { name: name.into(), verilog, queue_capacity };
-    let report = cosim(&engine, &random_stream(seed, n), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.ops, n);
-    assert!(report.deepest > cam_depth, "the stream never had more live entries than the CAM: {report:?}");
+fn run(verilog: String, (cam, lists, address_bits): (usize, usize, u32), ops: &[Op]) -> CosimReport {
+    let config = TwoLevelConfig::new(cam, lists, (1 << address_bits) - 1).unwrap();
+    let engine = EngineUnderTest { name: format!("engine-c{cam}-a{address_bits}-n{lists}"), verilog, config };
+    let report = cosim(&engine, ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.ops, ops.len());
+    assert!(report.deepest > cam, "the stream never had more live entries than the CAM: {report:?}");
+    assert!(report.matched > ops.len() / 5 && report.cancelled > 0 && report.probes > 0, "{report:?}");
+    report
+}
+
+fn run_small(verilog: String, shape: (usize, usize, u32), seed: u64) {
+    let report = run(verilog, shape, &random_stream(seed, 20_000));
     assert!(report.overflows > 0, "the stream never filled a queue: {report:?}");
-    assert!(report.matched > n / 5 && report.cancelled > 0 && report.probes > 0, "{report:?}");
+}
+
+fn run_default(verilog: String, lists: usize, address_bits: u32, seed: u64) {
+    run(verilog, (256, lists, address_bits), &random_stream_phased(seed, 8_000, 1_000));
 }
 
 #[test]
 fn one_list_20000_ops() {
-    run("engine-c8-a5-n1", receive_engine_verilog::<8, 5, 1>(), 8 + 31, 8, 11, 20_000);
+    run_small(receive_engine_verilog::<8, 5, 1>(), (8, 1, 5), 11);
 }
 
 #[test]
 fn four_lists_20000_ops() {
-    run("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>(), 8 + 4 * 7, 8, 12, 20_000);
+    run_small(receive_engine_verilog::<8, 3, 4>(), (8, 4, 3), 12);
 }
 
 #[test]
 fn sixteen_lists_20000_ops() {
-    run("engine-c4-a2-n16", receive_engine_verilog::<4, 2, 16>(), 4 + 16 * 3, 4, 13, 20_000);
+    run_small(receive_engine_verilog::<4, 2, 16>(), (4, 16, 2), 13);
+}
+
+#[test]
+fn sixty_four_lists_20000_ops() {
+    run_small(receive_engine_verilog::<8, 2, 64>(), (8, 64, 2), 14);
+}
+
+#[test]
+fn default_cam_one_list() {
+    run_default(receive_engine_verilog::<256, 15, 1>(), 1, 15, 21);
+}
+
+#[test]
+fn default_cam_four_lists() {
+    run_default(receive_engine_verilog::<256, 13, 4>(), 4, 13, 22);
+}
+
+#[test]
+fn default_cam_sixty_four_lists() {
+    run_default(receive_engine_verilog::<256, 9, 64>(), 64, 9, 23);
 }
 
 /// A CAM hit answers two cycles after the command is accepted (the search starts in the

@@ -5,25 +5,9 @@
 //! Each run leaves the engine empty, so runs at several depths can share one engine and
 //! reuse handles. Every response is checked: a benchmark of a wrong answer is no benchmark.
 
-use crate::engine::{Applied, RtlEngine};
-use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-
-/// An engine that applies operations and counts its cycles.
-pub trait CycleEngine {
-    fn apply(&mut self, op: &Op) -> Result<Applied, String>;
-    /// Cycles simulated so far.
-    fn cycles(&self) -> u64;
-}
-
-impl CycleEngine for RtlEngine {
-    fn apply(&mut self, op: &Op) -> Result<Applied, String> {
-        RtlEngine::apply(self, op)
-    }
-
-    fn cycles(&self) -> u64 {
-        self.model().cycles()
-    }
-}
+use super::{Applied, CycleEngine};
+use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::ops::{Op, Outcome};
 
 /// One benchmark point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 //! The generator is a fixed xorshift64*, not `rand`, so a seed names the same stream on
 //! every machine and in every version: a failing `tagmatch cosim --seed S` reproduces.
 
-use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
+use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::ops::Op;
 
 /// xorshift64* (Vigna): small, fast and good enough to shuffle test traffic.
 pub struct Rng(u64);
@@ -41,8 +42,8 @@ impl Rng {
 const COMMS: u64 = 3;
 const SOURCES: u64 = 6;
 const TAGS: u64 = 5;
-/// Operations per phase (balanced, receive burst, message burst).
-const PHASE: usize = 300;
+/// Operations per phase (balanced, receive burst, message burst) by default.
+pub const PHASE: usize = 300;
 
 /// Receive handles count from 1, message handles from here, so a pairing shows which is which.
 pub const FIRST_MSG: u64 = 1_000_000;
@@ -50,12 +51,20 @@ pub const FIRST_MSG: u64 = 1_000_000;
 /// `n` operations from `seed`: phases of 300 operations, each balanced traffic, a burst of
 /// receives or a burst of messages, so both queues grow past the CAM and overflow.
 pub fn random_stream(seed: u64, n: usize) -> Vec<Op> {
+    random_stream_phased(seed, n, PHASE)
+}
+
+/// As [`random_stream`] with phases of `phase` operations: longer phases build deeper
+/// queues (a receive burst of `phase` operations leaves about `phase / 2` more receives),
+/// which is what reaches past a 256-entry CAM into the lists.
+pub fn random_stream_phased(seed: u64, n: usize, phase: usize) -> Vec<Op> {
+    let phase = phase.max(1);
     let mut r = Rng::new(seed);
     let mut ops = Vec::with_capacity(n);
     let (mut recvs, mut msgs) = (0u64, 0u64);
     let mut post_weight = 45;
     for i in 0..n {
-        if i % PHASE == 0 {
+        if i % phase == 0 {
             post_weight = [45, 80, 15][r.below(3) as usize];
         }
         let roll = r.below(100);

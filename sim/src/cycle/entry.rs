@@ -1,0 +1,77 @@
+//! How the cycle models hold a queued entry and a search key: the envelope packed into one
+//! word (communicator 16 | source 16 | tag 32, the engine's field widths) with a mask of
+//! the bits its wildcards leave unmatched, so a match is one xor and one and — the models
+//! scan queues tens of thousands deep.
+
+use crate::envelope::{Envelope, RecvSpec};
+
+/// A queued receive or message.
+#[derive(Clone, Copy, Debug)]
+pub struct Entry {
+    pub key: u64,
+    pub wild: u64,
+    pub handle: u32,
+    /// Posting label: the engine numbers every queued entry, oldest smallest.
+    pub label: u32,
+}
+
+impl Entry {
+    /// The source rank (16 bits).
+    pub fn src(&self) -> u32 {
+        (self.key >> 32) as u32 & 0xffff
+    }
+
+    /// Whether the entry is a receive with `ANY_SOURCE`.
+    pub fn any_source(&self) -> bool {
+        self.wild & SRC_BITS != 0
+    }
+}
+
+const SRC_BITS: u64 = 0xffff << 32;
+const TAG_BITS: u64 = 0xffff_ffff;
+
+fn pack(comm: u32, src: Option<u32>, tag: Option<u32>) -> (u64, u64) {
+    let key = (comm as u64) << 48 | (src.unwrap_or(0) as u64) << 32 | tag.unwrap_or(0) as u64;
+    let wild = if src.is_none() { SRC_BITS } else { 0 } | if tag.is_none() { TAG_BITS } else { 0 };
+    (key, wild)
+}
+
+/// What a search looks for: an envelope (wildcards on either side) or a handle (cancel).
+#[derive(Clone, Copy, Debug)]
+pub enum Key {
+    Envelope { key: u64, wild: u64 },
+    Handle(u32),
+}
+
+impl Key {
+    pub fn of_spec(spec: &RecvSpec) -> Key {
+        let (key, wild) = pack(spec.comm, spec.src, spec.tag);
+        Key::Envelope { key, wild }
+    }
+
+    pub fn of_env(env: &Envelope) -> Key {
+        Key::of_spec(&RecvSpec::exact(*env))
+    }
+
+    /// The entry this key describes, to queue it.
+    pub fn entry(&self, handle: u64, label: u32) -> Entry {
+        let Key::Envelope { key, wild } = *self else { unreachable!("only envelopes are queued") };
+        Entry { key, wild, handle: handle as u32, label }
+    }
+
+    /// The source rank a search names, if it names one.
+    pub fn src(&self) -> Option<u32> {
+        match *self {
+            Key::Envelope { key, wild } if wild & SRC_BITS == 0 => Some((key >> 32) as u32 & 0xffff),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn matches(&self, e: &Entry) -> bool {
+        match *self {
+            Key::Envelope { key, wild } => (e.key ^ key) & !(e.wild | wild) == 0,
+            Key::Handle(h) => e.handle == h,
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! Engines that count clock cycles: the cycle-accurate model of the receive engine
+//! ([`two_level`]), cost models of the designs it is compared with ([`baselines`]), and the
+//! preposted-latency and unload benchmarks that drive any of them ([`bench`]). The RTL in
+//! Verilator implements the same [`CycleEngine`] trait (in `tagmatch-testbench`), so the
+//! model and the hardware run exactly the same operations and can be compared op by op.
+//!
+//! Cycle convention (DESIGN.md): cycles are counted from the engine's first cycle; an
+//! operation is *accepted* in the cycle its command is valid and ready, and *responded* in
+//! the first cycle its response is valid. The driver presents the next command as soon as
+//! the previous response is acknowledged, and acknowledges every response in the cycle it
+//! becomes valid — the handshake the RTL driver uses.
+
+pub mod baselines;
+pub mod bench;
+pub mod engine;
+pub mod entry;
+pub mod two_level;
+
+use crate::ops::{Op, Outcome};
+
+/// What one operation did and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub outcome: Outcome,
+    pub accepted: u64,
+    pub responded: u64,
+}
+
+impl Applied {
+    /// The operation's latency as DESIGN.md defines it.
+    pub fn latency(&self) -> u64 {
+        self.responded - self.accepted
+    }
+}
+
+/// An engine that applies operations and counts its cycles.
+pub trait CycleEngine {
+    fn apply(&mut self, op: &Op) -> Result<Applied, String>;
+    /// Cycles simulated so far.
+    fn cycles(&self) -> u64;
+}
+
+/// Widths of the engine's command fields: communicators and ranks 16 bits, tags and
+/// handles 32. Operations whose values do not fit are refused, by the RTL driver and the
+/// model alike, rather than truncated into a different envelope.
+pub const COMM_LIMIT: u64 = 1 << 16;
+pub const RANK_LIMIT: u64 = 1 << 16;
+pub const HANDLE_LIMIT: u64 = 1 << 32;
+
+/// Checks that `op`'s fields fit the engine's command word.
+pub fn check_fits(op: &Op) -> Result<(), String> {
+    let (comm, src, handle) = match *op {
+        Op::PostRecv { recv, spec } => (spec.comm, spec.src, Some(recv.0)),
+        Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(msg.0)),
+        Op::Cancel { recv } => (0, None, Some(recv.0)),
+        Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, None),
+    };
+    if comm as u64 >= COMM_LIMIT {
+        return Err(format!("communicator {comm} does not fit the engine's 16 bits"));
+    }
+    if let Some(src) = src.filter(|&s| s as u64 >= RANK_LIMIT) {
+        return Err(format!("source rank {src} does not fit the engine's 16 bits"));
+    }
+    if let Some(h) = handle.filter(|&h| h >= HANDLE_LIMIT) {
+        return Err(format!("handle {h} does not fit the engine's 32 bits"));
+    }
+    Ok(())
+}

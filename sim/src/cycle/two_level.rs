@@ -1,0 +1,353 @@
+//! The cycle-accurate model of the receive engine (`hdl/src/receive_engine.rs`): for every
+//! operation the same response and the same acceptance and response cycles as the RTL,
+//! for any CAM depth, number of lists and list size — the configurations `tagmatch gen`
+//! emits and any other (those are model-only).
+//!
+//! It is exact without simulating every cycle because the RTL only changes state in a few
+//! ways, each with a fixed duration. The rules, from the hdl modules (cycle `A` is the
+//! acceptance, `W` the cycle the engine acts on the search's result):
+//!
+//! - The engine accepts a command when it is idle and neither queue is busy. The search
+//!   starts in the accept cycle. A CAM hit, a miss with empty lists, or a handle not found
+//!   answers at `W = A + 1`; otherwise every non-empty list walks from its head, one element
+//!   per cycle, to its first match or its tail, and `W = A + K + 2` with `K` the longest
+//!   walk. The response is valid at `W + 1`; its acknowledgement returns the engine to idle
+//!   at `W + 2`. (Latency: 2 cycles for a CAM hit, `K + 3` after a walk.)
+//! - At `W` the engine removes the matched entry or inserts the new one. An insert goes to
+//!   the CAM (one edge, the queue is free at `W + 1`) when the lists are empty and the CAM
+//!   has room, otherwise to the round-robin list (the queue is busy until `W + 4`: the
+//!   queue's insert state, the list's allocate and write states).
+//! - The data mover runs whenever a queue is idle, its CAM has room, its lists hold entries
+//!   and no search result is armed (a search arms it; an insert or remove disarms it). Each
+//!   move takes 3 cycles (search every list for any entry, the lists answer, remove the
+//!   oldest head and append it to the CAM) and the moves follow each other without a gap.
+//!   Moves are applied at once; the engine knows when they are done, and no command can
+//!   reach the queue before then. (Only an insert or a removal disarms the queue, and
+//!   between commands either the CAM is full or the lists are empty, so the mover only
+//!   ever works right after one of those.)
+//! - Across lists the smallest posting label wins, ties to the lower list (labels are
+//!   unique while fewer than 2^32 postings are queued, as in the RTL).
+//!
+//! The tests in `tagmatch-testbench` co-simulate this model against the RTL op by op and
+//! fail on one differing cycle. Cost per operation is one scan of the searched queue,
+//! which is what lets 30,000-deep unloads of one list (10^9 cycles) run in about a second.
+
+use super::engine::{Queue, QueueEngine};
+use super::entry::{Entry, Key};
+use std::collections::VecDeque;
+
+/// One configuration of the engine. Both queues (PRQ and UMQ) have this shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TwoLevelConfig {
+    pub cam_depth: usize,
+    pub lists: usize,
+    /// Entries one list holds (its block RAM has one word more: node 0 is the null pointer).
+    pub entries_per_list: usize,
+}
+
+/// The RTL's list numbers are 8 bits wide; its counters 16.
+pub const MAX_LISTS: usize = 256;
+const COUNT_LIMIT: usize = u16::MAX as usize;
+
+impl TwoLevelConfig {
+    /// The configuration whose lists share `list_capacity` block-RAM words equally, as
+    /// `tagmatch gen` splits them.
+    pub fn from_list_capacity(cam_depth: usize, lists: usize, list_capacity: usize) -> Result<Self, String> {
+        if lists == 0 || lists > MAX_LISTS {
+            return Err(format!("--lists {lists}: from 1 to {MAX_LISTS} lists"));
+        }
+        if !list_capacity.is_multiple_of(lists) || list_capacity / lists < 2 {
+            return Err(format!(
+                "--list-capacity {list_capacity} does not split into {lists} lists of two or more words"
+            ));
+        }
+        Self::new(cam_depth, lists, list_capacity / lists - 1)
+    }
+
+    pub fn new(cam_depth: usize, lists: usize, entries_per_list: usize) -> Result<Self, String> {
+        let cfg = TwoLevelConfig { cam_depth, lists, entries_per_list };
+        if cam_depth == 0 || lists == 0 || entries_per_list == 0 {
+            return Err(format!("{cfg:?}: CAM depth, lists and list size must all be at least 1"));
+        }
+        if lists > MAX_LISTS {
+            return Err(format!("{lists} lists: the engine numbers lists in 8 bits (at most {MAX_LISTS})"));
+        }
+        if cfg.queue_capacity() > COUNT_LIMIT {
+            return Err(format!(
+                "a queue of {} entries: the engine counts entries in 16 bits (at most {COUNT_LIMIT})",
+                cfg.queue_capacity()
+            ));
+        }
+        Ok(cfg)
+    }
+
+    /// Entries one queue holds: the CAM and every list.
+    pub fn queue_capacity(&self) -> usize {
+        self.cam_depth + self.lists * self.entries_per_list
+    }
+}
+
+/// Where the last search's result sits.
+#[derive(Clone, Copy, Debug)]
+enum Hit {
+    Cam(usize),
+    List { list: usize, pos: usize },
+}
+
+/// One queue: the CAM (a collapsing FIFO, oldest first) and the lists (each oldest first).
+#[derive(Clone, Debug)]
+pub struct TwoLevelQueue {
+    cfg: TwoLevelConfig,
+    cam: Vec<Entry>,
+    lists: Vec<VecDeque<Entry>>,
+    listed: usize,
+    /// The list the next list insert tries first.
+    round_robin: usize,
+    hit: Option<Hit>,
+    /// Elements compared by the longest list walk of the last search.
+    last_walk: usize,
+}
+
+impl TwoLevelQueue {
+    pub fn new(cfg: TwoLevelConfig) -> Self {
+        TwoLevelQueue {
+            cfg,
+            cam: Vec::with_capacity(cfg.cam_depth),
+            lists: vec![VecDeque::new(); cfg.lists],
+            listed: 0,
+            round_robin: 0,
+            hit: None,
+            last_walk: 0,
+        }
+    }
+
+    /// Entries in the CAM.
+    pub fn cam_len(&self) -> usize {
+        self.cam.len()
+    }
+
+    /// Elements compared by the longest list walk of the last search (0: none).
+    pub fn last_walk(&self) -> usize {
+        self.last_walk
+    }
+
+    fn cam_full(&self) -> bool {
+        self.cam.len() == self.cfg.cam_depth
+    }
+
+    fn lists_full(&self) -> bool {
+        self.listed == self.cfg.lists * self.cfg.entries_per_list
+    }
+
+    /// The data mover: moves the oldest list head into the CAM while the CAM has room;
+    /// returns the cycles, 3 a move.
+    fn move_data(&mut self) -> u64 {
+        let mut moves = 0;
+        while !self.cam_full() && self.listed > 0 {
+            let mut oldest: Option<(u32, usize)> = None;
+            for (l, list) in self.lists.iter().enumerate() {
+                if let Some(head) = list.front() {
+                    if oldest.is_none_or(|(label, _)| head.label < label) {
+                        oldest = Some((head.label, l));
+                    }
+                }
+            }
+            let (_, l) = oldest.expect("lists hold entries");
+            let e = self.lists[l].pop_front().expect("a head");
+            self.listed -= 1;
+            self.cam.push(e);
+            moves += 1;
+        }
+        3 * moves
+    }
+}
+
+impl Queue for TwoLevelQueue {
+    fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
+        self.last_walk = 0;
+        if let Some(i) = self.cam.iter().position(|e| key.matches(e)) {
+            self.hit = Some(Hit::Cam(i));
+            return (Some(self.cam[i]), 1);
+        }
+        if self.listed == 0 {
+            self.hit = None;
+            return (None, 1);
+        }
+        let mut longest = 0;
+        let mut best: Option<(Entry, usize, usize)> = None;
+        for (l, list) in self.lists.iter().enumerate() {
+            match list.iter().position(|e| key.matches(e)) {
+                Some(pos) => {
+                    longest = longest.max(pos + 1);
+                    if best.is_none_or(|(b, _, _)| list[pos].label < b.label) {
+                        best = Some((list[pos], l, pos));
+                    }
+                }
+                None => longest = longest.max(list.len()),
+            }
+        }
+        self.last_walk = longest;
+        self.hit = best.map(|(_, list, pos)| Hit::List { list, pos });
+        (best.map(|(e, _, _)| e), longest as u64 + 2)
+    }
+
+    /// A removal is one edge; then the mover refills the CAM.
+    fn remove_found(&mut self) -> u64 {
+        match self.hit.take() {
+            Some(Hit::Cam(i)) => {
+                self.cam.remove(i);
+            }
+            Some(Hit::List { list, pos }) => {
+                self.lists[list].remove(pos);
+                self.listed -= 1;
+            }
+            None => {}
+        }
+        self.move_data()
+    }
+
+    /// Into the CAM (one edge) while the lists are empty, else into the round-robin list
+    /// (3 cycles: the queue's insert state, the list's allocate and write), or the lowest
+    /// list with room. The RTL ignores an insert into a full queue, and so does the model.
+    fn insert(&mut self, e: Entry) -> u64 {
+        self.hit = None;
+        if self.listed == 0 && !self.cam_full() {
+            self.cam.push(e);
+            return 0;
+        }
+        if self.lists_full() {
+            return 0;
+        }
+        let room = |l: usize| self.lists[l].len() < self.cfg.entries_per_list;
+        let target = if room(self.round_robin) {
+            self.round_robin
+        } else {
+            (0..self.cfg.lists).find(|&l| room(l)).expect("lists not full")
+        };
+        self.lists[target].push_back(e);
+        self.listed += 1;
+        self.round_robin = (target + 1) % self.cfg.lists;
+        3 + self.move_data()
+    }
+
+    /// The RTL's `full`: an insert would find no room in either level.
+    fn full(&self) -> bool {
+        (self.listed > 0 || self.cam_full()) && self.lists_full()
+    }
+
+    fn len(&self) -> usize {
+        self.cam.len() + self.listed
+    }
+}
+
+/// The receive engine's cycle-accurate model.
+pub type TwoLevelModel = QueueEngine<TwoLevelQueue>;
+
+impl TwoLevelModel {
+    pub fn with_config(cfg: TwoLevelConfig) -> Self {
+        QueueEngine::new(TwoLevelQueue::new(cfg), TwoLevelQueue::new(cfg))
+    }
+
+    /// Elements compared by the longest list walk of the last operation's search.
+    pub fn last_walk(&self) -> usize {
+        self.prq().last_walk().max(self.umq().last_walk())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounded::BoundedGolden;
+    use crate::cycle::bench::{preposted, unload};
+    use crate::cycle::CycleEngine;
+    use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+    use crate::ops::{Op, Outcome};
+    use crate::streams::random_stream;
+
+    fn model(cam: usize, lists: usize, per_list: usize) -> TwoLevelModel {
+        TwoLevelModel::with_config(TwoLevelConfig::new(cam, lists, per_list).unwrap())
+    }
+
+    #[test]
+    fn pairing_equals_the_bounded_golden_model() {
+        for (cam, lists, per_list) in [(8, 1, 31), (8, 4, 7), (4, 16, 3), (8, 64, 3), (256, 4, 8191)] {
+            for seed in 0..4 {
+                let mut m = model(cam, lists, per_list);
+                let cap = TwoLevelConfig::new(cam, lists, per_list).unwrap().queue_capacity();
+                let mut golden = BoundedGolden::new(cap, cap);
+                let mut acknowledged = 0;
+                for (i, op) in random_stream(seed, 6000).iter().enumerate() {
+                    let got = m.apply(op).unwrap();
+                    assert_eq!(got.outcome, golden.apply(op), "{cam}/{lists}x{per_list} seed {seed} op {i}");
+                    assert_eq!(m.queue_lengths(), golden.queue_lengths());
+                    assert!(got.accepted >= acknowledged && got.latency() >= 2, "op {i}: {got:?}");
+                    acknowledged = got.responded + 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_invariant_cam_full_or_lists_empty_holds_between_operations() {
+        let mut m = model(8, 4, 7);
+        for op in random_stream(5, 5000) {
+            m.apply(&op).unwrap();
+            for q in [m.prq(), m.umq()] {
+                assert!(q.cam_full() || q.listed == 0, "CAM {} of 8 with {} listed", q.cam.len(), q.listed);
+            }
+        }
+    }
+
+    #[test]
+    fn benchmark_figures_follow_the_rtl_rules() {
+        // The figures the RTL measured (issue 3's note) on the 256-entry CAM.
+        let paper = |lists| model(256, lists, 32768 / lists - 1);
+        let mut one = paper(1);
+        for (depth, cycles) in [(1, 2), (256, 2), (257, 4), (500, 247), (1000, 747), (2000, 1747)] {
+            assert_eq!(preposted(&mut one, depth).unwrap().cycles, cycles, "1 list, depth {depth}");
+        }
+        let mut four = paper(4);
+        for (depth, cycles) in [(500, 64), (1000, 189), (2000, 439)] {
+            assert_eq!(preposted(&mut four, depth).unwrap().cycles, cycles, "4 lists, depth {depth}");
+        }
+        for (lists, cycles) in [(1, 1_529_383), (4, 388_807), (64, 32_383)] {
+            assert_eq!(unload(&mut paper(lists), 2000).unwrap().cycles, cycles, "unload, {lists} lists");
+        }
+        assert_eq!(unload(&mut paper(4), 200).unwrap().cycles, 3 * 200 - 1);
+    }
+
+    #[test]
+    fn a_full_queue_answers_overflow_and_keeps_everything() {
+        let mut m = model(2, 2, 1);
+        let post =
+            |i: u64| Op::PostRecv { recv: RecvId(i), spec: RecvSpec::exact(Envelope::new(0, 0, i as u32)) };
+        for i in 1..=4 {
+            assert_eq!(m.apply(&post(i)).unwrap().outcome, Outcome::Queued);
+        }
+        assert_eq!(m.apply(&post(5)).unwrap().outcome, Outcome::Overflow);
+        for i in 1..=4 {
+            let got =
+                m.apply(&Op::Arrive { msg: MsgId(100 + i), env: Envelope::new(0, 0, i as u32) }).unwrap();
+            assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(i), msg: MsgId(100 + i) });
+        }
+    }
+
+    #[test]
+    fn fields_too_wide_for_the_engine_are_refused() {
+        let mut m = model(2, 1, 3);
+        let e = m.apply(&Op::Arrive { msg: MsgId(1), env: Envelope::new(1 << 16, 0, 0) }).unwrap_err();
+        assert!(e.contains("communicator"), "{e}");
+        let e = m.apply(&Op::Cancel { recv: RecvId(1 << 32) }).unwrap_err();
+        assert!(e.contains("32 bits"), "{e}");
+        assert_eq!(m.cycles(), 0, "a refused operation costs no cycles");
+    }
+
+    #[test]
+    fn configurations_are_checked() {
+        assert!(TwoLevelConfig::from_list_capacity(256, 3, 32768).is_err());
+        assert!(TwoLevelConfig::from_list_capacity(256, 512, 32768 * 16).is_err());
+        assert!(TwoLevelConfig::new(0, 1, 1).is_err());
+        assert!(TwoLevelConfig::new(256, 1, 65535).is_err());
+        assert_eq!(TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap().entries_per_list, 8191);
+    }
+}
