@@ -73,23 +73,29 @@ pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result
     Ok(out)
 }
 
-/// Cycles against depth, both on log scales, one line per (design, lists): the form of the
-/// FPL 2018 paper's Figures 4 and 5.
+/// Cycles against depth, both on log scales, one line per design and list count (the form
+/// of the FPL 2018 paper's Figures 4 and 5); cost models dashed.
 pub fn plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> {
     let get = |r: &Record, key: &str| r.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    let text =
+        |r: &Record, key: &str| get(r, key).and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
     let mut series: Vec<Series> = Vec::new();
     for r in records {
-        let name = format!(
-            "{} {} lists ({})",
-            get(r, "design").and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-            get(r, "lists").and_then(|v| v.as_u64()).unwrap_or(0),
-            get(r, "engine").and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
-        );
+        let lists = get(r, "lists").and_then(|v| v.as_u64()).unwrap_or(0);
+        let plural = if lists == 1 { "list" } else { "lists" };
+        let modelled = text(r, "kind") == "cost model";
+        let name = match text(r, "design").as_str() {
+            "two-level" => format!("two-level, {lists} {plural} ({})", text(r, "engine")),
+            "paper-two-level" => format!("FPL 2018 two-level, {lists} {plural} (cost model)"),
+            "alpu-256" => "ALPU-like, 256 entries + software (cost model)".to_string(),
+            "hash-64" => format!("hash by source, {lists} buckets (cost model)"),
+            other => other.to_string(),
+        };
         let x = get(r, "depth").and_then(|v| v.as_f64()).unwrap_or(0.0);
         let y = get(r, "cycles").and_then(|v| v.as_f64()).unwrap_or(0.0).max(1.0);
         match series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push((x, y)),
-            None => series.push(Series { name, points: vec![(x, y)], strong: true, dashed: false }),
+            None => series.push(Series { name, points: vec![(x, y)], strong: true, dashed: modelled }),
         }
     }
     let chart = Chart {

@@ -7,6 +7,7 @@ mod cosim_cmd;
 mod engine_gen;
 mod estimate;
 mod hardware_bench;
+mod model_bench;
 mod report;
 mod software_bench;
 mod svg_plot;
@@ -17,6 +18,8 @@ use report::{render, Format};
 use software_bench::Bench;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tagmatch_sim::cycle::baselines::{Baseline, SOFTWARE_CYCLES_PER_ELEMENT};
+use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::hash_bins::Bins;
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
@@ -80,9 +83,18 @@ enum Command {
         /// List entries of the hardware engine, over all lists.
         #[arg(long, default_value_t = 32768)]
         list_capacity: u32,
-        /// Queue depths [default: software 1,10,100,1000,10000; rtl 1,10,100,256,257,500,1000,2000].
+        /// Queue depths [default: software 1,10,100,1000,10000; rtl 1,10,100,256,257,500,1000,2000;
+        /// model those and 5000,10000,30000].
         #[arg(long, value_delimiter = ',')]
         depths: Vec<u32>,
+        /// Baseline cost models beside the model engine: paper (the FPL 2018 design with the
+        /// same --lists), alpu, hash, comma separated, or none [default: paper,alpu,hash].
+        #[arg(long, value_delimiter = ',')]
+        baselines: Vec<String>,
+        /// The ALPU baseline's cost of walking one element of its software list, in cycles
+        /// (an assumption, see the README).
+        #[arg(long, default_value_t = SOFTWARE_CYCLES_PER_ELEMENT)]
+        software_cycles: u64,
         /// Software matchers to run (software engine): names, comma separated, or "all".
         #[arg(long, value_delimiter = ',', default_value = "all")]
         matchers: Vec<String>,
@@ -156,6 +168,39 @@ enum TraceAction {
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
     },
+}
+
+/// The model engine's configurations, then the baselines asked for.
+fn model_designs(
+    lists: &[u32],
+    cam_depth: u32,
+    list_capacity: u32,
+    baselines: &[String],
+    software_cycles: u64,
+) -> Result<Vec<model_bench::Design>, String> {
+    let mut designs = Vec::new();
+    for &n in lists {
+        let cfg = TwoLevelConfig::from_list_capacity(cam_depth as usize, n as usize, list_capacity as usize)?;
+        designs.push(model_bench::Design::TwoLevel(cfg));
+    }
+    let names: Vec<&str> = if baselines.is_empty() {
+        vec!["paper", "alpu", "hash"]
+    } else {
+        baselines.iter().map(String::as_str).filter(|&b| b != "none").collect()
+    };
+    for name in names {
+        match name {
+            "paper" => {
+                for &n in lists {
+                    designs.push(model_bench::Design::Baseline(Baseline::Paper { lists: n as usize }));
+                }
+            }
+            "alpu" => designs.push(model_bench::Design::Baseline(Baseline::Alpu { software_cycles })),
+            "hash" => designs.push(model_bench::Design::Baseline(Baseline::Hash)),
+            other => return Err(format!("unknown baseline {other:?}: paper, alpu, hash or none")),
+        }
+    }
+    Ok(designs)
 }
 
 fn not_yet(what: &str) -> Result<(), String> {
@@ -262,6 +307,8 @@ fn run(cli: Cli) -> Result<(), String> {
             cam_depth,
             list_capacity,
             depths,
+            baselines,
+            software_cycles,
             matchers,
             bins,
             format,
@@ -270,8 +317,29 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
             }
+            if engine != Engine::Model && !baselines.is_empty() {
+                return Err("--baselines go beside the cycle model (--engine model)".into());
+            }
             let records = match engine {
-                Engine::Model => return not_yet("the cycle-accurate model (--engine model)"),
+                Engine::Model => {
+                    let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
+                    let depths = if depths.is_empty() {
+                        vec![1, 10, 100, 256, 257, 500, 1000, 2000, 5000, 10000, 30000]
+                    } else {
+                        depths
+                    };
+                    let designs =
+                        model_designs(&lists, cam_depth, list_capacity, &baselines, software_cycles)?;
+                    let sweep = model_bench::run(bench, &designs, &depths)?;
+                    eprintln!(
+                        "tagmatch: {} points, {} simulated cycles in {:.2} s ({:.0} M cycles/s)",
+                        sweep.records.len(),
+                        sweep.simulated_cycles,
+                        sweep.seconds,
+                        sweep.simulated_cycles as f64 / sweep.seconds.max(1e-9) / 1e6
+                    );
+                    sweep.records
+                }
                 Engine::Rtl => {
                     let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
                     let configs = lists

@@ -129,8 +129,15 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("power of two"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "preposted", "--plot", "/tmp/never.svg"]));
     assert!(e.contains("hardware engines"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "model"]));
-    assert!(e.contains("not yet available"), "{e}");
+    let e =
+        one_line_error(&tagmatch(&["bench", "preposted", "--engine", "model", "--baselines", "alpu,nope"]));
+    assert!(e.contains("unknown baseline"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "rtl", "--baselines", "alpu"]));
+    assert!(e.contains("--engine model"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--engine", "model", "--lists", "3"]));
+    assert!(e.contains("does not split into 3 lists"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--engine", "model", "--depths", "40000"]));
+    assert!(e.contains("exceeds the 33023 entries"), "{e}");
 }
 
 #[test]
@@ -233,8 +240,30 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     assert_eq!(cycles[3] - cycles[2], 100, "one cycle per list element");
     assert!(recs.iter().all(|r| r["engine"] == "rtl" && r["design"] == "two-level" && r["lists"] == 1));
     let plot = std::fs::read_to_string(&svg).unwrap();
-    assert!(plot.starts_with("<svg") && plot.contains("two-level 1 lists"), "{plot}");
+    assert!(plot.starts_with("<svg") && plot.contains("two-level, 1 list (rtl)"), "{plot}");
     std::fs::remove_dir_all(&dir).ok();
+
+    // The cycle model gives the RTL's figures for the same configuration and depths.
+    let model = json(&tagmatch(&[
+        "bench",
+        "preposted",
+        "--engine",
+        "model",
+        "--baselines",
+        "none",
+        "--cam-depth",
+        "8",
+        "--list-capacity",
+        "256",
+        "--lists",
+        "1",
+        "--depths",
+        "1,8,100,200",
+        "--format",
+        "json",
+    ]));
+    let modelled: Vec<u64> = model.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
+    assert_eq!(modelled, cycles);
 
     let e = one_line_error(&tagmatch(&[
         "bench",
@@ -251,4 +280,57 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
         "300",
     ]));
     assert!(e.contains("exceeds the 200 entries"), "{e}");
+}
+
+#[test]
+fn model_bench_sweeps_deep_queues_beside_the_baselines() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-model-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("unload.svg");
+    let out = tagmatch(&[
+        "bench",
+        "unload",
+        "--engine",
+        "model",
+        "--depths",
+        "10,1000,30000",
+        "--format",
+        "json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let recs = json(&out);
+    // Lists 1, 4, 64 of the engine, the paper's design with each, the ALPU and the hash.
+    assert_eq!(recs.len(), 8 * 3);
+    let find = |design: &str, lists: u64, depth: u64| {
+        recs.iter()
+            .find(|r| r["design"] == design && r["lists"] == lists && r["depth"] == depth)
+            .unwrap_or_else(|| panic!("no record for {design} {lists} {depth}"))
+    };
+    for r in &recs {
+        let kind = if r["design"] == "two-level" { "cycle-accurate" } else { "cost model" };
+        assert_eq!(r["kind"], kind, "{r}");
+        assert_eq!(r["engine"], "model");
+        assert!(r["simulated_cycles"].as_u64().unwrap() >= r["cycles"].as_u64().unwrap());
+    }
+    // Within the CAM every design but the hash takes 3 cycles an operation.
+    assert_eq!(find("two-level", 4, 10)["cycles"], 29);
+    assert_eq!(find("alpu-256", 1, 10)["cycles"], 29);
+    // The RTL's figure at 1,000 (measured in Verilator, issue 3) and deep queues.
+    assert_eq!(find("two-level", 4, 1000)["cycles"], 73_307);
+    let deep = |design, lists| find(design, lists, 30_000)["cycles"].as_u64().unwrap();
+    assert!(deep("two-level", 1) > 50 * deep("two-level", 64), "64 lists walk about 1/64 as far");
+    assert!(deep("two-level", 64) < deep("paper-two-level", 64), "one cycle per element, not three");
+    assert!(deep("paper-two-level", 1) < deep("alpu-256", 1), "hardware lists beat the software walk");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    for name in [
+        "two-level, 64 lists (model)",
+        "FPL 2018 two-level, 4 lists (cost model)",
+        "ALPU-like",
+        "hash by source",
+    ] {
+        assert!(plot.contains(name), "{name} missing from the plot");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("simulated cycles in"));
+    std::fs::remove_dir_all(&dir).ok();
 }

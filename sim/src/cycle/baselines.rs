@@ -33,7 +33,7 @@
 //!   insert; the buckets share 32,768 entries.
 
 use super::engine::{Queue, QueueEngine};
-use super::entry::{Entry, Key};
+use super::entry::{position_in, Entry, Key};
 use std::collections::VecDeque;
 
 /// Cycles per list element walked in the paper's lists and the hash buckets.
@@ -46,9 +46,9 @@ pub const ASSOCIATIVE_ENTRIES: usize = 256;
 pub const LIST_ENTRIES: usize = 32_768;
 pub const HASH_BUCKETS: usize = 64;
 
-/// The position (1-based) of the first entry `key` matches in `list`, or `None`.
+/// The position of the first entry `key` matches in `list`, or `None`.
 fn first_match(list: &VecDeque<Entry>, key: &Key) -> Option<usize> {
-    list.iter().position(|e| key.matches(e))
+    position_in(list, key)
 }
 
 /// Elements a walk that stops at the first match compares.
@@ -129,6 +129,15 @@ impl PaperQueue {
 impl Queue for PaperQueue {
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         let in_cam = self.cam.iter().enumerate().filter(|(_, e)| key.matches(e)).min_by_key(|(_, e)| e.label);
+        // Each list is oldest first, so a CAM hit older than every list head is the oldest
+        // match, and the lists need no scan (the common case, which keeps sweeps fast).
+        let oldest_head = self.lists.iter().filter_map(|l| l.front().map(|e| e.label)).min();
+        if let Some((i, e)) = in_cam {
+            if oldest_head.is_none_or(|h| e.label < h) {
+                self.hit = Some(PaperHit::Cam(i));
+                return (Some(*e), 1);
+            }
+        }
         let hits: Vec<Option<usize>> = self.lists.iter().map(|l| first_match(l, key)).collect();
         let in_lists = oldest(self.lists.iter().zip(&hits).enumerate().map(|(i, (l, h))| (i, l, *h)));
         let list_label = in_lists.map(|(l, p)| self.lists[l][p].label);
@@ -203,7 +212,7 @@ enum AlpuHit {
 #[derive(Clone, Debug)]
 pub struct AlpuQueue {
     /// Oldest first: the unit keeps order, and its entries are older than the software's.
-    unit: Vec<Entry>,
+    unit: VecDeque<Entry>,
     software: VecDeque<Entry>,
     software_cycles: u64,
     hit: Option<AlpuHit>,
@@ -211,13 +220,13 @@ pub struct AlpuQueue {
 
 impl AlpuQueue {
     pub fn new(software_cycles: u64) -> Self {
-        AlpuQueue { unit: Vec::new(), software: VecDeque::new(), software_cycles, hit: None }
+        AlpuQueue { unit: VecDeque::new(), software: VecDeque::new(), software_cycles, hit: None }
     }
 }
 
 impl Queue for AlpuQueue {
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
-        if let Some(i) = self.unit.iter().position(|e| key.matches(e)) {
+        if let Some(i) = position_in(&self.unit, key) {
             self.hit = Some(AlpuHit::Unit(i));
             return (Some(self.unit[i]), 1);
         }
@@ -233,7 +242,7 @@ impl Queue for AlpuQueue {
                 self.unit.remove(i);
                 match self.software.pop_front() {
                     Some(e) => {
-                        self.unit.push(e);
+                        self.unit.push_back(e);
                         self.software_cycles
                     }
                     None => 0,
@@ -250,7 +259,7 @@ impl Queue for AlpuQueue {
     fn insert(&mut self, e: Entry) -> u64 {
         self.hit = None;
         if self.software.is_empty() && self.unit.len() < ASSOCIATIVE_ENTRIES {
-            self.unit.push(e);
+            self.unit.push_back(e);
             0
         } else {
             self.software.push_back(e);

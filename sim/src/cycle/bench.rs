@@ -27,11 +27,13 @@ fn filler(i: u32) -> Envelope {
 const PROBE: Envelope = Envelope { comm: 0, src: 0, tag: 0 };
 const MSG_BASE: u64 = 1 << 31;
 
-fn expect(got: Applied, want: Outcome, what: &str) -> Result<Applied, String> {
+/// `got`, if it is `want`; `what` names the step only on failure (formatting it for every
+/// operation would cost the cycle model more than the operation).
+fn expect(got: Applied, want: Outcome, what: impl FnOnce() -> String) -> Result<Applied, String> {
     if got.outcome == want {
         Ok(got)
     } else {
-        Err(format!("{what}: the engine answered {:?}, expected {want:?}", got.outcome))
+        Err(format!("{}: the engine answered {:?}, expected {want:?}", what(), got.outcome))
     }
 }
 
@@ -44,18 +46,18 @@ pub fn preposted(engine: &mut impl CycleEngine, depth: u32) -> Result<Point, Str
     let start = engine.cycles();
     for i in 1..depth {
         let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
-        expect(engine.apply(&op)?, Outcome::Queued, &format!("posting receive {i} of {depth}"))?;
+        expect(engine.apply(&op)?, Outcome::Queued, || format!("posting receive {i} of {depth}"))?;
     }
     let target = RecvId(depth as u64);
     let post = Op::PostRecv { recv: target, spec: RecvSpec::exact(PROBE) };
-    expect(engine.apply(&post)?, Outcome::Queued, &format!("posting receive {depth} of {depth}"))?;
+    expect(engine.apply(&post)?, Outcome::Queued, || format!("posting receive {depth} of {depth}"))?;
     let msg = MsgId(MSG_BASE);
     let probe = engine.apply(&Op::Arrive { msg, env: PROBE })?;
-    let probe = expect(probe, Outcome::Matched { recv: target, msg }, "the probe message")?;
+    let probe = expect(probe, Outcome::Matched { recv: target, msg }, || "the probe message".into())?;
     for i in 1..depth {
         let msg = MsgId(MSG_BASE + i as u64);
         let got = engine.apply(&Op::Arrive { msg, env: filler(i) })?;
-        expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, "draining the fillers")?;
+        expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, || "draining the fillers".into())?;
     }
     Ok(Point { cycles: probe.latency(), simulated: engine.cycles() - start })
 }
@@ -70,13 +72,13 @@ pub fn unload(engine: &mut impl CycleEngine, depth: u32) -> Result<Point, String
     let start = engine.cycles();
     for i in 1..=depth {
         let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
-        expect(engine.apply(&op)?, Outcome::Queued, &format!("posting receive {i} of {depth}"))?;
+        expect(engine.apply(&op)?, Outcome::Queued, || format!("posting receive {i} of {depth}"))?;
     }
     let (mut first, mut last) = (None, 0);
     for i in (1..=depth).rev() {
         let msg = MsgId(MSG_BASE + i as u64);
         let got = engine.apply(&Op::Arrive { msg, env: filler(i) })?;
-        let got = expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, "unloading")?;
+        let got = expect(got, Outcome::Matched { recv: RecvId(i as u64), msg }, || "unloading".into())?;
         first.get_or_insert(got.accepted);
         last = got.responded;
     }

@@ -4,6 +4,7 @@
 //! scan queues tens of thousands deep.
 
 use crate::envelope::{Envelope, RecvSpec};
+use std::collections::VecDeque;
 
 /// A queued receive or message.
 #[derive(Clone, Copy, Debug)]
@@ -74,4 +75,32 @@ impl Key {
             Key::Handle(h) => e.handle == h,
         }
     }
+}
+
+/// The index of the first entry of `entries` that `key` matches. Envelope keys are
+/// compared eight entries at a time without a branch per entry, which lets the compiler
+/// keep the loop in registers: deep list walks are most of a model's time.
+#[inline]
+pub fn position(entries: &[Entry], key: &Key) -> Option<usize> {
+    let Key::Envelope { key, wild } = *key else {
+        return entries.iter().position(|e| key.matches(e));
+    };
+    let hit = |e: &Entry| (e.key ^ key) & !(e.wild | wild) == 0;
+    let mut chunks = entries.chunks_exact(8);
+    let mut base = 0;
+    for chunk in &mut chunks {
+        let mask = chunk.iter().enumerate().fold(0u32, |m, (i, e)| m | (hit(e) as u32) << i);
+        if mask != 0 {
+            return Some(base + mask.trailing_zeros() as usize);
+        }
+        base += 8;
+    }
+    chunks.remainder().iter().position(hit).map(|p| base + p)
+}
+
+/// [`position`] in a ring buffer.
+#[inline]
+pub fn position_in(list: &VecDeque<Entry>, key: &Key) -> Option<usize> {
+    let (front, back) = list.as_slices();
+    position(front, key).or_else(|| position(back, key).map(|p| front.len() + p))
 }

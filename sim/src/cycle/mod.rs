@@ -14,6 +14,7 @@ pub mod baselines;
 pub mod bench;
 pub mod engine;
 pub mod entry;
+pub mod list_index;
 pub mod two_level;
 
 use crate::ops::{Op, Outcome};

@@ -33,7 +33,8 @@
 //! which is what lets 30,000-deep unloads of one list (10^9 cycles) run in about a second.
 
 use super::engine::{Queue, QueueEngine};
-use super::entry::{Entry, Key};
+use super::entry::{position_in, Entry, Key};
+use super::list_index::ListIndex;
 use std::collections::VecDeque;
 
 /// One configuration of the engine. Both queues (PRQ and UMQ) have this shape.
@@ -98,7 +99,7 @@ enum Hit {
 #[derive(Clone, Debug)]
 pub struct TwoLevelQueue {
     cfg: TwoLevelConfig,
-    cam: Vec<Entry>,
+    cam: VecDeque<Entry>,
     lists: Vec<VecDeque<Entry>>,
     listed: usize,
     /// The list the next list insert tries first.
@@ -106,18 +107,24 @@ pub struct TwoLevelQueue {
     hit: Option<Hit>,
     /// Elements compared by the longest list walk of the last search.
     last_walk: usize,
+    /// Each list's first match without walking (see [`ListIndex`]).
+    index: ListIndex,
+    /// Scratch for the index's answer, one slot per list.
+    firsts: Vec<Option<u32>>,
 }
 
 impl TwoLevelQueue {
     pub fn new(cfg: TwoLevelConfig) -> Self {
         TwoLevelQueue {
             cfg,
-            cam: Vec::with_capacity(cfg.cam_depth),
+            cam: VecDeque::with_capacity(cfg.cam_depth),
             lists: vec![VecDeque::new(); cfg.lists],
             listed: 0,
             round_robin: 0,
             hit: None,
             last_walk: 0,
+            index: ListIndex::default(),
+            firsts: vec![None; cfg.lists],
         }
     }
 
@@ -154,8 +161,9 @@ impl TwoLevelQueue {
             }
             let (_, l) = oldest.expect("lists hold entries");
             let e = self.lists[l].pop_front().expect("a head");
+            self.index.remove(&e);
             self.listed -= 1;
-            self.cam.push(e);
+            self.cam.push_back(e);
             moves += 1;
         }
         3 * moves
@@ -165,7 +173,7 @@ impl TwoLevelQueue {
 impl Queue for TwoLevelQueue {
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         self.last_walk = 0;
-        if let Some(i) = self.cam.iter().position(|e| key.matches(e)) {
+        if let Some(i) = position_in(&self.cam, key) {
             self.hit = Some(Hit::Cam(i));
             return (Some(self.cam[i]), 1);
         }
@@ -175,8 +183,17 @@ impl Queue for TwoLevelQueue {
         }
         let mut longest = 0;
         let mut best: Option<(Entry, usize, usize)> = None;
+        let indexed = self.index.first_matches(key, &mut self.firsts).is_some();
         for (l, list) in self.lists.iter().enumerate() {
-            match list.iter().position(|e| key.matches(e)) {
+            let first = if indexed {
+                let at = |label| {
+                    list.binary_search_by_key(&label, |e| e.label).expect("indexed entries are listed")
+                };
+                self.firsts[l].map(at)
+            } else {
+                position_in(list, key)
+            };
+            match first {
                 Some(pos) => {
                     longest = longest.max(pos + 1);
                     if best.is_none_or(|(b, _, _)| list[pos].label < b.label) {
@@ -198,7 +215,8 @@ impl Queue for TwoLevelQueue {
                 self.cam.remove(i);
             }
             Some(Hit::List { list, pos }) => {
-                self.lists[list].remove(pos);
+                let e = self.lists[list].remove(pos).expect("the hit is listed");
+                self.index.remove(&e);
                 self.listed -= 1;
             }
             None => {}
@@ -212,7 +230,7 @@ impl Queue for TwoLevelQueue {
     fn insert(&mut self, e: Entry) -> u64 {
         self.hit = None;
         if self.listed == 0 && !self.cam_full() {
-            self.cam.push(e);
+            self.cam.push_back(e);
             return 0;
         }
         if self.lists_full() {
@@ -225,6 +243,7 @@ impl Queue for TwoLevelQueue {
             (0..self.cfg.lists).find(|&l| room(l)).expect("lists not full")
         };
         self.lists[target].push_back(e);
+        self.index.add(&e, target);
         self.listed += 1;
         self.round_robin = (target + 1) % self.cfg.lists;
         3 + self.move_data()
