@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job: set up, generate the default engine's Verilog, co-simulate the engine's RTL
-# against the golden model, then the preposted-latency and unload benchmarks on the RTL
-# (Verilator; lists 1, 4, 64) and on the software matchers. Tables go to stdout, SVG plots
-# to out/.
+# against the golden model and the cycle model, then the preposted-latency and unload
+# benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
+# the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers. Tables
+# go to stdout, SVG plots to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,9 +13,12 @@ mkdir -p out
 echo "== the default engine (256-entry CAM, 4 lists, 32,768 list entries) =="
 $tm gen --out out/engine
 echo
-echo "== co-simulation: 20,000 random operations, RTL against the golden model =="
+echo "== co-simulation: 20,000 random operations, RTL against the golden and cycle models =="
 $tm cosim --lists 4 --ops 20000 --seed 1
 for bench in preposted unload; do
+    echo
+    echo "== $bench on the cycle model, beside the baselines' cost models: cycles =="
+    $tm bench "$bench" --engine model --plot "out/$bench-model.svg"
     echo
     echo "== $bench on the RTL in Verilator: cycles (first run builds three engines, minutes) =="
     $tm bench "$bench" --engine rtl --plot "out/$bench-rtl.svg"
@@ -23,4 +27,4 @@ for bench in preposted unload; do
     $tm bench "$bench"
 done
 echo
-echo "plots: out/preposted-rtl.svg, out/unload-rtl.svg (add --format csv|json for scripts)"
+echo "plots: out/{preposted,unload}-{model,rtl}.svg (add --format csv|json for scripts)"

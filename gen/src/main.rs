@@ -106,7 +106,7 @@ enum Command {
         #[arg(long)]
         plot: Option<PathBuf>,
     },
-    /// A random operation stream through the RTL (Verilator) and the golden model.
+    /// A random operation stream through the RTL (Verilator), the golden model and the cycle model.
     Cosim {
         #[arg(long, default_value_t = 4)]
         lists: u32,
@@ -296,7 +296,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
             let record = cosim_cmd::run(&cfg, ops, seed)?;
             print!("{}", render(&[record], format));
-            eprintln!("tagmatch: all {ops} responses of RTL and golden model agree");
+            eprintln!("tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle");
             Ok(())
         }
         Command::Trace { action } => trace(action),
