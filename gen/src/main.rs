@@ -8,6 +8,7 @@ mod engine_gen;
 mod estimate;
 mod hardware_bench;
 mod model_bench;
+mod rate_bench;
 mod report;
 mod software_bench;
 mod svg_plot;
@@ -21,6 +22,8 @@ use std::process::ExitCode;
 use tagmatch_sim::cycle::baselines::{Baseline, SOFTWARE_CYCLES_PER_ELEMENT};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::hash_bins::Bins;
+use tagmatch_sim::optimistic::rate::Scenario;
+use tagmatch_sim::optimistic::MAX_THREADS;
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
 #[derive(Parser)]
@@ -38,6 +41,15 @@ enum Engine {
     Model,
     /// The generated RTL in Verilator.
     Rtl,
+}
+
+/// The benchmarks `tagmatch bench` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum BenchName {
+    Preposted,
+    Unload,
+    /// Matches per cycle of the optimistic matcher's threads (and the two-level engine).
+    Rate,
 }
 
 #[derive(Subcommand)]
@@ -68,10 +80,10 @@ enum Command {
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
     },
-    /// Preposted-latency or unload benchmark.
+    /// Preposted-latency, unload, or message-rate (optimistic tag matching) benchmark.
     Bench {
         #[arg(value_enum)]
-        bench: Bench,
+        bench: BenchName,
         #[arg(long, value_enum, default_value = "software")]
         engine: Engine,
         /// Parallel lists of the hardware engine (model and rtl engines) [default: 1,4,64].
@@ -101,6 +113,18 @@ enum Command {
         /// Bins of the hash-bin matcher: a count or "auto" (grow with the queue).
         #[arg(long, default_value = "auto")]
         bins: String,
+        /// Threads of the optimistic matcher (rate).
+        #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
+        threads: Vec<usize>,
+        /// Scenarios (rate): nc, wc-fp, wc-sp.
+        #[arg(long, value_delimiter = ',', default_value = "nc,wc-fp,wc-sp")]
+        scenario: Vec<String>,
+        /// Messages per sequence (rate).
+        #[arg(long, default_value_t = 100)]
+        k: u32,
+        /// Sequences (rate).
+        #[arg(long, default_value_t = 500)]
+        sequences: u32,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
         #[arg(long)]
@@ -311,9 +335,44 @@ fn run(cli: Cli) -> Result<(), String> {
             software_cycles,
             matchers,
             bins,
+            threads,
+            scenario,
+            k,
+            sequences,
             format,
             plot,
         } => {
+            let bench = match bench {
+                BenchName::Preposted => Bench::Preposted,
+                BenchName::Unload => Bench::Unload,
+                BenchName::Rate => {
+                    if engine == Engine::Rtl {
+                        return not_yet("the optimistic thread array's RTL (--engine rtl for rate)");
+                    }
+                    if let Some(&bad) = threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
+                        return Err(format!(
+                            "--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"
+                        ));
+                    }
+                    let options = rate_bench::RateOptions {
+                        threads,
+                        scenarios: scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?,
+                        k,
+                        sequences,
+                        engine: TwoLevelConfig::from_list_capacity(
+                            cam_depth as usize,
+                            lists.first().copied().unwrap_or(4) as usize,
+                            list_capacity as usize,
+                        )?,
+                    };
+                    let records = rate_bench::run(&options)?;
+                    if let Some(svg) = plot {
+                        rate_bench::plot(&records, &svg)?;
+                    }
+                    print!("{}", render(&records, format));
+                    return Ok(());
+                }
+            };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
             }

@@ -16,13 +16,24 @@ pub enum Format {
 
 pub type Record = Vec<(&'static str, Value)>;
 
+/// A value as a table shows it: fractions rounded for reading (two places below 10,
+/// one above).
 fn cell(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
         Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() && f.abs() < 10.0 => format!("{f:.2}"),
             Some(f) if !n.is_i64() && !n.is_u64() => format!("{f:.1}"),
             _ => n.to_string(),
         },
+        other => raw(other),
+    }
+}
+
+/// A value as CSV carries it: unrounded, for scripts.
+fn raw(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
         other => other.to_string(),
     }
 }
@@ -53,7 +64,7 @@ pub fn render(records: &[Record], format: Format) -> String {
                 writeln!(out, "{}", header.join(",")).unwrap();
             }
             for r in records {
-                let row: Vec<_> = r.iter().map(|(_, v)| csv_field(&cell(v))).collect();
+                let row: Vec<_> = r.iter().map(|(_, v)| csv_field(&raw(v))).collect();
                 writeln!(out, "{}", row.join(",")).unwrap();
             }
             out

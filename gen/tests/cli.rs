@@ -138,6 +138,12 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("does not split into 3 lists"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "unload", "--engine", "model", "--depths", "40000"]));
     assert!(e.contains("exceeds the 33023 entries"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--threads", "65"]));
+    assert!(e.contains("from 1 to 64"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--scenario", "wc"]));
+    assert!(e.contains("unknown scenario"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl"]));
+    assert!(e.contains("not yet available"), "{e}");
 }
 
 #[test]
@@ -332,5 +338,41 @@ fn model_bench_sweeps_deep_queues_beside_the_baselines() {
         assert!(plot.contains(name), "{name} missing from the plot");
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("simulated cycles in"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("rate.svg");
+    let recs = json(&tagmatch(&[
+        "bench",
+        "rate",
+        "--threads",
+        "1,4,16",
+        "--sequences",
+        "20",
+        "--format",
+        "json",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]));
+    assert_eq!(recs.len(), 3 * (3 + 1), "three scenarios, three thread counts and the engine");
+    let rate = |design: &str, scenario: &str, threads: u64| {
+        recs.iter()
+            .find(|r| r["design"] == design && r["scenario"] == scenario && r["threads"] == threads)
+            .unwrap_or_else(|| panic!("no {design} {scenario} {threads}"))["matches_per_cycle"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(recs.iter().all(|r| r["matches"] == 2000), "every message of 20 sequences of 100 matched");
+    assert!(rate("optimistic", "nc", 16) > 0.6 * 16.0 * rate("optimistic", "nc", 1));
+    assert!(rate("optimistic", "nc", 16) > rate("two-level", "nc", 1));
+    assert!(rate("optimistic", "wc-fp", 16) > 2.0 * rate("optimistic", "wc-sp", 16));
+    let slow = recs.iter().find(|r| r["scenario"] == "wc-sp" && r["threads"] == 16).unwrap();
+    assert!(slow["slow_path"].as_u64().unwrap() > 0 && slow["fast_path"] == 0, "{slow}");
+    let plot = std::fs::read_to_string(&svg).unwrap();
+    assert!(plot.contains("optimistic, wc-fp") && plot.contains("two-level engine, nc"));
     std::fs::remove_dir_all(&dir).ok();
 }

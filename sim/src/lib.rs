@@ -16,6 +16,7 @@ pub mod linked_list;
 pub mod matcher;
 pub mod matchers;
 pub mod ops;
+pub mod optimistic;
 pub mod oracle;
 pub mod partner;
 pub mod rank_based;

@@ -1,0 +1,96 @@
+//! `tagmatch bench rate`: the optimistic tag matching paper's message-rate benchmark on the
+//! optimistic matcher's cycle-level model, with the two-level engine's cycle-accurate model
+//! on the same operations beside it. Records: one per scenario and thread count, plus one
+//! `two-level` record per scenario; `scaling` is the rate over `threads` times the
+//! one-thread rate (1.0 = linear).
+
+use crate::report::Record;
+use crate::svg_plot::{Chart, Scale, Series};
+use serde_json::json;
+use std::path::Path;
+use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::optimistic::cost::Costs;
+use tagmatch_sim::optimistic::rate::{optimistic, two_level, Rate, Scenario};
+
+pub struct RateOptions {
+    pub threads: Vec<usize>,
+    pub scenarios: Vec<Scenario>,
+    /// Messages per sequence.
+    pub k: u32,
+    pub sequences: u32,
+    pub engine: TwoLevelConfig,
+}
+
+fn record(scenario: Scenario, design: &str, threads: usize, r: &Rate, scaling: Option<f64>) -> Record {
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    vec![
+        ("bench", json!("rate")),
+        ("engine", json!("model")),
+        ("design", json!(design)),
+        ("scenario", json!(scenario.name())),
+        ("threads", json!(threads)),
+        ("matches", json!(r.matches)),
+        ("cycles", json!(r.cycles)),
+        ("matches_per_cycle", json!(round(r.per_cycle()))),
+        ("scaling", scaling.map_or(json!(null), |s| json!(round(s)))),
+        ("conflicts", json!(r.conflicts)),
+        ("fast_path", json!(r.fast)),
+        ("slow_path", json!(r.slow)),
+    ]
+}
+
+pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
+    if o.k == 0 || o.sequences == 0 {
+        return Err("--k and --sequences must be at least 1".into());
+    }
+    let costs = Costs::default();
+    let mut out = Vec::new();
+    for &scenario in &o.scenarios {
+        let single = optimistic(scenario, 1, o.k, o.sequences, &costs)?.per_cycle();
+        for &threads in &o.threads {
+            let r = optimistic(scenario, threads, o.k, o.sequences, &costs)?;
+            let scaling = r.per_cycle() / (single * threads as f64);
+            out.push(record(scenario, "optimistic", threads, &r, Some(scaling)));
+        }
+        let r = two_level(scenario, o.engine, o.k, o.sequences)?;
+        out.push(record(scenario, "two-level", 1, &r, None));
+    }
+    Ok(out)
+}
+
+/// Matches per cycle against threads (log scale), one line per scenario; the two-level
+/// engine's rate as a dashed line across.
+pub fn plot(records: &[Record], path: &Path) -> Result<(), String> {
+    let get = |r: &Record, key: &str| r.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
+    let text =
+        |r: &Record, key: &str| get(r, key).and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    let threads: Vec<f64> = records
+        .iter()
+        .filter(|r| text(r, "design") == "optimistic")
+        .filter_map(|r| get(r, "threads").and_then(|v| v.as_f64()))
+        .collect();
+    let (lo, hi) = threads.iter().fold((f64::MAX, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
+    let mut series: Vec<Series> = Vec::new();
+    for r in records {
+        let y = get(r, "matches_per_cycle").and_then(|v| v.as_f64()).unwrap_or(0.0);
+        let (name, points, dashed) = if text(r, "design") == "two-level" {
+            (format!("two-level engine, {}", text(r, "scenario")), vec![(lo, y), (hi, y)], true)
+        } else {
+            let x = get(r, "threads").and_then(|v| v.as_f64()).unwrap_or(1.0);
+            (format!("optimistic, {}", text(r, "scenario")), vec![(x, y)], false)
+        };
+        match series.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.extend(points),
+            None => series.push(Series { name, points, strong: true, dashed }),
+        }
+    }
+    let chart = Chart {
+        title: "message rate (sequences of k messages, receives preposted)".into(),
+        x_label: "threads".into(),
+        y_label: "matches per cycle".into(),
+        x_scale: Scale::Log2,
+        y_scale: Scale::Linear,
+        series,
+    };
+    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,571 @@
+//! Optimistic tag matching (García, Di Girolamo, …, Hoefler, Bloch): `N` threads match a
+//! block of `N` consecutive arriving messages at once and repair conflicts afterwards.
+//! The four-index layout is [`crate::four_index`]'s; this module adds the threads.
+//!
+//! One block, thread `i` handling the `i`-th message (module [`cost`] prices each step):
+//!
+//! 1. *Optimistic phase*: every thread searches the four indexes (hash(comm, src, tag),
+//!    hash(comm, tag) for `ANY_SOURCE`, hash(comm, src) for `ANY_TAG`, one list for both),
+//!    keeps the candidate with the smallest posting label and books it by setting bit `i`
+//!    in the receive descriptor's booking bitmap. With the *early booking check* a thread
+//!    skips receives a lower thread has already booked (a lower thread will get them).
+//! 2. *Partial barrier*: thread `i` waits for threads `j < i` only.
+//! 3. *Conflict detection*: a thread whose candidate carries a lower thread's bit is
+//!    conflicted; it and every thread after the first conflicted one resolve again:
+//!    - *fast path* (an option): when every thread of the block booked the same receive `k`,
+//!      thread `i` takes the receive `i` places after `k` in its index list if it carries
+//!      the same sequence id (given at posting: consecutive receives with the same
+//!      pattern share one), which is then exactly the receive serial matching gives it;
+//!    - *slow path*: wait for thread `i - 1` to finish, then match again.
+//! 4. Unmatched messages become unexpected, in arrival order, entered in all four UMQ
+//!    indexes; a new receive searches only its own class's index.
+//!
+//! Consumed receives leave their index at once, or with *lazy removal* (an option) are
+//! marked and skipped by later searches until the block ends, when one thread per list
+//! cleans them out. Receive descriptors live in a fixed-size table: posting into a full one
+//! answers overflow (the host keeps the receive and matches in software).
+//!
+//! The model runs the optimistic phase in thread order, so the early booking check sees
+//! every lower thread's booking — the most it can skip. Pairing equals the golden model's
+//! for every thread count and option set (property tests), so blocks change only cost.
+
+pub mod cost;
+pub mod rate;
+
+use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
+use crate::matcher::{mix3, reduce};
+use crate::ops::{Op, Outcome};
+use std::collections::VecDeque;
+
+/// The most threads a booking bitmap (one `u64`) names.
+pub const MAX_THREADS: usize = 64;
+
+/// A matcher's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptimisticConfig {
+    pub threads: usize,
+    /// Bins of each of the three hashed indexes.
+    pub bins: usize,
+    /// Receive descriptors: the most receives posted at once.
+    pub descriptors: usize,
+    pub fast_path: bool,
+    pub lazy_removal: bool,
+    pub early_booking_check: bool,
+}
+
+impl OptimisticConfig {
+    /// The paper's prototype: hash tables twice the 1,024 in-flight receives.
+    pub fn new(threads: usize) -> Self {
+        OptimisticConfig {
+            threads,
+            bins: 2048,
+            descriptors: 1024,
+            fast_path: true,
+            lazy_removal: false,
+            early_booking_check: false,
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(format!("{} threads: from 1 to {MAX_THREADS} (one booking bit each)", self.threads));
+        }
+        if self.bins == 0 || self.descriptors == 0 {
+            return Err(format!("{self:?}: bins and descriptors must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// A posted receive's descriptor.
+#[derive(Clone, Copy, Debug)]
+struct Descriptor {
+    recv: RecvId,
+    spec: RecvSpec,
+    label: u64,
+    sequence: u64,
+    booked: u64,
+    consumed: bool,
+    /// The index list that holds it.
+    list: u32,
+}
+
+/// An unexpected message (entered in all four UMQ indexes).
+#[derive(Clone, Copy, Debug)]
+struct Unexpected {
+    msg: MsgId,
+    env: Envelope,
+}
+
+/// How a thread got its receive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Its optimistic candidate, no conflict before it.
+    Optimistic,
+    Fast,
+    Slow,
+}
+
+/// What one thread did in a block, for the cost model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadTrace {
+    /// Index entries read in the optimistic phase (all four indexes).
+    pub walked: u32,
+    /// Entries read again on the slow path.
+    pub rewalked: u32,
+    /// Its candidate was booked by a lower thread.
+    pub conflicted: bool,
+    pub path: Path,
+    /// The index list of the receive it took, if it took one.
+    pub list: Option<u32>,
+}
+
+/// What a block of arrivals did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockTrace {
+    pub threads: Vec<ThreadTrace>,
+    /// Index lists cleaned of lazily removed receives at the end of the block.
+    pub cleaned_lists: u32,
+    /// Entries removed by those cleanings.
+    pub cleaned: u32,
+    /// Removal was lazy (marks, then cleanings) rather than eager (unlinks).
+    pub lazy: bool,
+}
+
+/// The optimistic matcher.
+#[derive(Clone, Debug)]
+pub struct OptimisticMatcher {
+    cfg: OptimisticConfig,
+    table: Vec<Option<Descriptor>>,
+    free: Vec<u32>,
+    live: usize,
+    /// PRQ index lists (`class * bins + bin`, the both-wildcards list last) of descriptor slots.
+    prq: Vec<VecDeque<u32>>,
+    /// UMQ index lists, same layout; every message is in four of them.
+    umq: Vec<VecDeque<Unexpected>>,
+    umq_len: usize,
+    next_label: u64,
+    sequence: u64,
+    /// The last queued receive's pattern, for sequence ids.
+    last_spec: Option<RecvSpec>,
+    /// Receives consumed lazily in this block, cleaned at its end.
+    marked: Vec<u32>,
+}
+
+impl OptimisticMatcher {
+    pub fn new(cfg: OptimisticConfig) -> Result<Self, String> {
+        cfg.check()?;
+        let lists = 3 * cfg.bins + 1;
+        Ok(OptimisticMatcher {
+            cfg,
+            table: vec![None; cfg.descriptors],
+            free: (0..cfg.descriptors as u32).rev().collect(),
+            live: 0,
+            prq: vec![VecDeque::new(); lists],
+            umq: vec![VecDeque::new(); lists],
+            umq_len: 0,
+            next_label: 0,
+            sequence: 0,
+            last_spec: None,
+            marked: Vec::new(),
+        })
+    }
+
+    pub fn config(&self) -> OptimisticConfig {
+        self.cfg
+    }
+
+    /// Receives posted and messages unexpected.
+    pub fn queue_lengths(&self) -> (usize, usize) {
+        (self.live, self.umq_len)
+    }
+
+    /// The list of `class` holding keys (comm, src, tag), parts the class ignores unused.
+    fn list(&self, class: WildcardClass, comm: u32, src: u32, tag: u32) -> usize {
+        let bins = self.cfg.bins;
+        let (hash, base) = match class {
+            WildcardClass::Exact => (mix3(comm, src, tag), 0),
+            WildcardClass::AnySource => (mix3(comm, u32::MAX, tag), 1),
+            WildcardClass::AnyTag => (mix3(comm, src, u32::MAX), 2),
+            WildcardClass::AnyBoth => return 3 * bins,
+        };
+        base * bins + reduce(hash, bins) as usize
+    }
+
+    fn spec_list(&self, spec: &RecvSpec) -> usize {
+        self.list(spec.class(), spec.comm, spec.src.unwrap_or(0), spec.tag.unwrap_or(0))
+    }
+
+    fn desc(&self, slot: u32) -> &Descriptor {
+        self.table[slot as usize].as_ref().expect("indexed slots hold descriptors")
+    }
+
+    fn desc_mut(&mut self, slot: u32) -> &mut Descriptor {
+        self.table[slot as usize].as_mut().expect("indexed slots hold descriptors")
+    }
+
+    /// The oldest receive matching `env` that `skip` allows, and the entries read.
+    fn search(&self, env: &Envelope, skip: impl Fn(&Descriptor) -> bool) -> (Option<u32>, u32) {
+        let mut walked = 0;
+        let mut best: Option<(u64, u32)> = None;
+        for class in WildcardClass::ALL {
+            let list = self.list(class, env.comm, env.src, env.tag);
+            for &slot in &self.prq[list] {
+                walked += 1;
+                let d = self.desc(slot);
+                if !d.consumed && !skip(d) && d.spec.matches(env) {
+                    if best.is_none_or(|(label, _)| d.label < label) {
+                        best = Some((d.label, slot));
+                    }
+                    break;
+                }
+            }
+        }
+        (best.map(|(_, s)| s), walked)
+    }
+
+    /// Takes a receive: gone at once, or marked until the block ends (lazy removal).
+    fn consume(&mut self, slot: u32) -> RecvId {
+        let lazy = self.cfg.lazy_removal;
+        let d = self.desc_mut(slot);
+        d.consumed = true;
+        let (recv, list) = (d.recv, d.list as usize);
+        if lazy {
+            self.marked.push(slot);
+        } else {
+            self.unindex(slot, list);
+        }
+        recv
+    }
+
+    fn unindex(&mut self, slot: u32, list: usize) {
+        let at = self.prq[list].iter().position(|&s| s == slot).expect("the receive is indexed");
+        self.prq[list].remove(at);
+        self.table[slot as usize] = None;
+        self.free.push(slot);
+        self.live -= 1;
+    }
+
+    /// The oldest unexpected message `spec` matches (its own class's index only).
+    fn find_unexpected(&self, spec: &RecvSpec) -> Option<(usize, Unexpected)> {
+        let list = self.spec_list(spec);
+        self.umq[list].iter().enumerate().find(|(_, u)| spec.matches(&u.env)).map(|(i, u)| (i, *u))
+    }
+
+    fn remove_unexpected(&mut self, u: &Unexpected) {
+        for class in WildcardClass::ALL {
+            let list = self.list(class, u.env.comm, u.env.src, u.env.tag);
+            let at = self.umq[list].iter().position(|x| x.msg == u.msg).expect("in all four indexes");
+            self.umq[list].remove(at);
+        }
+        self.umq_len -= 1;
+    }
+
+    pub fn post_recv(&mut self, recv: RecvId, spec: RecvSpec) -> Outcome {
+        if let Some((_, u)) = self.find_unexpected(&spec) {
+            self.remove_unexpected(&u);
+            return Outcome::Matched { recv, msg: u.msg };
+        }
+        let Some(slot) = self.free.pop() else { return Outcome::Overflow };
+        if self.last_spec != Some(spec) {
+            self.sequence += 1;
+            self.last_spec = Some(spec);
+        }
+        let list = self.spec_list(&spec);
+        self.next_label += 1;
+        self.table[slot as usize] = Some(Descriptor {
+            recv,
+            spec,
+            label: self.next_label,
+            sequence: self.sequence,
+            booked: 0,
+            consumed: false,
+            list: list as u32,
+        });
+        self.prq[list].push_back(slot);
+        self.live += 1;
+        Outcome::Queued
+    }
+
+    pub fn cancel(&mut self, recv: RecvId) -> Outcome {
+        let found = self.table.iter().position(|d| d.is_some_and(|d| d.recv == recv && !d.consumed));
+        match found {
+            Some(slot) => {
+                let list = self.desc(slot as u32).list as usize;
+                self.unindex(slot as u32, list);
+                // The next receive must not join the cancelled one's sequence across a gap.
+                self.last_spec = None;
+                Outcome::Cancelled { recv }
+            }
+            None => Outcome::NotFound,
+        }
+    }
+
+    pub fn probe(&mut self, spec: RecvSpec, remove: bool) -> Outcome {
+        let found = self.find_unexpected(&spec).map(|(_, u)| u);
+        if remove {
+            if let Some(u) = &found {
+                self.remove_unexpected(u);
+            }
+            Outcome::MatchedProbed(found.map(|u| u.msg))
+        } else {
+            Outcome::Probed(found.map(|u| u.msg))
+        }
+    }
+
+    /// Matches a block of at most `threads` arriving messages, thread `i` taking the
+    /// `i`-th; returns their outcomes in arrival order and what each thread did.
+    pub fn arrive_block(&mut self, msgs: &[(MsgId, Envelope)]) -> (Vec<Outcome>, BlockTrace) {
+        let n = msgs.len();
+        assert!(n <= self.cfg.threads, "a block has at most one message per thread");
+        let mut trace = BlockTrace { lazy: self.cfg.lazy_removal, ..BlockTrace::default() };
+        // 1. Optimistic phase, with bookings.
+        let mut candidates = Vec::with_capacity(n);
+        for (i, (_, env)) in msgs.iter().enumerate() {
+            let lower = (1u64 << i) - 1;
+            let early = self.cfg.early_booking_check;
+            let (cand, walked) = self.search(env, |d| early && d.booked & lower != 0);
+            if let Some(slot) = cand {
+                self.desc_mut(slot).booked |= 1 << i;
+            }
+            candidates.push(cand);
+            trace.threads.push(ThreadTrace {
+                walked,
+                rewalked: 0,
+                conflicted: false,
+                path: Path::Optimistic,
+                list: None,
+            });
+        }
+        // The fast path's condition and targets, read before anything is consumed.
+        let all_booked = if n == 0 { 0 } else { u64::MAX >> (64 - n) };
+        let shared = match candidates.first() {
+            Some(&Some(k)) if n > 1 && self.desc(k).booked == all_booked => Some(k),
+            _ => None,
+        };
+        let fast_targets: Vec<Option<u32>> = match shared {
+            Some(k) if self.cfg.fast_path => {
+                let d = self.desc(k);
+                let list = &self.prq[d.list as usize];
+                let at = list.iter().position(|&s| s == k).expect("the candidate is indexed");
+                (0..n)
+                    .map(|i| list.get(at + i).copied().filter(|&s| self.desc(s).sequence == d.sequence))
+                    .collect()
+            }
+            _ => vec![None; n],
+        };
+        // 2–3. Barrier, conflict detection and resolution, in thread order. Each thread
+        // reads its candidate's bitmap as the optimistic phase left it (a lower thread's
+        // later booking only happens while resolving, which sends this thread there too).
+        let bitmaps: Vec<u64> = candidates.iter().map(|c| c.map_or(0, |s| self.desc(s).booked)).collect();
+        let mut consumed_here: Vec<u32> = Vec::with_capacity(n);
+        let mut outcomes = Vec::with_capacity(n);
+        let mut resolving = false;
+        for (i, &(msg, env)) in msgs.iter().enumerate() {
+            let lower = (1u64 << i) - 1;
+            let cand = candidates[i];
+            let conflicted = bitmaps[i] & lower != 0;
+            trace.threads[i].conflicted = conflicted;
+            resolving |= conflicted;
+            let taken = if !resolving {
+                cand
+            } else if let Some(target) = fast_targets[i].filter(|t| !consumed_here.contains(t)) {
+                trace.threads[i].path = Path::Fast;
+                Some(target)
+            } else {
+                trace.threads[i].path = Path::Slow;
+                let (again, walked) = self.search(&env, |_| false);
+                trace.threads[i].rewalked = walked;
+                again
+            };
+            outcomes.push(match taken {
+                Some(slot) => {
+                    consumed_here.push(slot);
+                    trace.threads[i].list = Some(self.desc(slot).list);
+                    Outcome::Matched { recv: self.consume(slot), msg }
+                }
+                None => Outcome::Queued,
+            });
+        }
+        // Bookings end with the block; lazily removed receives are cleaned out.
+        for slot in candidates.into_iter().flatten() {
+            if let Some(d) = self.table[slot as usize].as_mut() {
+                d.booked = 0;
+            }
+        }
+        if self.cfg.lazy_removal {
+            self.clean(&mut trace);
+        }
+        // 4. Unexpected messages, in arrival order.
+        for (&(msg, env), outcome) in msgs.iter().zip(&outcomes) {
+            if *outcome == Outcome::Queued {
+                let u = Unexpected { msg, env };
+                for class in WildcardClass::ALL {
+                    let list = self.list(class, env.comm, env.src, env.tag);
+                    self.umq[list].push_back(u);
+                }
+                self.umq_len += 1;
+            }
+        }
+        (outcomes, trace)
+    }
+
+    /// Removes every consumed receive from its list (one cleaning thread per list).
+    fn clean(&mut self, trace: &mut BlockTrace) {
+        let marked = std::mem::take(&mut self.marked);
+        let mut lists: Vec<usize> = marked.iter().map(|&s| self.desc(s).list as usize).collect();
+        lists.sort_unstable();
+        lists.dedup();
+        for list in lists {
+            trace.cleaned_lists += 1;
+            let consumed: Vec<u32> =
+                self.prq[list].iter().copied().filter(|&s| self.desc(s).consumed).collect();
+            for slot in consumed {
+                trace.cleaned += 1;
+                self.unindex(slot, list);
+            }
+        }
+    }
+
+    /// Runs a stream: consecutive arrivals go in blocks of up to `threads`, every other
+    /// operation alone; `on_block` sees each block's trace.
+    pub fn run(&mut self, ops: &[Op], on_block: &mut dyn FnMut(&BlockTrace)) -> Vec<Outcome> {
+        let mut out = Vec::with_capacity(ops.len());
+        let mut block: Vec<(MsgId, Envelope)> = Vec::with_capacity(self.cfg.threads);
+        let mut flush = |m: &mut Self, block: &mut Vec<(MsgId, Envelope)>, out: &mut Vec<Outcome>| {
+            if !block.is_empty() {
+                let (outcomes, trace) = m.arrive_block(block);
+                on_block(&trace);
+                out.extend(outcomes);
+                block.clear();
+            }
+        };
+        for op in ops {
+            if let Op::Arrive { msg, env } = *op {
+                block.push((msg, env));
+                if block.len() == self.cfg.threads {
+                    flush(self, &mut block, &mut out);
+                }
+                continue;
+            }
+            flush(self, &mut block, &mut out);
+            out.push(match *op {
+                Op::PostRecv { recv, spec } => self.post_recv(recv, spec),
+                Op::Cancel { recv } => self.cancel(recv),
+                Op::Probe { spec } => self.probe(spec, false),
+                Op::MatchedProbe { spec } => self.probe(spec, true),
+                Op::Arrive { .. } => unreachable!("arrivals are blocked above"),
+            });
+        }
+        flush(self, &mut block, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounded::BoundedGolden;
+    use crate::streams::random_stream_phased;
+    use proptest::prelude::*;
+
+    fn options() -> impl Strategy<Value = (usize, bool, bool, bool)> {
+        (
+            prop_oneof![Just(1usize), Just(2), Just(3), Just(4), Just(8), Just(16), Just(64)],
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        #[test]
+        fn pairing_equals_the_golden_model(
+            seed in any::<u64>(),
+            (threads, fast, lazy, early) in options(),
+            small_table in any::<bool>(),
+            bins in prop_oneof![Just(1usize), Just(4), Just(64)],
+        ) {
+            let descriptors = if small_table { 40 } else { 4096 };
+            let cfg = OptimisticConfig { threads, bins, descriptors, fast_path: fast, lazy_removal: lazy, early_booking_check: early };
+            let mut m = OptimisticMatcher::new(cfg).unwrap();
+            let ops = random_stream_phased(seed, 1500, 200);
+            let got = m.run(&ops, &mut |_| {});
+            let mut golden = BoundedGolden::new(descriptors, usize::MAX);
+            for (i, (op, got)) in ops.iter().zip(&got).enumerate() {
+                prop_assert_eq!(*got, golden.apply(op), "op {} {:?} with {:?}", i, op, cfg);
+            }
+        }
+    }
+
+    /// Receives all alike, messages for them in blocks: the fast path takes every thread
+    /// after the first; without it, the slow path does.
+    #[test]
+    fn the_fast_path_serves_sequences_of_compatible_receives() {
+        let env = Envelope::new(0, 3, 7);
+        for fast in [true, false] {
+            let mut cfg = OptimisticConfig::new(8);
+            cfg.fast_path = fast;
+            let mut m = OptimisticMatcher::new(cfg).unwrap();
+            for r in 0..8 {
+                m.post_recv(RecvId(r), RecvSpec::exact(env));
+            }
+            let msgs: Vec<_> = (0..8).map(|i| (MsgId(100 + i), env)).collect();
+            let (outcomes, trace) = m.arrive_block(&msgs);
+            for (i, o) in outcomes.iter().enumerate() {
+                assert_eq!(*o, Outcome::Matched { recv: RecvId(i as u64), msg: MsgId(100 + i as u64) });
+            }
+            let want = if fast { Path::Fast } else { Path::Slow };
+            assert_eq!(trace.threads[0].path, Path::Optimistic);
+            assert!(trace.threads[1..].iter().all(|t| t.path == want && t.conflicted), "{trace:?}");
+        }
+    }
+
+    /// A receive of another pattern posted inside the run ends the sequence: the fast path
+    /// must not jump over it.
+    #[test]
+    fn the_fast_path_stops_at_the_end_of_a_sequence() {
+        let env = Envelope::new(0, 3, 7);
+        let mut m = OptimisticMatcher::new(OptimisticConfig::new(4)).unwrap();
+        m.post_recv(RecvId(0), RecvSpec::exact(env));
+        m.post_recv(RecvId(1), RecvSpec::exact(env));
+        m.post_recv(RecvId(2), RecvSpec::new(0, None, Some(7)));
+        m.post_recv(RecvId(3), RecvSpec::exact(env));
+        let msgs: Vec<_> = (0..4).map(|i| (MsgId(100 + i), env)).collect();
+        let (outcomes, trace) = m.arrive_block(&msgs);
+        let recvs: Vec<_> = outcomes
+            .iter()
+            .map(|o| match o {
+                Outcome::Matched { recv, .. } => recv.0,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(recvs, [0, 1, 2, 3]);
+        assert_eq!(trace.threads[1].path, Path::Fast);
+        assert_eq!(trace.threads[2].path, Path::Slow, "receive 2 is in another index");
+    }
+
+    #[test]
+    fn unique_envelopes_need_no_resolution() {
+        let mut m = OptimisticMatcher::new(OptimisticConfig::new(16)).unwrap();
+        for r in 0..16u32 {
+            m.post_recv(RecvId(r as u64), RecvSpec::exact(Envelope::new(0, r, r)));
+        }
+        let msgs: Vec<_> = (0..16u32).map(|i| (MsgId(100 + i as u64), Envelope::new(0, i, i))).collect();
+        let (_, trace) = m.arrive_block(&msgs);
+        assert!(trace.threads.iter().all(|t| t.path == Path::Optimistic && t.list.is_some()));
+    }
+
+    #[test]
+    fn a_full_descriptor_table_answers_overflow() {
+        let mut cfg = OptimisticConfig::new(4);
+        cfg.descriptors = 2;
+        let mut m = OptimisticMatcher::new(cfg).unwrap();
+        let spec = RecvSpec::exact(Envelope::new(0, 1, 1));
+        assert_eq!(m.post_recv(RecvId(1), spec), Outcome::Queued);
+        assert_eq!(m.post_recv(RecvId(2), spec), Outcome::Queued);
+        assert_eq!(m.post_recv(RecvId(3), spec), Outcome::Overflow);
+        assert!(OptimisticMatcher::new(OptimisticConfig::new(65)).is_err());
+    }
+}

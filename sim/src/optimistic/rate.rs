@@ -1,0 +1,173 @@
+//! The message-rate benchmark of the optimistic tag matching paper: sequences of `k`
+//! messages (100 in the paper) whose receives are posted first; the rate is matches per
+//! cycle while the messages are matched (posting is the host's, before the sequence, as
+//! the paper times from the first message to the acknowledgement).
+//!
+//! Scenarios: `nc` — every receive of a sequence names a different source and tag (no
+//! conflicts); `wc-fp` / `wc-sp` — every receive names the same source and tag, so every
+//! thread of a block wants the same receive, with the fast path on or off.
+//!
+//! The same operations run through the two-level engine's cycle-accurate model, timed from
+//! the first message's acceptance to the last response (the next command's slot included).
+
+use super::cost::Costs;
+use super::{OptimisticConfig, OptimisticMatcher, Path};
+use crate::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use crate::cycle::CycleEngine;
+use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::ops::{Op, Outcome};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scenario {
+    Nc,
+    WcFastPath,
+    WcSlowPath,
+}
+
+impl Scenario {
+    pub const ALL: [Scenario; 3] = [Scenario::Nc, Scenario::WcFastPath, Scenario::WcSlowPath];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::Nc => "nc",
+            Scenario::WcFastPath => "wc-fp",
+            Scenario::WcSlowPath => "wc-sp",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Scenario, String> {
+        Scenario::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| format!("unknown scenario {s:?}: nc, wc-fp or wc-sp"))
+    }
+
+    /// The `i`-th envelope of a sequence.
+    fn envelope(self, i: u32) -> Envelope {
+        match self {
+            Scenario::Nc => Envelope::new(0, i, i),
+            _ => Envelope::new(0, 1, 1),
+        }
+    }
+}
+
+/// One sequence: `k` receives, then the `k` messages for them in order. Handles count
+/// on across sequences.
+pub fn sequence(scenario: Scenario, k: u32, first_handle: u64) -> (Vec<Op>, Vec<Op>) {
+    let posts = (0..k)
+        .map(|i| Op::PostRecv {
+            recv: RecvId(first_handle + i as u64),
+            spec: RecvSpec::exact(scenario.envelope(i)),
+        })
+        .collect();
+    let arrivals = (0..k)
+        .map(|i| Op::Arrive { msg: MsgId(first_handle + i as u64), env: scenario.envelope(i) })
+        .collect();
+    (posts, arrivals)
+}
+
+/// What a run measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rate {
+    pub matches: u64,
+    pub cycles: u64,
+    pub conflicts: u64,
+    pub fast: u64,
+    pub slow: u64,
+}
+
+impl Rate {
+    pub fn per_cycle(&self) -> f64 {
+        self.matches as f64 / self.cycles.max(1) as f64
+    }
+}
+
+fn check_matched(outcomes: &[Outcome], what: &str) -> Result<(), String> {
+    match outcomes.iter().find(|o| !matches!(o, Outcome::Matched { .. } | Outcome::Queued)) {
+        Some(o) => Err(format!("{what}: unexpected outcome {o:?}")),
+        None => Ok(()),
+    }
+}
+
+/// The optimistic matcher with `threads` threads on `sequences` sequences of `k`.
+pub fn optimistic(
+    scenario: Scenario,
+    threads: usize,
+    k: u32,
+    sequences: u32,
+    costs: &Costs,
+) -> Result<Rate, String> {
+    let mut cfg = OptimisticConfig::new(threads);
+    cfg.fast_path = scenario != Scenario::WcSlowPath;
+    cfg.descriptors = cfg.descriptors.max(k as usize);
+    let mut m = OptimisticMatcher::new(cfg)?;
+    let mut rate = Rate::default();
+    for s in 0..sequences {
+        let (posts, arrivals) = sequence(scenario, k, s as u64 * k as u64);
+        check_matched(&m.run(&posts, &mut |_| {}), "posting")?;
+        let outcomes = m.run(&arrivals, &mut |block| {
+            rate.cycles += costs.block(block);
+            for t in &block.threads {
+                rate.conflicts += t.conflicted as u64;
+                rate.fast += (t.path == Path::Fast) as u64;
+                rate.slow += (t.path == Path::Slow) as u64;
+            }
+        });
+        let matched = outcomes.iter().filter(|o| matches!(o, Outcome::Matched { .. })).count();
+        if matched != k as usize {
+            return Err(format!("sequence {s}: {matched} of {k} messages matched"));
+        }
+        rate.matches += matched as u64;
+    }
+    Ok(rate)
+}
+
+/// The two-level engine (cycle-accurate model) on the same operations.
+pub fn two_level(scenario: Scenario, cfg: TwoLevelConfig, k: u32, sequences: u32) -> Result<Rate, String> {
+    let mut engine = TwoLevelModel::with_config(cfg);
+    let mut rate = Rate::default();
+    for s in 0..sequences {
+        let (posts, arrivals) = sequence(scenario, k, s as u64 * k as u64);
+        for op in &posts {
+            engine.apply(op)?;
+        }
+        let (mut first, mut last) = (None, 0);
+        for op in &arrivals {
+            let got = engine.apply(op)?;
+            if !matches!(got.outcome, Outcome::Matched { .. }) {
+                return Err(format!("sequence {s}: the engine answered {:?}", got.outcome));
+            }
+            first.get_or_insert(got.accepted);
+            last = got.responded;
+        }
+        // Up to the cycle the next command could be accepted: one operation's full slot.
+        rate.cycles += last + 1 - first.unwrap_or(last);
+        rate.matches += k as u64;
+    }
+    Ok(rate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_conflicts_scale_with_threads_and_conflicts_do_not() {
+        let costs = Costs::default();
+        let nc = |t| optimistic(Scenario::Nc, t, 100, 5, &costs).unwrap();
+        assert_eq!(nc(1).conflicts, 0);
+        assert!(nc(16).per_cycle() > 8.0 * nc(1).per_cycle(), "{:?} vs {:?}", nc(16), nc(1));
+        let sp = |t| optimistic(Scenario::WcSlowPath, t, 100, 5, &costs).unwrap();
+        assert!(sp(16).slow > 0 && sp(16).fast == 0);
+        assert!(sp(16).per_cycle() < 2.0 * sp(1).per_cycle(), "the slow path serializes");
+        let fp = optimistic(Scenario::WcFastPath, 16, 100, 5, &costs).unwrap();
+        assert!(fp.fast > 0 && fp.per_cycle() > sp(16).per_cycle());
+    }
+
+    #[test]
+    fn the_two_level_engine_takes_three_cycles_a_message_from_its_cam() {
+        let cfg = TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap();
+        let r = two_level(Scenario::Nc, cfg, 100, 3).unwrap();
+        assert_eq!((r.matches, r.cycles), (300, 900));
+    }
+}
