@@ -466,35 +466,104 @@ impl OptimisticMatcher {
 mod tests {
     use super::*;
     use crate::bounded::BoundedGolden;
-    use crate::streams::random_stream_phased;
+    use crate::streams::{random_stream_phased, Rng};
     use proptest::prelude::*;
 
-    fn options() -> impl Strategy<Value = (usize, bool, bool, bool)> {
-        (
-            prop_oneof![Just(1usize), Just(2), Just(3), Just(4), Just(8), Just(16), Just(64)],
-            any::<bool>(),
-            any::<bool>(),
-            any::<bool>(),
-        )
+    /// Bursts that make blocks full and conflicted: runs of receives with one pattern
+    /// (sometimes a wildcard), then a burst of messages from a few senders.
+    fn bursty_stream(seed: u64) -> Vec<Op> {
+        let mut r = Rng::new(seed);
+        // Above the random stream's handles, receives and messages alike.
+        let (mut ops, mut handle) = (Vec::new(), 1u64 << 40);
+        for _ in 0..12 {
+            for _ in 0..1 + r.below(6) {
+                let src = r.below(3) as u32;
+                let spec = match r.below(6) {
+                    0 => RecvSpec::new(0, None, Some(1)),
+                    1 => RecvSpec::new(0, Some(src), None),
+                    _ => RecvSpec::exact(Envelope::new(0, src, 1)),
+                };
+                for _ in 0..1 + r.below(20) {
+                    handle += 1;
+                    ops.push(Op::PostRecv { recv: RecvId(handle), spec });
+                }
+            }
+            // Half the bursts come from one sender with one tag: whole blocks want one receive.
+            let one = r.chance(50).then(|| Envelope::new(0, r.below(3) as u32, 1));
+            for _ in 0..r.below(90) {
+                handle += 1;
+                let env = one.unwrap_or_else(|| Envelope::new(0, r.below(3) as u32, r.below(2) as u32));
+                ops.push(Op::Arrive { msg: MsgId(handle), env });
+            }
+        }
+        ops
+    }
+
+    /// Runs `ops`; returns the outcomes and how many threads took the fast and slow paths.
+    fn run_counting(cfg: OptimisticConfig, ops: &[Op]) -> (Vec<Outcome>, usize, usize) {
+        let mut m = OptimisticMatcher::new(cfg).unwrap();
+        let (mut fast, mut slow) = (0, 0);
+        let got = m.run(ops, &mut |b| {
+            fast += b.threads.iter().filter(|t| t.path == Path::Fast).count();
+            slow += b.threads.iter().filter(|t| t.path == Path::Slow).count();
+        });
+        (got, fast, slow)
+    }
+
+    fn check_stream(cfg: OptimisticConfig, seed: u64) -> Result<(), TestCaseError> {
+        for ops in [random_stream_phased(seed, 1500, 200), bursty_stream(seed)] {
+            let (got, _, _) = run_counting(cfg, &ops);
+            let mut golden = BoundedGolden::new(cfg.descriptors, usize::MAX);
+            for (i, (op, got)) in ops.iter().zip(&got).enumerate() {
+                prop_assert_eq!(*got, golden.apply(op), "op {} {:?} with {:?}", i, op, cfg);
+            }
+        }
+        Ok(())
+    }
+
+    /// The bursts exercise what the pairing tests are for: conflicts on both paths.
+    #[test]
+    fn bursts_reach_both_conflict_paths() {
+        for threads in [4, 16] {
+            let (mut fast, mut slow) = (0, 0);
+            for seed in 0..8 {
+                let (_, f, s) = run_counting(OptimisticConfig::new(threads), &bursty_stream(seed));
+                fast += f;
+                slow += s;
+            }
+            assert!(fast > 0 && slow > 0, "{threads} threads: fast {fast}, slow {slow}");
+        }
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(96))]
+        #![proptest_config(ProptestConfig::with_cases(128))]
         #[test]
         fn pairing_equals_the_golden_model(
             seed in any::<u64>(),
-            (threads, fast, lazy, early) in options(),
+            threads in 1usize..=MAX_THREADS,
+            (fast_path, lazy_removal, early_booking_check) in any::<(bool, bool, bool)>(),
             small_table in any::<bool>(),
             bins in prop_oneof![Just(1usize), Just(4), Just(64)],
         ) {
             let descriptors = if small_table { 40 } else { 4096 };
-            let cfg = OptimisticConfig { threads, bins, descriptors, fast_path: fast, lazy_removal: lazy, early_booking_check: early };
-            let mut m = OptimisticMatcher::new(cfg).unwrap();
-            let ops = random_stream_phased(seed, 1500, 200);
-            let got = m.run(&ops, &mut |_| {});
-            let mut golden = BoundedGolden::new(descriptors, usize::MAX);
-            for (i, (op, got)) in ops.iter().zip(&got).enumerate() {
-                prop_assert_eq!(*got, golden.apply(op), "op {} {:?} with {:?}", i, op, cfg);
+            let cfg = OptimisticConfig { threads, bins, descriptors, fast_path, lazy_removal, early_booking_check };
+            check_stream(cfg, seed)?;
+        }
+    }
+
+    /// Every option set, on thread counts around the bitmap's edges.
+    #[test]
+    fn every_option_set_pairs_as_the_golden_model() {
+        for options in 0..8 {
+            for threads in [1, 2, 7, 32, 64] {
+                let cfg = OptimisticConfig {
+                    fast_path: options & 1 != 0,
+                    lazy_removal: options & 2 != 0,
+                    early_booking_check: options & 4 != 0,
+                    bins: 8,
+                    ..OptimisticConfig::new(threads)
+                };
+                check_stream(cfg, options * 100 + threads as u64).unwrap();
             }
         }
     }
