@@ -179,9 +179,19 @@ enum TraceAction {
     /// Replay the run's matching through software matchers: work per match.
     Replay {
         path: PathBuf,
-        /// Matchers, comma separated, or "all"; "engine" (the hardware cycle model) is not yet available.
+        /// Matchers, comma separated, or "all"; or "engine" alone: the receive engine's
+        /// cycle-accurate model (cycles, overflows), sized by --cam-depth, --lists, --list-capacity.
         #[arg(long, value_delimiter = ',', default_value = "all")]
         matcher: Vec<String>,
+        /// CAM entries of the engine (--matcher engine).
+        #[arg(long, default_value_t = 256)]
+        cam_depth: u32,
+        /// Lists of the engine (--matcher engine).
+        #[arg(long, default_value_t = 4)]
+        lists: u32,
+        /// List entries of the engine, over all lists (--matcher engine).
+        #[arg(long, default_value_t = 32768)]
+        list_capacity: u32,
         /// Bins of the hash-bin matcher: a count or "auto".
         #[arg(long, default_value = "auto")]
         bins: String,
@@ -270,10 +280,32 @@ fn trace(action: TraceAction) -> Result<(), String> {
             print!("{}", render(&shown, format));
             Ok(())
         }
-        TraceAction::Replay { path, matcher, bins, latency_us, per_rank, format } => {
+        TraceAction::Replay {
+            path,
+            matcher,
+            cam_depth,
+            lists,
+            list_capacity,
+            bins,
+            latency_us,
+            per_rank,
+            format,
+        } => {
             check_latency(latency_us)?;
             if matcher.iter().any(|m| m == "engine") {
-                return not_yet("replay through the engine's cycle model (--matcher engine)");
+                if matcher.len() > 1 {
+                    return Err(
+                        "--matcher engine replays alone (its records carry cycles, not entries)".into()
+                    );
+                }
+                let cfg = TwoLevelConfig::from_list_capacity(
+                    cam_depth as usize,
+                    lists as usize,
+                    list_capacity as usize,
+                )?;
+                let records = trace_cmd::replay_engine(&path, cfg, latency_us, per_rank)?;
+                print!("{}", render(&records, format));
+                return Ok(());
             }
             let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
             let records =

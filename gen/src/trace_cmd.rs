@@ -5,6 +5,9 @@ use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
+use tagmatch_sim::bounded::BoundedGolden;
+use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::dumpi::trace::{read_run, Run};
 use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
 use tagmatch_sim::replay::full::RankStream;
@@ -280,4 +283,100 @@ fn replay_record(
         ("umq_max", json!(w.max_umq_len)),
         ("memory_bytes", json!(memory)),
     ]
+}
+
+/// Replays every rank's stream through the receive engine's cycle-accurate model: each
+/// outcome checked against the golden model with the engine's finite queues (an overflow
+/// is the engine's honest answer when a queue is full; the host would match in software),
+/// and the cycles the engine spends, with the command handshake of the benchmarks (the
+/// next operation is presented as soon as the last response is taken).
+pub fn replay_engine(
+    path: &Path,
+    cfg: TwoLevelConfig,
+    latency_us: f64,
+    per_rank: bool,
+) -> Result<Vec<Record>, String> {
+    let (_, events) = load(path)?;
+    let streams = streams_noted(&events, latency_us)?;
+    let mut out = Vec::new();
+    let mut all = EngineReplay::default();
+    for s in &streams {
+        let r = engine_replay_rank(s, cfg)?;
+        if per_rank {
+            out.push(r.record(Some(s.rank), &cfg));
+        }
+        all.merge(&r);
+    }
+    out.push(all.record(None, &cfg));
+    Ok(out)
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct EngineReplay {
+    ops: u64,
+    matches: u64,
+    overflows: u64,
+    cycles: u64,
+    max_latency: u64,
+    walked: u64,
+    prq_max: usize,
+    umq_max: usize,
+}
+
+impl EngineReplay {
+    fn merge(&mut self, o: &EngineReplay) {
+        self.ops += o.ops;
+        self.matches += o.matches;
+        self.overflows += o.overflows;
+        self.cycles += o.cycles;
+        self.max_latency = self.max_latency.max(o.max_latency);
+        self.walked += o.walked;
+        self.prq_max = self.prq_max.max(o.prq_max);
+        self.umq_max = self.umq_max.max(o.umq_max);
+    }
+
+    fn record(&self, rank: Option<u32>, cfg: &TwoLevelConfig) -> Record {
+        let per = |n: u64| if n == 0 { 0.0 } else { round(self.cycles as f64 / n as f64, 3) };
+        vec![
+            ("rank", rank_value(rank)),
+            ("matcher", json!("engine")),
+            ("cam_depth", json!(cfg.cam_depth)),
+            ("lists", json!(cfg.lists)),
+            ("ops", json!(self.ops)),
+            ("matches", json!(self.matches)),
+            ("overflows", json!(self.overflows)),
+            ("cycles", json!(self.cycles)),
+            ("cycles_per_op", json!(per(self.ops))),
+            ("max_latency", json!(self.max_latency)),
+            ("list_elements_walked", json!(self.walked)),
+            ("prq_max", json!(self.prq_max)),
+            ("umq_max", json!(self.umq_max)),
+        ]
+    }
+}
+
+fn engine_replay_rank(stream: &RankStream, cfg: TwoLevelConfig) -> Result<EngineReplay, String> {
+    let mut engine = TwoLevelModel::with_config(cfg);
+    let mut golden = BoundedGolden::new(cfg.queue_capacity(), cfg.queue_capacity());
+    let mut r = EngineReplay { ops: stream.ops.len() as u64, ..EngineReplay::default() };
+    for (i, op) in stream.ops.iter().enumerate() {
+        let want = golden.apply(op);
+        let got =
+            engine.apply(op).map_err(|e| format!("rank {} operation {i} ({op:?}): {e}", stream.rank))?;
+        if got.outcome != want {
+            return Err(format!(
+                "the engine model disagrees with the golden model on rank {} at operation {i} ({op:?}): {:?} instead of {want:?}",
+                stream.rank, got.outcome
+            ));
+        }
+        r.matches += matches!(want, tagmatch_sim::Outcome::Matched { .. }) as u64;
+        r.overflows += (want == tagmatch_sim::Outcome::Overflow) as u64;
+        r.max_latency = r.max_latency.max(got.latency());
+        r.walked += engine.last_walk() as u64;
+        let (p, u) = engine.queue_lengths();
+        r.prq_max = r.prq_max.max(p);
+        r.umq_max = r.umq_max.max(u);
+    }
+    r.cycles = engine.cycles();
+    Ok(r)
 }

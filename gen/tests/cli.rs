@@ -99,6 +99,30 @@ fn trace_replay_reports_work_per_match_for_each_matcher() {
     let ll = recs[0]["inspected_per_match"].as_f64().unwrap();
     let rb = recs[1]["inspected_per_match"].as_f64().unwrap();
     assert!(rb < ll, "per-source lists walk less than one list: {rb} vs {ll}");
+
+    // The engine's cycle model: the same pairing, in cycles; a small engine overflows.
+    let engine = |extra: &[&str]| {
+        let mut args =
+            vec!["trace", "replay", amg.to_str().unwrap(), "--matcher", "engine", "--format", "json"];
+        args.extend_from_slice(extra);
+        json(&tagmatch(&args))
+    };
+    let paper = engine(&[]);
+    assert_eq!(paper.len(), 1);
+    assert_eq!(paper[0]["matches"], 15524);
+    assert_eq!(paper[0]["overflows"], 0);
+    assert!(paper[0]["cycles"].as_u64().unwrap() >= 3 * paper[0]["ops"].as_u64().unwrap() - 1);
+    let tiny = engine(&["--cam-depth", "8", "--lists", "4", "--list-capacity", "8", "--per-rank"]);
+    assert_eq!(tiny.len(), 28, "27 ranks and the total");
+    assert!(tiny[27]["overflows"].as_u64().unwrap() > 0, "{}", tiny[27]);
+    let e = one_line_error(&tagmatch(&[
+        "trace",
+        "replay",
+        amg.to_str().unwrap(),
+        "--matcher",
+        "engine,linked-list",
+    ]));
+    assert!(e.contains("alone"), "{e}");
 }
 
 #[test]
