@@ -204,6 +204,28 @@ enum TraceAction {
     },
 }
 
+/// `bench rate`: the optimistic matcher's message rate beside the two-level engine's.
+fn bench_rate(
+    threads: Vec<usize>,
+    scenarios: &[String],
+    k: u32,
+    sequences: u32,
+    engine: TwoLevelConfig,
+    format: Format,
+    plot: Option<PathBuf>,
+) -> Result<(), String> {
+    if let Some(&bad) = threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
+        return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
+    }
+    let scenarios = scenarios.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
+    let records = rate_bench::run(&rate_bench::RateOptions { threads, scenarios, k, sequences, engine })?;
+    if let Some(svg) = plot {
+        rate_bench::plot(&records, &svg)?;
+    }
+    print!("{}", render(&records, format));
+    Ok(())
+}
+
 /// The model engine's configurations, then the baselines asked for.
 fn model_designs(
     lists: &[u32],
@@ -381,28 +403,17 @@ fn run(cli: Cli) -> Result<(), String> {
                     if engine == Engine::Rtl {
                         return not_yet("the optimistic thread array's RTL (--engine rtl for rate)");
                     }
-                    if let Some(&bad) = threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
-                        return Err(format!(
-                            "--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"
-                        ));
+                    if !depths.is_empty() || !baselines.is_empty() || lists.len() > 1 {
+                        return Err("rate takes --threads, --scenario, --k, --sequences and one \
+                                    engine configuration (--cam-depth, --lists N, --list-capacity)"
+                            .into());
                     }
-                    let options = rate_bench::RateOptions {
-                        threads,
-                        scenarios: scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?,
-                        k,
-                        sequences,
-                        engine: TwoLevelConfig::from_list_capacity(
-                            cam_depth as usize,
-                            lists.first().copied().unwrap_or(4) as usize,
-                            list_capacity as usize,
-                        )?,
-                    };
-                    let records = rate_bench::run(&options)?;
-                    if let Some(svg) = plot {
-                        rate_bench::plot(&records, &svg)?;
-                    }
-                    print!("{}", render(&records, format));
-                    return Ok(());
+                    let engine = TwoLevelConfig::from_list_capacity(
+                        cam_depth as usize,
+                        lists.first().copied().unwrap_or(4) as usize,
+                        list_capacity as usize,
+                    )?;
+                    return bench_rate(threads, &scenario, k, sequences, engine, format, plot);
                 }
             };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
