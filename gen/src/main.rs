@@ -43,6 +43,21 @@ enum Engine {
     Rtl,
 }
 
+/// One engine's shape, the default the paper's: a 256-entry CAM and 32,768 list entries
+/// in 4 lists.
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct EngineShape {
+    /// CAM entries.
+    #[arg(long, default_value_t = 256)]
+    cam_depth: u32,
+    /// Parallel lists.
+    #[arg(long, default_value_t = 4)]
+    lists: u32,
+    /// List entries, over all lists.
+    #[arg(long, default_value_t = 32768)]
+    list_capacity: u32,
+}
+
 /// The benchmarks `tagmatch bench` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BenchName {
@@ -56,12 +71,8 @@ enum BenchName {
 enum Command {
     /// Write the engine's Verilog, constraints and manifest.json.
     Gen {
-        #[arg(long, default_value_t = 256)]
-        cam_depth: u32,
-        #[arg(long, default_value_t = 4)]
-        lists: u32,
-        #[arg(long, default_value_t = 32768)]
-        list_capacity: u32,
+        #[command(flatten)]
+        shape: EngineShape,
         /// Also write a top-level wrapper, constraints and a project script for this board
         /// (`tagmatch boards` lists them).
         #[arg(long)]
@@ -183,15 +194,9 @@ enum TraceAction {
         /// cycle-accurate model (cycles, overflows), sized by --cam-depth, --lists, --list-capacity.
         #[arg(long, value_delimiter = ',', default_value = "all")]
         matcher: Vec<String>,
-        /// CAM entries of the engine (--matcher engine).
-        #[arg(long, default_value_t = 256)]
-        cam_depth: u32,
-        /// Lists of the engine (--matcher engine).
-        #[arg(long, default_value_t = 4)]
-        lists: u32,
-        /// List entries of the engine, over all lists (--matcher engine).
-        #[arg(long, default_value_t = 32768)]
-        list_capacity: u32,
+        /// The engine's shape (--matcher engine).
+        #[command(flatten)]
+        shape: EngineShape,
         /// Bins of the hash-bin matcher: a count or "auto".
         #[arg(long, default_value = "auto")]
         bins: String,
@@ -302,17 +307,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
             print!("{}", render(&shown, format));
             Ok(())
         }
-        TraceAction::Replay {
-            path,
-            matcher,
-            cam_depth,
-            lists,
-            list_capacity,
-            bins,
-            latency_us,
-            per_rank,
-            format,
-        } => {
+        TraceAction::Replay { path, matcher, shape, bins, latency_us, per_rank, format } => {
             check_latency(latency_us)?;
             if matcher.iter().any(|m| m == "engine") {
                 if matcher.len() > 1 {
@@ -321,9 +316,9 @@ fn trace(action: TraceAction) -> Result<(), String> {
                     );
                 }
                 let cfg = TwoLevelConfig::from_list_capacity(
-                    cam_depth as usize,
-                    lists as usize,
-                    list_capacity as usize,
+                    shape.cam_depth as usize,
+                    shape.lists as usize,
+                    shape.list_capacity as usize,
                 )?;
                 let records = trace_cmd::replay_engine(&path, cfg, latency_us, per_rank)?;
                 print!("{}", render(&records, format));
@@ -344,9 +339,9 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render(&boards::records()?, format));
             Ok(())
         }
-        Command::Gen { cam_depth, lists, list_capacity, board, estimate, format, out } => {
+        Command::Gen { shape, board, estimate, format, out } => {
             let board = board.map(|b| boards::find(&b)).transpose()?;
-            let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+            let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
             if estimate {
                 eprintln!("tagmatch: synthesizing the engine in yosys (about a minute for the small engines, an hour or more for a 256-entry CAM)");

@@ -247,24 +247,15 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     let dir = std::env::temp_dir().join(format!("tagmatch-rtl-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("preposted.svg");
-    let recs = json(&tagmatch(&[
-        "bench",
-        "preposted",
-        "--engine",
-        "rtl",
-        "--cam-depth",
-        "8",
-        "--list-capacity",
-        "256",
-        "--lists",
-        "1",
-        "--depths",
-        "1,8,100,200",
-        "--format",
-        "json",
-        "--plot",
-        svg.to_str().unwrap(),
-    ]));
+    // The small engine, one list, at depths inside and past its 8-entry CAM.
+    let small = |engine: &'static str| {
+        let mut args = vec!["bench", "preposted", "--engine", engine, "--cam-depth", "8", "--list-capacity"];
+        args.extend(["256", "--lists", "1", "--depths", "1,8,100,200", "--format", "json"]);
+        args
+    };
+    let mut rtl = small("rtl");
+    rtl.extend(["--plot", svg.to_str().unwrap()]);
+    let recs = json(&tagmatch(&rtl));
     let cycles: Vec<u64> = recs.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
     assert_eq!(&cycles[..2], &[2, 2], "CAM hits");
     assert_eq!(cycles[3] - cycles[2], 100, "one cycle per list element");
@@ -274,24 +265,9 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     std::fs::remove_dir_all(&dir).ok();
 
     // The cycle model gives the RTL's figures for the same configuration and depths.
-    let model = json(&tagmatch(&[
-        "bench",
-        "preposted",
-        "--engine",
-        "model",
-        "--baselines",
-        "none",
-        "--cam-depth",
-        "8",
-        "--list-capacity",
-        "256",
-        "--lists",
-        "1",
-        "--depths",
-        "1,8,100,200",
-        "--format",
-        "json",
-    ]));
+    let mut model = small("model");
+    model.extend(["--baselines", "none"]);
+    let model = json(&tagmatch(&model));
     let modelled: Vec<u64> = model.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
     assert_eq!(modelled, cycles);
 

@@ -8,8 +8,8 @@
 //! acceptance, `W` the cycle the engine acts on the search's result):
 //!
 //! - The engine accepts a command when it is idle and neither queue is busy. The search
-//!   starts in the accept cycle. A CAM hit, a miss with empty lists, or a handle not found
-//!   answers at `W = A + 1`; otherwise every non-empty list walks from its head, one element
+//!   starts in the accept cycle. A CAM hit, or a miss while the lists are empty, answers at
+//!   `W = A + 1`; otherwise every non-empty list walks from its head, one element
 //!   per cycle, to its first match or its tail, and `W = A + K + 2` with `K` the longest
 //!   walk. The response is valid at `W + 1`; its acknowledgement returns the engine to idle
 //!   at `W + 2`. (Latency: 2 cycles for a CAM hit, `K + 3` after a walk.)
@@ -25,12 +25,14 @@
 //!   reach the queue before then. (Only an insert or a removal disarms the queue, and
 //!   between commands either the CAM is full or the lists are empty, so the mover only
 //!   ever works right after one of those.)
-//! - Across lists the smallest posting label wins, ties to the lower list (labels are
-//!   unique while fewer than 2^32 postings are queued, as in the RTL).
+//! - Across lists the smallest posting label wins, ties to the lower list. Labels are 32
+//!   bits and wrap; the RTL compares them unsigned, and so does the model, so both assume
+//!   no queued entry is 2^32 postings old.
 //!
 //! The tests in `tagmatch-testbench` co-simulate this model against the RTL op by op and
-//! fail on one differing cycle. Cost per operation is one scan of the searched queue,
-//! which is what lets 30,000-deep unloads of one list (10^9 cycles) run in about a second.
+//! fail on one differing cycle. An operation costs the model one CAM scan and, for a list
+//! search, one index lookup per list (`list_index.rs`) rather than a walk, which is what
+//! lets 30,000-deep unloads of one list (4 × 10^8 cycles) run in a fraction of a second.
 
 use super::engine::{Queue, QueueEngine};
 use super::entry::{position_in, Entry, Key};
