@@ -121,10 +121,12 @@ mod tests {
         assert_eq!(json[0]["design"], "linked-list");
         assert_eq!(
             render(&sample(), Format::Csv),
-            "design,depth,ns\nlinked-list,10,12.2\n\"a,b\",1000,3.0\n"
+            "design,depth,ns\nlinked-list,10,12.25\n\"a,b\",1000,3.0\n",
+            "CSV keeps every digit"
         );
         let table = render(&sample(), Format::Table);
         assert!(table.starts_with("design       depth    ns\n"), "{table}");
         assert!(table.contains("linked-list     10  12.2\n"), "{table}");
+        assert!(table.contains("a,b           1000  3.00\n"), "small fractions keep two places: {table}");
     }
 }
