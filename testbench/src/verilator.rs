@@ -72,6 +72,21 @@ const MAKE_FLAGS: &str = "OPT_FAST=-O2 OPT_SLOW=-O0 OPT_GLOBAL=-O2";
 const SPLIT_ABOVE_BYTES: usize = 3_000_000;
 const SPLIT_FLAGS: [&str; 4] = ["--output-split", "20000", "--output-split-cfuncs", "2000"];
 
+/// The lock of one cache folder's build, holding the build's error if it failed.
+fn build_lock(dir: &Path) -> std::sync::Arc<std::sync::Mutex<Option<String>>> {
+    type Locks = std::sync::Mutex<Vec<(PathBuf, std::sync::Arc<std::sync::Mutex<Option<String>>>)>>;
+    static LOCKS: Locks = std::sync::Mutex::new(Vec::new());
+    let mut locks = LOCKS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match locks.iter().find(|(d, _)| d == dir) {
+        Some((_, lock)) => lock.clone(),
+        None => {
+            let lock = std::sync::Arc::new(std::sync::Mutex::new(None));
+            locks.push((dir.to_path_buf(), lock.clone()));
+            lock
+        }
+    }
+}
+
 fn split_flags(spec: &BuildSpec) -> &'static [&'static str] {
     if spec.verilog.len() > SPLIT_ABOVE_BYTES {
         &SPLIT_FLAGS
@@ -179,20 +194,21 @@ impl Model {
         let started = std::time::Instant::now();
         let mut cached = lib_path.is_file();
         if !cached {
-            // One build at a time per process: threads asking for the same configuration
-            // (parallel tests) wait for the first build instead of colliding in its
-            // folder, and Verilator's own `-j 2` already uses the machine.
+            // One build at a time per configuration: threads asking for the same one
+            // (parallel tests) wait for the first build instead of colliding in its folder,
+            // while different configurations build side by side (a big engine's C++ is
+            // mostly one file, one compiler process, so a second build uses the other core).
             // A failed build is remembered, so a property test's hundred cases report it
             // once instead of rebuilding it a hundred times.
-            static BUILDING: std::sync::Mutex<Vec<(PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
-            let mut failed = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            if let Some((_, e)) = failed.iter().find(|(d, _)| *d == dir) {
+            let lock = build_lock(&dir);
+            let mut failed = lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            if let Some(e) = failed.as_ref() {
                 return Err(e.clone());
             }
             cached = lib_path.is_file();
             if !cached {
                 if let Err(e) = Self::compile(spec, &dir) {
-                    failed.push((dir.clone(), e.clone()));
+                    *failed = Some(e.clone());
                     return Err(e);
                 }
             }
