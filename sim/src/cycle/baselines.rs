@@ -46,11 +46,6 @@ pub const ASSOCIATIVE_ENTRIES: usize = 256;
 pub const LIST_ENTRIES: usize = 32_768;
 pub const HASH_BUCKETS: usize = 64;
 
-/// The position of the first entry `key` matches in `list`, or `None`.
-fn first_match(list: &VecDeque<Entry>, key: &Key) -> Option<usize> {
-    position_in(list, key)
-}
-
 /// Elements a walk that stops at the first match compares.
 fn walk_length(list: &VecDeque<Entry>, hit: Option<usize>) -> usize {
     hit.map_or(list.len(), |p| p + 1)
@@ -138,7 +133,7 @@ impl Queue for PaperQueue {
                 return (Some(*e), 1);
             }
         }
-        let hits: Vec<Option<usize>> = self.lists.iter().map(|l| first_match(l, key)).collect();
+        let hits: Vec<Option<usize>> = self.lists.iter().map(|l| position_in(l, key)).collect();
         let in_lists = oldest(self.lists.iter().zip(&hits).enumerate().map(|(i, (l, h))| (i, l, *h)));
         let list_label = in_lists.map(|(l, p)| self.lists[l][p].label);
         match (in_cam, in_lists) {
@@ -230,7 +225,7 @@ impl Queue for AlpuQueue {
             self.hit = Some(AlpuHit::Unit(i));
             return (Some(self.unit[i]), 1);
         }
-        let hit = first_match(&self.software, key);
+        let hit = position_in(&self.software, key);
         self.hit = hit.map(AlpuHit::Software);
         let walked = walk_length(&self.software, hit) as u64;
         (hit.map(|p| self.software[p]), 1 + self.software_cycles * walked)
@@ -307,7 +302,7 @@ impl Queue for HashQueue {
             Some(src) => vec![Self::bucket(src), Self::WILDCARD],
             None => (0..=HASH_BUCKETS).collect(),
         };
-        let hits: Vec<Option<usize>> = walked.iter().map(|&l| first_match(&self.lists[l], key)).collect();
+        let hits: Vec<Option<usize>> = walked.iter().map(|&l| position_in(&self.lists[l], key)).collect();
         let elements: usize = walked.iter().zip(&hits).map(|(&l, h)| walk_length(&self.lists[l], *h)).sum();
         self.hit = oldest(walked.iter().zip(&hits).map(|(&l, h)| (l, &self.lists[l], *h)));
         let found = self.hit.map(|(l, p)| self.lists[l][p]);
