@@ -7,6 +7,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The small engine (8-entry CAM, one list of 256 words): quick to build and synthesize.
+const SMALL_ENGINE: &[&str] = &["--cam-depth", "8", "--lists", "1", "--list-capacity", "256"];
+
 fn tagmatch(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tagmatch")).args(args).output().expect("tagmatch runs")
 }
@@ -24,19 +27,8 @@ fn boards() -> Vec<serde_json::Value> {
 fn generate(board: &str) -> (PathBuf, serde_json::Value) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("board-{board}"));
     let _ = std::fs::remove_dir_all(&dir);
-    let out = tagmatch(&[
-        "gen",
-        "--board",
-        board,
-        "--cam-depth",
-        "8",
-        "--lists",
-        "1",
-        "--list-capacity",
-        "256",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let out =
+        tagmatch(&[&["gen", "--board", board], SMALL_ENGINE, &["--out", dir.to_str().unwrap()]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let manifest =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
@@ -197,20 +189,10 @@ fn an_unknown_board_is_a_one_line_error_naming_the_known_ones() {
 fn estimate_reports_yosys_figures_in_the_manifest_and_a_table() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("estimate");
     let _ = std::fs::remove_dir_all(&dir);
-    let recs = json(&tagmatch(&[
-        "gen",
-        "--cam-depth",
-        "8",
-        "--lists",
-        "1",
-        "--list-capacity",
-        "256",
-        "--estimate",
-        "--format",
-        "json",
-        "--out",
-        dir.to_str().unwrap(),
-    ]));
+    let out = dir.to_str().unwrap();
+    let recs = json(&tagmatch(
+        &[&["gen"], SMALL_ENGINE, &["--estimate", "--format", "json", "--out", out]].concat(),
+    ));
     let recs = recs.as_array().unwrap();
     assert_eq!(recs.len(), 2, "a Xilinx and an Intel estimate");
     for r in recs {
