@@ -4,7 +4,7 @@
 //! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.
 
 use crate::engine_gen::EngineConfig;
-use crate::report::Record;
+use crate::report::{field, Record};
 use crate::software_bench::Bench;
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::json;
@@ -19,13 +19,7 @@ use tagmatch_testbench::verilator::Model;
 /// progress messages go to stderr.
 pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result<Vec<Record>, String> {
     for cfg in configs {
-        if let Some(&d) = depths.iter().find(|&&d| d > cfg.queue_capacity()) {
-            return Err(format!(
-                "depth {d} exceeds the {} entries a queue of the {}-list engine holds",
-                cfg.queue_capacity(),
-                cfg.lists
-            ));
-        }
+        cfg.model_config()?.check_depths(depths)?;
     }
     let mut out = Vec::new();
     let live = std::io::stderr().is_terminal();
@@ -76,14 +70,11 @@ pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result
 /// Cycles against depth, both on log scales, one line per design and list count (the form
 /// of the FPL 2018 paper's Figures 4 and 5); cost models dashed.
 pub fn plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> {
-    let get = |r: &Record, key: &str| r.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
-    let text =
-        |r: &Record, key: &str| get(r, key).and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+    let text = |r: &Record, key: &str| field(r, key).as_str().unwrap_or_default().to_string();
     let mut series: Vec<Series> = Vec::new();
     for r in records {
-        let lists = get(r, "lists").and_then(|v| v.as_u64()).unwrap_or(0);
+        let lists = field(r, "lists").as_u64().unwrap_or(0);
         let plural = if lists == 1 { "list" } else { "lists" };
-        let modelled = text(r, "kind") == "cost model";
         let name = match text(r, "design").as_str() {
             "two-level" => format!("two-level, {lists} {plural} ({})", text(r, "engine")),
             "paper-two-level" => format!("FPL 2018 two-level, {lists} {plural} (cost model)"),
@@ -91,20 +82,17 @@ pub fn plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> 
             "hash-64" => format!("hash by source, {lists} buckets (cost model)"),
             other => other.to_string(),
         };
-        let x = get(r, "depth").and_then(|v| v.as_f64()).unwrap_or(0.0);
-        let y = get(r, "cycles").and_then(|v| v.as_f64()).unwrap_or(0.0).max(1.0);
-        match series.iter_mut().find(|s| s.name == name) {
-            Some(s) => s.points.push((x, y)),
-            None => series.push(Series { name, points: vec![(x, y)], strong: true, dashed: modelled }),
-        }
+        let x = field(r, "depth").as_f64().unwrap_or(0.0);
+        let y = field(r, "cycles").as_f64().unwrap_or(0.0).max(1.0);
+        Series::extend(&mut series, name, &[(x, y)], text(r, "kind") == "cost model");
     }
-    let chart = Chart {
+    Chart {
         title: title.into(),
         x_label: "queue depth".into(),
         y_label: "cycles".into(),
         x_scale: Scale::Log2,
         y_scale: Scale::Log2,
         series,
-    };
-    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+    .write(path)
 }

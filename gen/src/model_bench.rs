@@ -93,13 +93,7 @@ pub struct Sweep {
 pub fn run(bench: Bench, designs: &[Design], depths: &[u32]) -> Result<Sweep, String> {
     for d in designs {
         if let Design::TwoLevel(c) = d {
-            if let Some(&depth) = depths.iter().find(|&&x| x as usize > c.queue_capacity()) {
-                return Err(format!(
-                    "depth {depth} exceeds the {} entries a queue of the {}-list engine holds",
-                    c.queue_capacity(),
-                    c.lists
-                ));
-            }
+            c.check_depths(depths)?;
         }
     }
     let total = designs.len() * depths.len();

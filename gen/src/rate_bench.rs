@@ -4,7 +4,7 @@
 //! `two-level` record per scenario; `scaling` is the rate over `threads` times the
 //! one-thread rate (1.0 = linear).
 
-use crate::report::Record;
+use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::json;
 use std::path::Path;
@@ -46,11 +46,19 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     let costs = Costs::default();
     let mut out = Vec::new();
     for &scenario in &o.scenarios {
-        let single = optimistic(scenario, 1, o.k, o.sequences, &costs)?.per_cycle();
-        for &threads in &o.threads {
-            let r = optimistic(scenario, threads, o.k, o.sequences, &costs)?;
+        let rates = o
+            .threads
+            .iter()
+            .map(|&t| optimistic(scenario, t, o.k, o.sequences, &costs))
+            .collect::<Result<Vec<_>, _>>()?;
+        // The one-thread rate scaling is measured against, run again only if not asked for.
+        let single = match o.threads.iter().position(|&t| t == 1) {
+            Some(i) => rates[i].per_cycle(),
+            None => optimistic(scenario, 1, o.k, o.sequences, &costs)?.per_cycle(),
+        };
+        for (&threads, r) in o.threads.iter().zip(&rates) {
             let scaling = r.per_cycle() / (single * threads as f64);
-            out.push(record(scenario, "optimistic", threads, &r, Some(scaling)));
+            out.push(record(scenario, "optimistic", threads, r, Some(scaling)));
         }
         let r = two_level(scenario, o.engine, o.k, o.sequences)?;
         out.push(record(scenario, "two-level", 1, &r, None));
@@ -61,36 +69,30 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
 /// Matches per cycle against threads (log scale), one line per scenario; the two-level
 /// engine's rate as a dashed line across.
 pub fn plot(records: &[Record], path: &Path) -> Result<(), String> {
-    let get = |r: &Record, key: &str| r.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone());
-    let text =
-        |r: &Record, key: &str| get(r, key).and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
-    let threads: Vec<f64> = records
+    let text = |r: &Record, key: &str| field(r, key).as_str().unwrap_or_default().to_string();
+    let threads = records
         .iter()
         .filter(|r| text(r, "design") == "optimistic")
-        .filter_map(|r| get(r, "threads").and_then(|v| v.as_f64()))
-        .collect();
-    let (lo, hi) = threads.iter().fold((f64::MAX, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
+        .filter_map(|r| field(r, "threads").as_f64());
+    let (lo, hi) = threads.fold((f64::MAX, 0.0f64), |(a, b), t| (a.min(t), b.max(t)));
     let mut series: Vec<Series> = Vec::new();
     for r in records {
-        let y = get(r, "matches_per_cycle").and_then(|v| v.as_f64()).unwrap_or(0.0);
-        let (name, points, dashed) = if text(r, "design") == "two-level" {
-            (format!("two-level engine, {}", text(r, "scenario")), vec![(lo, y), (hi, y)], true)
+        let y = field(r, "matches_per_cycle").as_f64().unwrap_or(0.0);
+        if text(r, "design") == "two-level" {
+            let name = format!("two-level engine, {}", text(r, "scenario"));
+            Series::extend(&mut series, name, &[(lo, y), (hi, y)], true);
         } else {
-            let x = get(r, "threads").and_then(|v| v.as_f64()).unwrap_or(1.0);
-            (format!("optimistic, {}", text(r, "scenario")), vec![(x, y)], false)
-        };
-        match series.iter_mut().find(|s| s.name == name) {
-            Some(s) => s.points.extend(points),
-            None => series.push(Series { name, points, strong: true, dashed }),
+            let x = field(r, "threads").as_f64().unwrap_or(1.0);
+            Series::extend(&mut series, format!("optimistic, {}", text(r, "scenario")), &[(x, y)], false);
         }
     }
-    let chart = Chart {
+    Chart {
         title: "message rate (sequences of k messages, receives preposted)".into(),
         x_label: "threads".into(),
         y_label: "matches per cycle".into(),
         x_scale: Scale::Log2,
         y_scale: Scale::Linear,
         series,
-    };
-    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+    .write(path)
 }

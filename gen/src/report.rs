@@ -16,6 +16,13 @@ pub enum Format {
 
 pub type Record = Vec<(&'static str, Value)>;
 
+/// The value of `key` in `r` (null when absent), for code that reads records back, as the
+/// plots do.
+pub fn field<'a>(r: &'a Record, key: &str) -> &'a Value {
+    static NULL: Value = Value::Null;
+    r.iter().find(|(k, _)| *k == key).map_or(&NULL, |(_, v)| v)
+}
+
 /// A value as a table shows it: fractions rounded for reading (two places below 10,
 /// one above).
 fn cell(v: &Value) -> String {

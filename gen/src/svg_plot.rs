@@ -17,6 +17,16 @@ pub struct Series {
     pub dashed: bool,
 }
 
+impl Series {
+    /// Adds `points` to the strong series named `name` in `series`, starting it if new.
+    pub fn extend(series: &mut Vec<Series>, name: String, points: &[(f64, f64)], dashed: bool) {
+        match series.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.extend_from_slice(points),
+            None => series.push(Series { name, points: points.to_vec(), strong: true, dashed }),
+        }
+    }
+}
+
 pub struct Chart {
     pub title: String,
     pub x_label: String,
@@ -76,6 +86,11 @@ fn label(v: f64) -> String {
 }
 
 impl Chart {
+    /// Renders the chart into the SVG file `path`.
+    pub fn write(&self, path: &std::path::Path) -> Result<(), String> {
+        std::fs::write(path, self.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
     pub fn render(&self) -> String {
         let all: Vec<(f64, f64)> = self.series.iter().flat_map(|s| s.points.iter().copied()).collect();
         let positive_y = |v: f64| if self.y_scale == Scale::Linear { v } else { v.max(1e-9) };

@@ -1,6 +1,6 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
-use crate::report::Record;
+use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
@@ -172,8 +172,6 @@ fn full_record(rank: Option<u32>, bins: usize, w: &tagmatch_sim::WorkStats) -> R
 
 /// Depth against bins: one thin line per rank, the whole run in colour (max and mean).
 pub fn stats_plot(records: &[Record], path: &Path, title: &str) -> Result<(), String> {
-    let field =
-        |r: &Record, k: &str| r.iter().find(|(n, _)| *n == k).map(|(_, v)| v.clone()).unwrap_or(Value::Null);
     let mut by_rank: std::collections::BTreeMap<String, Vec<(f64, f64, f64)>> = Default::default();
     for r in records {
         let (Some(b), Some(mx), Some(mean)) =
@@ -211,15 +209,15 @@ pub fn stats_plot(records: &[Record], path: &Path, title: &str) -> Result<(), St
             dashed: true,
         });
     }
-    let chart = Chart {
+    Chart {
         title: title.to_string(),
         x_label: "bins".into(),
         y_label: "queue depth (entries)".into(),
         x_scale: Scale::Log2,
         y_scale: Scale::Linear,
         series,
-    };
-    std::fs::write(path, chart.render()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+    .write(path)
 }
 
 pub fn replay(

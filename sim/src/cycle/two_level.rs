@@ -88,6 +88,18 @@ impl TwoLevelConfig {
     pub fn queue_capacity(&self) -> usize {
         self.cam_depth + self.lists * self.entries_per_list
     }
+
+    /// A benchmark depth this configuration's queues cannot hold, as an error.
+    pub fn check_depths(&self, depths: &[u32]) -> Result<(), String> {
+        match depths.iter().find(|&&d| d as usize > self.queue_capacity()) {
+            Some(d) => Err(format!(
+                "depth {d} exceeds the {} entries a queue of the {}-list engine holds",
+                self.queue_capacity(),
+                self.lists
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Where the last search's result sits.
