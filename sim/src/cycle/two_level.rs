@@ -142,11 +142,6 @@ impl TwoLevelQueue {
         }
     }
 
-    /// Entries in the CAM.
-    pub fn cam_len(&self) -> usize {
-        self.cam.len()
-    }
-
     /// Elements compared by the longest list walk of the last search (0: none).
     pub fn last_walk(&self) -> usize {
         self.last_walk

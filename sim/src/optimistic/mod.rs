@@ -171,10 +171,6 @@ impl OptimisticMatcher {
         })
     }
 
-    pub fn config(&self) -> OptimisticConfig {
-        self.cfg
-    }
-
     /// Receives posted and messages unexpected.
     pub fn queue_lengths(&self) -> (usize, usize) {
         (self.live, self.umq_len)
