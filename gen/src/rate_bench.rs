@@ -1,5 +1,5 @@
 //! `tagmatch bench rate`: the optimistic tag matching paper's message-rate benchmark on the
-//! optimistic matcher's cycle-level model, with the two-level engine's cycle-accurate model
+//! thread array's cycle-level model (exact to its RTL), with the two-level engine's cycle-accurate model
 //! on the same operations beside it. Records: one per scenario and thread count, plus one
 //! `two-level` record per scenario; `scaling` is the rate over `threads` times the
 //! one-thread rate (1.0 = linear).
@@ -9,7 +9,6 @@ use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::json;
 use std::path::Path;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::optimistic::cost::Costs;
 use tagmatch_sim::optimistic::rate::{optimistic, two_level, Rate, Scenario};
 
 pub struct RateOptions {
@@ -43,18 +42,17 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     if o.k == 0 || o.sequences == 0 {
         return Err("--k and --sequences must be at least 1".into());
     }
-    let costs = Costs::default();
     let mut out = Vec::new();
     for &scenario in &o.scenarios {
         let rates = o
             .threads
             .iter()
-            .map(|&t| optimistic(scenario, t, o.k, o.sequences, &costs))
+            .map(|&t| optimistic(scenario, t, o.k, o.sequences))
             .collect::<Result<Vec<_>, _>>()?;
         // The one-thread rate scaling is measured against, run again only if not asked for.
         let single = match o.threads.iter().position(|&t| t == 1) {
             Some(i) => rates[i].per_cycle(),
-            None => optimistic(scenario, 1, o.k, o.sequences, &costs)?.per_cycle(),
+            None => optimistic(scenario, 1, o.k, o.sequences)?.per_cycle(),
         };
         for (&threads, r) in o.threads.iter().zip(&rates) {
             let scaling = r.per_cycle() / (single * threads as f64);

@@ -30,15 +30,32 @@
 //! for every thread count and option set (property tests), so blocks change only cost.
 
 pub mod cost;
+pub mod engine;
 pub mod rate;
 
 use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
-use crate::matcher::{mix3, reduce};
+
 use crate::ops::{Op, Outcome};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 /// The most threads a booking bitmap (one `u64`) names.
 pub const MAX_THREADS: usize = 64;
+
+/// The bin of a key in a hashed index of `bins` (a power of two). Cheap in hardware: XOR
+/// of 16-bit pieces, the source shifted so that `src == tag` keys do not cancel out, low
+/// bits kept. The thread array computes the same function, so walks are equally long.
+pub fn bin(class: WildcardClass, comm: u32, src: u32, tag: u32, bins: usize) -> usize {
+    let src = (src << 4) & 0xffff;
+    let tag = (tag & 0xffff) ^ (tag >> 16);
+    let key = (comm & 0xffff)
+        ^ match class {
+            WildcardClass::Exact => src ^ tag,
+            WildcardClass::AnySource => tag,
+            WildcardClass::AnyTag => src,
+            WildcardClass::AnyBoth => 0,
+        };
+    key as usize & (bins - 1)
+}
 
 /// A matcher's configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +65,9 @@ pub struct OptimisticConfig {
     pub bins: usize,
     /// Receive descriptors: the most receives posted at once.
     pub descriptors: usize,
+    /// Unexpected messages held at most (an arrival that finds the UMQ full answers
+    /// overflow).
+    pub unexpected: usize,
     pub fast_path: bool,
     pub lazy_removal: bool,
     pub early_booking_check: bool,
@@ -60,18 +80,43 @@ impl OptimisticConfig {
             threads,
             bins: 2048,
             descriptors: 1024,
+            unexpected: usize::MAX,
             fast_path: true,
             lazy_removal: false,
             early_booking_check: false,
         }
     }
 
+    /// The choices the hardware thread array makes (`tagmatch_hdl::thread_array`): lazy
+    /// removal (takes are marked and unlinked at the end of the block, so no lane's walk
+    /// changes under it) and no early booking check (lanes walk side by side, so what a
+    /// lane would see of lower lanes' bookings depends on timing).
+    pub fn hardware(threads: usize, descriptors: usize, bins: usize, unexpected: usize) -> Self {
+        OptimisticConfig {
+            threads,
+            bins,
+            descriptors,
+            unexpected,
+            fast_path: true,
+            lazy_removal: true,
+            early_booking_check: false,
+        }
+    }
+
+    /// This configuration is one the hardware builds, so [`cost`] times it.
+    pub fn is_hardware(&self) -> bool {
+        self.lazy_removal && !self.early_booking_check
+    }
+
     fn check(&self) -> Result<(), String> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("{} threads: from 1 to {MAX_THREADS} (one booking bit each)", self.threads));
         }
-        if self.bins == 0 || self.descriptors == 0 {
-            return Err(format!("{self:?}: bins and descriptors must be at least 1"));
+        if self.descriptors == 0 || self.unexpected == 0 {
+            return Err(format!("{self:?}: descriptors and unexpected messages must be at least 1"));
+        }
+        if !self.bins.is_power_of_two() || self.bins > 1 << 14 {
+            return Err(format!("{} bins: a power of two up to 16,384 (the hash keeps low bits)", self.bins));
         }
         Ok(())
     }
@@ -109,10 +154,11 @@ pub enum Path {
 /// What one thread did in a block, for the cost model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadTrace {
-    /// Index entries read in the optimistic phase (all four indexes).
-    pub walked: u32,
-    /// Entries read again on the slow path.
-    pub rewalked: u32,
+    /// Cycles of the optimistic phase's walk of the four indexes: one per entry examined,
+    /// one for an empty list.
+    pub walk: u32,
+    /// The same for the slow path's walk.
+    pub rewalk: u32,
     /// Its candidate was booked by a lower thread.
     pub conflicted: bool,
     pub path: Path,
@@ -137,7 +183,8 @@ pub struct BlockTrace {
 pub struct OptimisticMatcher {
     cfg: OptimisticConfig,
     table: Vec<Option<Descriptor>>,
-    free: Vec<u32>,
+    /// Free slots; the lowest is taken first, as the hardware's priority encoder does.
+    free: BTreeSet<u32>,
     live: usize,
     /// PRQ index lists (`class * bins + bin`, the both-wildcards list last) of descriptor slots.
     prq: Vec<VecDeque<u32>>,
@@ -159,7 +206,7 @@ impl OptimisticMatcher {
         Ok(OptimisticMatcher {
             cfg,
             table: vec![None; cfg.descriptors],
-            free: (0..cfg.descriptors as u32).rev().collect(),
+            free: (0..cfg.descriptors as u32).collect(),
             live: 0,
             prq: vec![VecDeque::new(); lists],
             umq: vec![VecDeque::new(); lists],
@@ -179,13 +226,13 @@ impl OptimisticMatcher {
     /// The list of `class` holding keys (comm, src, tag), parts the class ignores unused.
     fn list(&self, class: WildcardClass, comm: u32, src: u32, tag: u32) -> usize {
         let bins = self.cfg.bins;
-        let (hash, base) = match class {
-            WildcardClass::Exact => (mix3(comm, src, tag), 0),
-            WildcardClass::AnySource => (mix3(comm, u32::MAX, tag), 1),
-            WildcardClass::AnyTag => (mix3(comm, src, u32::MAX), 2),
+        let base = match class {
+            WildcardClass::Exact => 0,
+            WildcardClass::AnySource => 1,
+            WildcardClass::AnyTag => 2,
             WildcardClass::AnyBoth => return 3 * bins,
         };
-        base * bins + reduce(hash, bins) as usize
+        base * bins + bin(class, comm, src, tag, bins)
     }
 
     fn spec_list(&self, spec: &RecvSpec) -> usize {
@@ -200,12 +247,14 @@ impl OptimisticMatcher {
         self.table[slot as usize].as_mut().expect("indexed slots hold descriptors")
     }
 
-    /// The oldest receive matching `env` that `skip` allows, and the entries read.
+    /// The oldest receive matching `env` that `skip` allows, and the walk's cycles (one
+    /// per entry examined, one for an empty list: [`ThreadTrace::walk`]).
     fn search(&self, env: &Envelope, skip: impl Fn(&Descriptor) -> bool) -> (Option<u32>, u32) {
         let mut walked = 0;
         let mut best: Option<(u64, u32)> = None;
         for class in WildcardClass::ALL {
             let list = self.list(class, env.comm, env.src, env.tag);
+            walked += self.prq[list].is_empty() as u32;
             for &slot in &self.prq[list] {
                 walked += 1;
                 let d = self.desc(slot);
@@ -238,7 +287,7 @@ impl OptimisticMatcher {
         let at = self.prq[list].iter().position(|&s| s == slot).expect("the receive is indexed");
         self.prq[list].remove(at);
         self.table[slot as usize] = None;
-        self.free.push(slot);
+        self.free.insert(slot);
         self.live -= 1;
     }
 
@@ -262,7 +311,7 @@ impl OptimisticMatcher {
             self.remove_unexpected(&u);
             return Outcome::Matched { recv, msg: u.msg };
         }
-        let Some(slot) = self.free.pop() else { return Outcome::Overflow };
+        let Some(slot) = self.free.pop_first() else { return Outcome::Overflow };
         if self.last_spec != Some(spec) {
             self.sequence += 1;
             self.last_spec = Some(spec);
@@ -320,14 +369,14 @@ impl OptimisticMatcher {
         for (i, (_, env)) in msgs.iter().enumerate() {
             let lower = (1u64 << i) - 1;
             let early = self.cfg.early_booking_check;
-            let (cand, walked) = self.search(env, |d| early && d.booked & lower != 0);
+            let (cand, walk) = self.search(env, |d| early && d.booked & lower != 0);
             if let Some(slot) = cand {
                 self.desc_mut(slot).booked |= 1 << i;
             }
             candidates.push(cand);
             trace.threads.push(ThreadTrace {
-                walked,
-                rewalked: 0,
+                walk,
+                rewalk: 0,
                 conflicted: false,
                 path: Path::Optimistic,
                 list: None,
@@ -339,22 +388,28 @@ impl OptimisticMatcher {
             Some(&Some(k)) if n > 1 && self.desc(k).booked == all_booked => Some(k),
             _ => None,
         };
-        let fast_targets: Vec<Option<u32>> = match shared {
+        // The run: receive `k`'s label plus `i`, same sequence id. Taken all or nothing: if
+        // one is missing (cancelled), later ones are not the `i`-th successors any more.
+        let fast_targets: Option<Vec<u32>> = match shared {
             Some(k) if self.cfg.fast_path => {
-                let d = self.desc(k);
-                let list = &self.prq[d.list as usize];
+                let (label, sequence) = (self.desc(k).label, self.desc(k).sequence);
+                let list = &self.prq[self.desc(k).list as usize];
                 let at = list.iter().position(|&s| s == k).expect("the candidate is indexed");
                 (0..n)
-                    .map(|i| list.get(at + i).copied().filter(|&s| self.desc(s).sequence == d.sequence))
+                    .map(|i| {
+                        list.get(at + i).copied().filter(|&s| {
+                            let d = self.desc(s);
+                            d.sequence == sequence && d.label == label + i as u64
+                        })
+                    })
                     .collect()
             }
-            _ => vec![None; n],
+            _ => None,
         };
         // 2–3. Barrier, conflict detection and resolution, in thread order. Each thread
         // reads its candidate's bitmap as the optimistic phase left it (a lower thread's
         // later booking only happens while resolving, which sends this thread there too).
         let bitmaps: Vec<u64> = candidates.iter().map(|c| c.map_or(0, |s| self.desc(s).booked)).collect();
-        let mut consumed_here: Vec<u32> = Vec::with_capacity(n);
         let mut outcomes = Vec::with_capacity(n);
         let mut resolving = false;
         for (i, &(msg, env)) in msgs.iter().enumerate() {
@@ -365,18 +420,17 @@ impl OptimisticMatcher {
             resolving |= conflicted;
             let taken = if !resolving {
                 cand
-            } else if let Some(target) = fast_targets[i].filter(|t| !consumed_here.contains(t)) {
+            } else if let Some(targets) = &fast_targets {
                 trace.threads[i].path = Path::Fast;
-                Some(target)
+                Some(targets[i])
             } else {
                 trace.threads[i].path = Path::Slow;
-                let (again, walked) = self.search(&env, |_| false);
-                trace.threads[i].rewalked = walked;
+                let (again, walk) = self.search(&env, |_| false);
+                trace.threads[i].rewalk = walk;
                 again
             };
             outcomes.push(match taken {
                 Some(slot) => {
-                    consumed_here.push(slot);
                     trace.threads[i].list = Some(self.desc(slot).list);
                     Outcome::Matched { recv: self.consume(slot), msg }
                 }
@@ -392,9 +446,11 @@ impl OptimisticMatcher {
         if self.cfg.lazy_removal {
             self.clean(&mut trace);
         }
-        // 4. Unexpected messages, in arrival order.
-        for (&(msg, env), outcome) in msgs.iter().zip(&outcomes) {
-            if *outcome == Outcome::Queued {
+        // 4. Unexpected messages, in arrival order, while the UMQ has room.
+        for (&(msg, env), outcome) in msgs.iter().zip(outcomes.iter_mut()) {
+            if *outcome == Outcome::Queued && self.umq_len == self.cfg.unexpected {
+                *outcome = Outcome::Overflow;
+            } else if *outcome == Outcome::Queued {
                 let u = Unexpected { msg, env };
                 for class in WildcardClass::ALL {
                     let list = self.list(class, env.comm, env.src, env.tag);
@@ -509,7 +565,7 @@ mod tests {
     fn check_stream(cfg: OptimisticConfig, seed: u64) -> Result<(), TestCaseError> {
         for ops in [random_stream_phased(seed, 1500, 200), bursty_stream(seed)] {
             let (got, _, _) = run_counting(cfg, &ops);
-            let mut golden = BoundedGolden::new(cfg.descriptors, usize::MAX);
+            let mut golden = BoundedGolden::new(cfg.descriptors, cfg.unexpected);
             for (i, (op, got)) in ops.iter().zip(&got).enumerate() {
                 prop_assert_eq!(*got, golden.apply(op), "op {} {:?} with {:?}", i, op, cfg);
             }
@@ -541,8 +597,16 @@ mod tests {
             small_table in any::<bool>(),
             bins in prop_oneof![Just(1usize), Just(4), Just(64)],
         ) {
-            let descriptors = if small_table { 40 } else { 4096 };
-            let cfg = OptimisticConfig { threads, bins, descriptors, fast_path, lazy_removal, early_booking_check };
+            let (descriptors, unexpected) = if small_table { (40, 30) } else { (4096, usize::MAX) };
+            let cfg = OptimisticConfig {
+                threads,
+                bins,
+                descriptors,
+                unexpected,
+                fast_path,
+                lazy_removal,
+                early_booking_check,
+            };
             check_stream(cfg, seed)?;
         }
     }
@@ -588,7 +652,7 @@ mod tests {
     }
 
     /// A receive of another pattern posted inside the run ends the sequence: the fast path
-    /// must not jump over it.
+    /// must not jump over it, and takes its run whole or not at all.
     #[test]
     fn the_fast_path_stops_at_the_end_of_a_sequence() {
         let env = Envelope::new(0, 3, 7);
@@ -607,8 +671,28 @@ mod tests {
             })
             .collect();
         assert_eq!(recvs, [0, 1, 2, 3]);
-        assert_eq!(trace.threads[1].path, Path::Fast);
-        assert_eq!(trace.threads[2].path, Path::Slow, "receive 2 is in another index");
+        assert!(trace.threads[1..].iter().all(|t| t.path == Path::Slow), "{trace:?}");
+    }
+
+    /// A cancelled receive inside a run: the receives after it are not the run's next
+    /// ones any more, so the fast path stands down.
+    #[test]
+    fn a_gap_in_the_run_sends_the_block_to_the_slow_path() {
+        let env = Envelope::new(0, 3, 7);
+        let mut m = OptimisticMatcher::new(OptimisticConfig::new(3)).unwrap();
+        for r in 0..4 {
+            m.post_recv(RecvId(r), RecvSpec::exact(env));
+        }
+        assert_eq!(m.cancel(RecvId(1)), Outcome::Cancelled { recv: RecvId(1) });
+        let msgs: Vec<_> = (0..3).map(|i| (MsgId(100 + i), env)).collect();
+        let (outcomes, trace) = m.arrive_block(&msgs);
+        let want: Vec<_> = [0, 2, 3]
+            .iter()
+            .zip(&msgs)
+            .map(|(&r, &(msg, _))| Outcome::Matched { recv: RecvId(r), msg })
+            .collect();
+        assert_eq!(outcomes, want);
+        assert!(trace.threads[1..].iter().all(|t| t.path == Path::Slow), "{trace:?}");
     }
 
     #[test]
