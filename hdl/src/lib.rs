@@ -2,12 +2,14 @@
 //! ([`cam`]), one level-2 linked list in block RAM ([`bram_list`]), `n` such lists
 //! searched at once with the oldest candidate winning ([`parallel_lists`]), the two-level
 //! queue with its data mover ([`two_level_queue`]), the receive engine — PRQ and UMQ
-//! behind valid/ready command and response streams ([`receive_engine`]) — and a true
-//! dual-port block RAM ([`dual_port_ram`]).
+//! behind valid/ready command and response streams ([`receive_engine`]) — a true
+//! dual-port block RAM ([`dual_port_ram`]), and the optimistic matcher's thread array
+//! ([`thread_array`]).
 
 pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;
 pub mod parallel_lists;
 pub mod receive_engine;
+pub mod thread_array;
 pub mod two_level_queue;
