@@ -38,10 +38,16 @@ impl Rng {
     }
 }
 
-/// Communicators, sources and tags drawn from: few, so envelopes repeat often.
-const COMMS: u64 = 3;
-const SOURCES: u64 = 6;
-const TAGS: u64 = 5;
+/// Communicators, sources and tags an operation's envelope is drawn from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Envelopes {
+    pub comms: u64,
+    pub sources: u64,
+    pub tags: u64,
+}
+
+/// The default: few, so envelopes repeat often.
+pub const ENVELOPES: Envelopes = Envelopes { comms: 3, sources: 6, tags: 5 };
 /// Operations per phase (balanced, receive burst, message burst) by default.
 pub const PHASE: usize = 300;
 
@@ -58,6 +64,12 @@ pub fn random_stream(seed: u64, n: usize) -> Vec<Op> {
 /// queues (a receive burst of `phase` operations leaves about `phase / 2` more receives),
 /// which is what reaches past a 256-entry CAM into the lists.
 pub fn random_stream_phased(seed: u64, n: usize, phase: usize) -> Vec<Op> {
+    random_stream_from(seed, n, phase, ENVELOPES)
+}
+
+/// As [`random_stream_phased`] with envelopes drawn from `e`: fewer envelopes match more
+/// often, so small queues fill and drain instead of staying full.
+pub fn random_stream_from(seed: u64, n: usize, phase: usize, e: Envelopes) -> Vec<Op> {
     let phase = phase.max(1);
     let mut r = Rng::new(seed);
     let mut ops = Vec::with_capacity(n);
@@ -71,7 +83,7 @@ pub fn random_stream_phased(seed: u64, n: usize, phase: usize) -> Vec<Op> {
         let op = if roll < 6 {
             Op::Cancel { recv: RecvId(1 + r.below(recvs.max(1))) }
         } else if roll < 10 {
-            let spec = pattern(&mut r);
+            let spec = pattern(&mut r, e);
             if r.chance(50) {
                 Op::Probe { spec }
             } else {
@@ -79,12 +91,16 @@ pub fn random_stream_phased(seed: u64, n: usize, phase: usize) -> Vec<Op> {
             }
         } else if r.below(100) < post_weight {
             recvs += 1;
-            Op::PostRecv { recv: RecvId(recvs), spec: pattern(&mut r) }
+            Op::PostRecv { recv: RecvId(recvs), spec: pattern(&mut r, e) }
         } else {
             msgs += 1;
             Op::Arrive {
                 msg: MsgId(FIRST_MSG + msgs),
-                env: Envelope::new(r.below(COMMS) as u32, r.below(SOURCES) as u32, r.below(TAGS) as u32),
+                env: Envelope::new(
+                    r.below(e.comms) as u32,
+                    r.below(e.sources) as u32,
+                    r.below(e.tags) as u32,
+                ),
             }
         };
         ops.push(op);
@@ -92,11 +108,44 @@ pub fn random_stream_phased(seed: u64, n: usize, phase: usize) -> Vec<Op> {
     ops
 }
 
+/// Receive and message handles of [`bursty_stream`] count from here: above
+/// [`random_stream`]'s, within the hardware's 32 bits.
+pub const FIRST_BURST_HANDLE: u64 = 2_000_000_000;
+
+/// Bursts that fill blocks of arrivals and make them conflict: runs of receives with one
+/// pattern (sometimes a wildcard), then a burst of messages from a few senders, half the
+/// bursts from one sender with one tag so whole blocks want one receive.
+pub fn bursty_stream(seed: u64) -> Vec<Op> {
+    let mut r = Rng::new(seed);
+    let (mut ops, mut handle) = (Vec::new(), FIRST_BURST_HANDLE);
+    for _ in 0..12 {
+        for _ in 0..1 + r.below(6) {
+            let src = r.below(3) as u32;
+            let spec = match r.below(6) {
+                0 => RecvSpec::new(0, None, Some(1)),
+                1 => RecvSpec::new(0, Some(src), None),
+                _ => RecvSpec::exact(Envelope::new(0, src, 1)),
+            };
+            for _ in 0..1 + r.below(20) {
+                handle += 1;
+                ops.push(Op::PostRecv { recv: RecvId(handle), spec });
+            }
+        }
+        let one = r.chance(50).then(|| Envelope::new(0, r.below(3) as u32, 1));
+        for _ in 0..r.below(90) {
+            handle += 1;
+            let env = one.unwrap_or_else(|| Envelope::new(0, r.below(3) as u32, r.below(2) as u32));
+            ops.push(Op::Arrive { msg: MsgId(handle), env });
+        }
+    }
+    ops
+}
+
 /// A receive pattern: source and tag each a wildcard one time in five.
-fn pattern(r: &mut Rng) -> RecvSpec {
-    let comm = r.below(COMMS) as u32;
-    let src = r.below(SOURCES) as u32;
-    let tag = r.below(TAGS) as u32;
+fn pattern(r: &mut Rng, e: Envelopes) -> RecvSpec {
+    let comm = r.below(e.comms) as u32;
+    let src = r.below(e.sources) as u32;
+    let tag = r.below(e.tags) as u32;
     let src = if r.chance(20) { None } else { Some(src) };
     let tag = if r.chance(20) { None } else { Some(tag) };
     RecvSpec::new(comm, src, tag)

@@ -38,6 +38,25 @@ pub struct CosimReport {
     pub seconds: f64,
     pub build_seconds: f64,
     pub build_cached: bool,
+    /// Thread array only: blocks of arrivals, and lanes that took the fast and slow paths.
+    pub blocks: usize,
+    pub fast_path: usize,
+    pub slow_path: usize,
+}
+
+impl CosimReport {
+    /// Counts one answer; `queues` are the golden model's queue lengths after it.
+    pub fn count(&mut self, outcome: &Outcome, queues: (usize, usize)) {
+        match outcome {
+            Outcome::Matched { .. } => self.matched += 1,
+            Outcome::Queued => self.queued += 1,
+            Outcome::Cancelled { .. } => self.cancelled += 1,
+            Outcome::NotFound => self.not_found += 1,
+            Outcome::Probed(_) | Outcome::MatchedProbed(_) => self.probes += 1,
+            Outcome::Overflow => self.overflows += 1,
+        }
+        self.deepest = self.deepest.max(queues.0.max(queues.1));
+    }
 }
 
 /// A run that stopped at a difference: where, what each side said, and the waveform of
@@ -78,6 +97,9 @@ pub enum CosimError {
     /// Building or driving the model failed.
     Tool(String),
     Mismatch(Box<Mismatch>),
+    /// A command's answers differ (the thread array, whose commands are blocks); the
+    /// text says where, what each side said and where the waveform is.
+    Differs(String),
 }
 
 impl std::fmt::Display for CosimError {
@@ -85,6 +107,7 @@ impl std::fmt::Display for CosimError {
         match self {
             CosimError::Tool(e) => f.write_str(e),
             CosimError::Mismatch(m) => m.fmt(f),
+            CosimError::Differs(text) => f.write_str(text),
         }
     }
 }
@@ -132,16 +155,7 @@ pub fn cosim(
                 waveform,
             })));
         }
-        match want {
-            Outcome::Matched { .. } => report.matched += 1,
-            Outcome::Queued => report.queued += 1,
-            Outcome::Cancelled { .. } => report.cancelled += 1,
-            Outcome::NotFound => report.not_found += 1,
-            Outcome::Probed(_) | Outcome::MatchedProbed(_) => report.probes += 1,
-            Outcome::Overflow => report.overflows += 1,
-        }
-        let (p, u) = golden.queue_lengths();
-        report.deepest = report.deepest.max(p.max(u));
+        report.count(&want, golden.queue_lengths());
     }
     progress(ops.len());
     report.seconds = started.elapsed().as_secs_f64();

@@ -518,38 +518,8 @@ impl OptimisticMatcher {
 mod tests {
     use super::*;
     use crate::bounded::BoundedGolden;
-    use crate::streams::{random_stream_phased, Rng};
+    use crate::streams::{bursty_stream, random_stream_phased};
     use proptest::prelude::*;
-
-    /// Bursts that make blocks full and conflicted: runs of receives with one pattern
-    /// (sometimes a wildcard), then a burst of messages from a few senders.
-    fn bursty_stream(seed: u64) -> Vec<Op> {
-        let mut r = Rng::new(seed);
-        // Above the random stream's handles, receives and messages alike.
-        let (mut ops, mut handle) = (Vec::new(), 1u64 << 40);
-        for _ in 0..12 {
-            for _ in 0..1 + r.below(6) {
-                let src = r.below(3) as u32;
-                let spec = match r.below(6) {
-                    0 => RecvSpec::new(0, None, Some(1)),
-                    1 => RecvSpec::new(0, Some(src), None),
-                    _ => RecvSpec::exact(Envelope::new(0, src, 1)),
-                };
-                for _ in 0..1 + r.below(20) {
-                    handle += 1;
-                    ops.push(Op::PostRecv { recv: RecvId(handle), spec });
-                }
-            }
-            // Half the bursts come from one sender with one tag: whole blocks want one receive.
-            let one = r.chance(50).then(|| Envelope::new(0, r.below(3) as u32, 1));
-            for _ in 0..r.below(90) {
-                handle += 1;
-                let env = one.unwrap_or_else(|| Envelope::new(0, r.below(3) as u32, r.below(2) as u32));
-                ops.push(Op::Arrive { msg: MsgId(handle), env });
-            }
-        }
-        ops
-    }
 
     /// Runs `ops`; returns the outcomes and how many threads took the fast and slow paths.
     fn run_counting(cfg: OptimisticConfig, ops: &[Op]) -> (Vec<Outcome>, usize, usize) {

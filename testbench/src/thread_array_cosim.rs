@@ -1,0 +1,104 @@
+//! Co-simulation, command by command, of the optimistic thread array's RTL against the
+//! golden model with the array's finite tables ([`BoundedGolden`]: same pairing) and
+//! against its cycle-level model ([`OptimisticEngine`]: same outcomes, same acceptance and
+//! answer cycles). Commands are cut from the stream as the hardware takes them: runs of
+//! up to `lanes` arrivals, every other operation alone. The first difference stops the
+//! run, which is repeated with tracing on so a waveform of the failure is kept.
+
+use crate::cosim::{CosimError, CosimReport};
+use crate::thread_array::{thread_array_spec, RtlThreadArray};
+use crate::verilator::Model;
+use std::path::PathBuf;
+use std::time::Instant;
+use tagmatch_sim::bounded::BoundedGolden;
+use tagmatch_sim::optimistic::engine::{commands, OptimisticEngine};
+use tagmatch_sim::optimistic::{OptimisticConfig, Path};
+use tagmatch_sim::Op;
+
+/// The thread array under test: a cache name, its Verilog, and its configuration (lanes,
+/// table sizes, bins, fast path), which sizes the golden model and configures the model.
+pub struct ThreadArrayUnderTest {
+    pub name: String,
+    pub verilog: String,
+    pub config: OptimisticConfig,
+}
+
+/// Runs `ops` through RTL, cycle-level model and golden model; `progress(done)` is called
+/// every 1,000 operations or so.
+pub fn cosim_thread_array(
+    array: &ThreadArrayUnderTest,
+    ops: &[Op],
+    progress: &mut dyn FnMut(usize),
+) -> Result<CosimReport, CosimError> {
+    let lanes = array.config.threads;
+    let (model, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, false))?;
+    let mut rtl = RtlThreadArray::new(model, lanes)?;
+    let mut golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
+    let mut cycle_model = OptimisticEngine::new(array.config)?;
+    let mut report = CosimReport {
+        build_seconds: build.seconds,
+        build_cached: build.cached,
+        ops: ops.len(),
+        ..CosimReport::default()
+    };
+    let started = Instant::now();
+    let mut reported = 0;
+    for range in commands(ops, lanes) {
+        if range.start >= reported {
+            progress(range.start);
+            reported = range.start + 1000;
+        }
+        let command = &ops[range.clone()];
+        let mut want = Vec::with_capacity(command.len());
+        for op in command {
+            want.push(golden.apply(op));
+            report.count(want.last().expect("just pushed"), golden.queue_lengths());
+        }
+        let at = |e: String| format!("ops {range:?}: {e}");
+        let got = rtl.apply(command).map_err(at)?;
+        let modelled = cycle_model.apply(command).map_err(at)?;
+        let cycles = |a: &tagmatch_sim::optimistic::engine::Answer| (a.accepted, a.responded);
+        if got.outcomes != want || modelled.outcomes != want || cycles(&got) != cycles(&modelled) {
+            let waveform = match waveform_of(array, &ops[..range.end]) {
+                Ok(path) => format!("waveform: {}", path.display()),
+                Err(e) => format!("no waveform ({e})"),
+            };
+            return Err(CosimError::Differs(format!(
+                "ops {range:?} ({command:?}): golden model {want:?}; RTL {:?} accepted at cycle {} and \
+                 answered at {}; cycle model {:?} at {} and {}; {waveform}",
+                got.outcomes,
+                got.accepted,
+                got.responded,
+                modelled.outcomes,
+                modelled.accepted,
+                modelled.responded
+            )));
+        }
+        if let Some(block) = &modelled.block {
+            report.blocks += 1;
+            report.fast_path += block.threads.iter().filter(|t| t.path == Path::Fast).count();
+            report.slow_path += block.threads.iter().filter(|t| t.path == Path::Slow).count();
+        }
+    }
+    progress(ops.len());
+    report.seconds = started.elapsed().as_secs_f64();
+    report.cycles = rtl.model_mut().cycles();
+    Ok(report)
+}
+
+/// Replays `ops` on a traced build and returns the VCD's path.
+fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op]) -> Result<PathBuf, String> {
+    let lanes = array.config.threads;
+    let (traced, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, true))?;
+    let mut rtl = RtlThreadArray::new(traced, lanes)?;
+    let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
+    rtl.model_mut().trace_to(&vcd)?;
+    for range in commands(ops, lanes) {
+        // The failing answer is what the waveform is for; errors end the replay early.
+        if rtl.apply(&ops[range]).is_err() {
+            break;
+        }
+    }
+    rtl.model_mut().close_trace();
+    Ok(vcd)
+}

@@ -1,0 +1,72 @@
+//! The optimistic thread array's RTL in Verilator against the golden model (identical
+//! pairing) and its cycle-level model (identical acceptance and answer cycles), command by
+//! command, for 1, 4 and 16 lanes. Streams: random traffic over three communicators with
+//! wildcards and repeated envelopes, cancels and probes, whose bursts overflow the small
+//! descriptor table and UMQ; then bursts of alike receives and messages that fill blocks
+//! and conflict, reaching both the fast and the slow path.
+
+use tagmatch_hdl::thread_array::thread_array_verilog;
+use tagmatch_sim::optimistic::OptimisticConfig;
+use tagmatch_sim::streams::{bursty_stream, random_stream_from, Envelopes};
+use tagmatch_sim::Op;
+use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
+
+/// 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists), a 16-entry UMQ.
+const DESCRIPTORS: usize = 32;
+const HEAD_BITS: usize = 4;
+const BINS: usize = 1 << (HEAD_BITS - 2);
+const UNEXPECTED: usize = 16;
+
+/// Two communicators, three sources, two tags: envelopes repeat and match often enough
+/// that the small tables fill and drain (about a fifth of the random operations overflow).
+const ENVELOPES: Envelopes = Envelopes { comms: 2, sources: 3, tags: 2 };
+
+fn stream(seed: u64) -> Vec<Op> {
+    let mut ops = random_stream_from(seed, 4000, 40, ENVELOPES);
+    for s in 0..2 {
+        ops.extend(bursty_stream(seed * 10 + s));
+    }
+    ops
+}
+
+fn check(lanes: usize, verilog: String, fast_path: bool) {
+    let mut config = OptimisticConfig::hardware(lanes, DESCRIPTORS, BINS, UNEXPECTED);
+    config.fast_path = fast_path;
+    let array =
+        ThreadArrayUnderTest { name: format!("thread-array-{lanes}-fp{}", fast_path as u8), verilog, config };
+    let mut totals = (0, 0, 0, 0);
+    for seed in 1..=3 {
+        let report = cosim_thread_array(&array, &stream(seed), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+        eprintln!("{}: seed {seed}: {report:?}", array.name);
+        totals.0 += report.overflows;
+        totals.1 += report.fast_path;
+        totals.2 += report.slow_path;
+        totals.3 += report.matched;
+    }
+    let (overflows, fast, slow, matched) = totals;
+    assert!(overflows > 0 && matched > 0, "{lanes} lanes: the streams must overflow the tables");
+    if lanes > 1 {
+        assert!(slow > 0, "{lanes} lanes: no lane took the slow path");
+        assert_eq!(fast > 0, fast_path, "{lanes} lanes: fast path {fast_path}, {fast} fast lanes");
+    }
+}
+
+#[test]
+fn one_lane() {
+    check(1, thread_array_verilog::<1, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+}
+
+#[test]
+fn four_lanes() {
+    check(4, thread_array_verilog::<4, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+}
+
+#[test]
+fn four_lanes_without_the_fast_path() {
+    check(4, thread_array_verilog::<4, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(false), false);
+}
+
+#[test]
+fn sixteen_lanes() {
+    check(16, thread_array_verilog::<16, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+}
