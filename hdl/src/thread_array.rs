@@ -1090,10 +1090,8 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 self.kind.d.next = self.r_probe_none.val();
             }
             self.state.d.next = self.c_respond.val();
-        } else if self.state.q.val() == self.c_respond.val() {
-            if self.resp_ready.val() {
-                self.state.d.next = self.c_idle.val();
-            }
+        } else if (self.state.q.val() == self.c_respond.val()) & self.resp_ready.val() {
+            self.state.d.next = self.c_idle.val();
         }
 
         // ---- Unlink (a cancelled receive, or a taken one in the tail). ----
