@@ -103,7 +103,7 @@ pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<E
 pub const ENGINE_FILE: &str = "tagmatch_engine.v";
 
 /// FNV-1a of the emitted text: a content hash scripts can compare.
-fn content_hash(text: &str) -> String {
+pub fn content_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= b as u64;

@@ -10,7 +10,6 @@
 //! the paths) is the only timing figure an open flow gives: no open tool times Stratix or
 //! UltraScale parts.
 
-use crate::engine_gen::EngineConfig;
 use crate::report::Record;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -32,12 +31,11 @@ pub struct Estimate {
 }
 
 impl Estimate {
-    /// A table row for engine configuration `cfg`.
-    pub fn record(&self, cfg: &EngineConfig) -> Record {
-        vec![
-            ("flow", json!(self.flow)),
-            ("cam_depth", json!(cfg.cam_depth)),
-            ("lists", json!(cfg.lists)),
+    /// A table row for the design whose shape `shape` names (its leading columns).
+    pub fn record(&self, shape: &Record) -> Record {
+        let mut row = vec![("flow", json!(self.flow))];
+        row.extend(shape.iter().cloned());
+        row.extend([
             ("luts", json!(self.luts)),
             ("flip_flops", json!(self.flip_flops)),
             ("block_rams", json!(self.block_rams)),
@@ -45,7 +43,8 @@ impl Estimate {
             ("logic_levels", json!(self.logic_levels)),
             ("memory_kib", json!(self.memory_bits / 8192)),
             ("seconds", json!((self.seconds * 10.0).round() / 10.0)),
-        ]
+        ]);
+        row
     }
 
     pub fn to_json(&self) -> Value {

@@ -12,6 +12,7 @@ mod rate_bench;
 mod report;
 mod software_bench;
 mod svg_plot;
+mod thread_array_gen;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -58,6 +59,37 @@ struct EngineShape {
     list_capacity: u32,
 }
 
+/// The hardware `gen` and `cosim` build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Design {
+    /// The receive engine: a CAM in front of parallel linked lists (FPL 2018).
+    TwoLevel,
+    /// The optimistic tag matching thread array: lanes match a block of arrivals at once.
+    Optimistic,
+}
+
+/// The thread array's shape (--engine optimistic).
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct ArrayShape {
+    /// Lanes: 1, 2, 4, 8, 16 or 32.
+    #[arg(long, default_value_t = 16)]
+    threads: usize,
+    /// Receive descriptors: 128 (64 bins per index, 64 unexpected messages) or 32 (4 bins,
+    /// 16 unexpected messages) [default: gen 128, cosim 32].
+    #[arg(long)]
+    descriptors: Option<usize>,
+    /// Leave out the fast conflict path (every conflict takes the slow path).
+    #[arg(long)]
+    no_fast_path: bool,
+}
+
+impl ArrayShape {
+    fn config(&self, default_descriptors: usize) -> Result<thread_array_gen::ThreadArrayConfig, String> {
+        let descriptors = self.descriptors.unwrap_or(default_descriptors);
+        thread_array_gen::configuration(self.threads, descriptors, !self.no_fast_path)
+    }
+}
+
 /// The benchmarks `tagmatch bench` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BenchName {
@@ -71,8 +103,13 @@ enum BenchName {
 enum Command {
     /// Write the engine's Verilog, constraints and manifest.json.
     Gen {
+        /// Which hardware: the two-level receive engine or the optimistic thread array.
+        #[arg(long, value_enum, default_value = "two-level")]
+        engine: Design,
         #[command(flatten)]
         shape: EngineShape,
+        #[command(flatten)]
+        array: ArrayShape,
         /// Also write a top-level wrapper, constraints and a project script for this board
         /// (`tagmatch boards` lists them).
         #[arg(long)]
@@ -143,6 +180,11 @@ enum Command {
     },
     /// A random operation stream through the RTL (Verilator), the golden model and the cycle model.
     Cosim {
+        /// Which hardware: the two-level receive engine or the optimistic thread array.
+        #[arg(long, value_enum, default_value = "two-level")]
+        engine: Design,
+        #[command(flatten)]
+        array: ArrayShape,
         #[arg(long, default_value_t = 4)]
         lists: u32,
         #[arg(long, default_value_t = 20000)]
@@ -339,7 +381,39 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render(&boards::records()?, format));
             Ok(())
         }
-        Command::Gen { shape, board, estimate, format, out } => {
+        Command::Gen { engine: Design::Optimistic, array, board, estimate, format, out, .. } => {
+            if board.is_some() {
+                return Err("--board wraps the two-level engine's one-message command stream; the thread \
+                            array's lane ports have no board wrapper yet"
+                    .into());
+            }
+            let cfg = array.config(thread_array_gen::DEFAULT_DESCRIPTORS)?;
+            thread_array_gen::generate(&cfg, &out)?;
+            if estimate {
+                eprintln!("tagmatch: synthesizing the thread array in yosys");
+                let file = out.join(thread_array_gen::THREAD_ARRAY_FILE);
+                let estimates = estimate::estimate(&file, &out.join("yosys"))?;
+                let shape: report::Record = vec![
+                    ("threads", serde_json::json!(cfg.threads)),
+                    ("descriptors", serde_json::json!(cfg.descriptors)),
+                ];
+                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
+                print!("{}", render(&records, format));
+            }
+            eprintln!(
+                "tagmatch: wrote {} and manifest.json to {} ({} lanes, {} receive descriptors, {} bins per index, \
+                 {} unexpected messages, fast path {})",
+                thread_array_gen::THREAD_ARRAY_FILE,
+                out.display(),
+                cfg.threads,
+                cfg.descriptors,
+                cfg.bins(),
+                cfg.unexpected,
+                if cfg.fast_path { "on" } else { "off" }
+            );
+            Ok(())
+        }
+        Command::Gen { engine: Design::TwoLevel, shape, board, estimate, format, out, .. } => {
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
@@ -348,7 +422,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 let estimates = estimate::estimate(&out.join(engine_gen::ENGINE_FILE), &out.join("yosys"))?;
                 manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
                 engine_gen::write_manifest(&out, &manifest)?;
-                let records: Vec<_> = estimates.iter().map(|e| e.record(&cfg)).collect();
+                let shape: report::Record = vec![
+                    ("cam_depth", serde_json::json!(cfg.cam_depth)),
+                    ("lists", serde_json::json!(cfg.lists)),
+                ];
+                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
                 print!("{}", render(&records, format));
             }
             let files: Vec<&str> =
@@ -365,9 +443,17 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Cosim { lists, ops, seed, cam_depth, list_capacity, format } => {
-            let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
-            let record = cosim_cmd::run(&cfg, ops, seed)?;
+        Command::Cosim { engine, array, lists, ops, seed, cam_depth, list_capacity, format } => {
+            let record = match engine {
+                Design::TwoLevel => {
+                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+                    cosim_cmd::run(&cfg, ops, seed)?
+                }
+                Design::Optimistic => {
+                    let cfg = array.config(thread_array_gen::SMALL_DESCRIPTORS)?;
+                    cosim_cmd::run_thread_array(&cfg, ops, seed)?
+                }
+            };
             print!("{}", render(&[record], format));
             eprintln!("tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle");
             Ok(())

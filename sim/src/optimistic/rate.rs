@@ -98,7 +98,7 @@ pub fn hardware_config(scenario: Scenario, threads: usize, k: u32) -> Optimistic
 }
 
 /// The generator's default descriptor table and bins per hashed index.
-pub const DEFAULT_DESCRIPTORS: usize = 256;
+pub const DEFAULT_DESCRIPTORS: usize = 128;
 pub const DEFAULT_BINS: usize = 64;
 
 /// The thread array's cycle-level model with `threads` lanes on `sequences` sequences of
