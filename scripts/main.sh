@@ -2,8 +2,9 @@
 # The main job: set up, generate the default engine's Verilog, co-simulate the engine's RTL
 # against the golden model and the cycle model, then the preposted-latency and unload
 # benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
-# the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers. Tables
-# go to stdout, SVG plots to out/.
+# the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; then the
+# optimistic thread array: its Verilog, a co-simulation, and the message-rate benchmark.
+# Tables go to stdout, SVG plots to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -27,4 +28,13 @@ for bench in preposted unload; do
     $tm bench "$bench"
 done
 echo
-echo "plots: out/{preposted,unload}-{model,rtl}.svg (add --format csv|json for scripts)"
+echo "== the optimistic thread array (16 lanes, 128 receive descriptors) =="
+$tm gen --engine optimistic --threads 16 --out out/thread-array
+echo
+echo "== co-simulation: the 4-lane thread array (small tables) against the golden and cycle models =="
+$tm cosim --engine optimistic --threads 4 --ops 20000 --seed 1
+echo
+echo "== message rate (optimistic tag matching): thread array model, beside the two-level engine =="
+$tm bench rate --plot out/rate.svg
+echo
+echo "plots: out/{preposted,unload}-{model,rtl}.svg, out/rate.svg (add --format csv|json for scripts)"

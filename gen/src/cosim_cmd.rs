@@ -63,7 +63,8 @@ pub fn run(cfg: &EngineConfig, ops: usize, seed: u64) -> Result<Record, String> 
 }
 
 pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Result<Record, String> {
-    let array = ThreadArrayUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config() };
+    let array =
+        ThreadArrayUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config() };
     let mut stream = random_stream_from(seed, ops, 40, Envelopes { comms: 2, sources: 3, tags: 2 });
     stream.extend(bursty_stream(seed));
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());

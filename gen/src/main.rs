@@ -258,6 +258,7 @@ fn bench_rate(
     k: u32,
     sequences: u32,
     engine: TwoLevelConfig,
+    rtl: bool,
     format: Format,
     plot: Option<PathBuf>,
 ) -> Result<(), String> {
@@ -265,7 +266,8 @@ fn bench_rate(
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
     let scenarios = scenarios.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
-    let records = rate_bench::run(&rate_bench::RateOptions { threads, scenarios, k, sequences, engine })?;
+    let records =
+        rate_bench::run(&rate_bench::RateOptions { threads, scenarios, k, sequences, engine, rtl })?;
     if let Some(svg) = plot {
         rate_bench::plot(&records, &svg)?;
     }
@@ -304,10 +306,6 @@ fn model_designs(
         }
     }
     Ok(designs)
-}
-
-fn not_yet(what: &str) -> Result<(), String> {
-    Err(format!("{what} is not yet available in this version of tagmatch"))
 }
 
 fn parse_matchers(names: &[String]) -> Result<Vec<MatcherKind>, String> {
@@ -454,6 +452,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     cosim_cmd::run_thread_array(&cfg, ops, seed)?
                 }
             };
+            let ops = report::field(&record, "ops").as_u64().unwrap_or(ops as u64);
             print!("{}", render(&[record], format));
             eprintln!("tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle");
             Ok(())
@@ -481,20 +480,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 BenchName::Preposted => Bench::Preposted,
                 BenchName::Unload => Bench::Unload,
                 BenchName::Rate => {
-                    if engine == Engine::Rtl {
-                        return not_yet("the optimistic thread array's RTL (--engine rtl for rate)");
-                    }
                     if !depths.is_empty() || !baselines.is_empty() || lists.len() > 1 {
                         return Err("rate takes --threads, --scenario, --k, --sequences and one \
                                     engine configuration (--cam-depth, --lists N, --list-capacity)"
                             .into());
                     }
-                    let engine = TwoLevelConfig::from_list_capacity(
+                    // The model unless the RTL is asked for (rate has no software matchers).
+                    let rtl = engine == Engine::Rtl;
+                    let two_level = TwoLevelConfig::from_list_capacity(
                         cam_depth as usize,
                         lists.first().copied().unwrap_or(4) as usize,
                         list_capacity as usize,
                     )?;
-                    return bench_rate(threads, &scenario, k, sequences, engine, format, plot);
+                    return bench_rate(threads, &scenario, k, sequences, two_level, rtl, format, plot);
                 }
             };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {

@@ -4,12 +4,22 @@
 //! `two-level` record per scenario; `scaling` is the rate over `threads` times the
 //! one-thread rate (1.0 = linear).
 
+//!
+//! With `--engine rtl` the thread array's RTL runs in Verilator (the generator's default
+//! tables, one build per thread count and fast-path setting) with the cycle-level model
+//! beside it: every answer and every cycle must agree, so the rates are the hardware's.
+
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
+use crate::thread_array_gen;
 use serde_json::json;
 use std::path::Path;
+use std::time::Instant;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::optimistic::rate::{optimistic, two_level, Rate, Scenario};
+use tagmatch_sim::optimistic::engine::OptimisticEngine;
+use tagmatch_sim::optimistic::rate::{measure, optimistic, two_level, Rate, Scenario};
+use tagmatch_testbench::thread_array::{thread_array_spec, RtlThreadArray};
+use tagmatch_testbench::verilator::Model;
 
 pub struct RateOptions {
     pub threads: Vec<usize>,
@@ -18,13 +28,22 @@ pub struct RateOptions {
     pub k: u32,
     pub sequences: u32,
     pub engine: TwoLevelConfig,
+    /// Run the thread array's RTL (Verilator) instead of only its model.
+    pub rtl: bool,
 }
 
-fn record(scenario: Scenario, design: &str, threads: usize, r: &Rate, scaling: Option<f64>) -> Record {
+fn record(
+    scenario: Scenario,
+    design: &str,
+    threads: usize,
+    r: &Rate,
+    scaling: Option<f64>,
+    rtl: bool,
+) -> Record {
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     vec![
         ("bench", json!("rate")),
-        ("engine", json!("model")),
+        ("engine", json!(if rtl { "rtl" } else { "model" })),
         ("design", json!(design)),
         ("scenario", json!(scenario.name())),
         ("threads", json!(threads)),
@@ -43,25 +62,57 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
         return Err("--k and --sequences must be at least 1".into());
     }
     let mut out = Vec::new();
+    let rate = |scenario, threads| match o.rtl {
+        true => rtl(scenario, threads, o.k, o.sequences),
+        false => optimistic(scenario, threads, o.k, o.sequences),
+    };
     for &scenario in &o.scenarios {
-        let rates = o
-            .threads
-            .iter()
-            .map(|&t| optimistic(scenario, t, o.k, o.sequences))
-            .collect::<Result<Vec<_>, _>>()?;
+        let rates = o.threads.iter().map(|&t| rate(scenario, t)).collect::<Result<Vec<_>, _>>()?;
         // The one-thread rate scaling is measured against, run again only if not asked for.
         let single = match o.threads.iter().position(|&t| t == 1) {
             Some(i) => rates[i].per_cycle(),
-            None => optimistic(scenario, 1, o.k, o.sequences)?.per_cycle(),
+            None => rate(scenario, 1)?.per_cycle(),
         };
         for (&threads, r) in o.threads.iter().zip(&rates) {
             let scaling = r.per_cycle() / (single * threads as f64);
-            out.push(record(scenario, "optimistic", threads, r, Some(scaling)));
+            out.push(record(scenario, "optimistic", threads, r, Some(scaling), o.rtl));
         }
         let r = two_level(scenario, o.engine, o.k, o.sequences)?;
-        out.push(record(scenario, "two-level", 1, &r, None));
+        out.push(record(scenario, "two-level", 1, &r, None, false));
     }
     Ok(out)
+}
+
+/// The benchmark on the thread array's RTL, the cycle-level model checking every answer.
+fn rtl(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rate, String> {
+    let cfg = thread_array_gen::configuration(
+        threads,
+        thread_array_gen::DEFAULT_DESCRIPTORS,
+        scenario != Scenario::WcSlowPath,
+    )?;
+    if k as usize > cfg.descriptors {
+        return Err(format!("--k {k}: the thread array holds {} receives", cfg.descriptors));
+    }
+    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
+    let (model, build) = Model::build(&thread_array_spec(&cfg.build_name(), cfg.verilog()?, threads, false))?;
+    let mut array = RtlThreadArray::new(model, threads)?;
+    let mut cycle_model = OptimisticEngine::new(cfg.model_config())?;
+    let started = Instant::now();
+    let rate = measure(scenario, threads, k, sequences, &mut |ops| {
+        let (got, want) = (array.apply(ops)?, cycle_model.apply(ops)?);
+        if (&got.outcomes, got.accepted, got.responded) != (&want.outcomes, want.accepted, want.responded) {
+            return Err(format!("RTL and cycle model differ on {ops:?}: {got:?} vs {want:?}"));
+        }
+        Ok(want)
+    })?;
+    eprintln!(
+        "tagmatch: {} {threads} lanes: {} cycles in {:.1} s (build {:.0} s)",
+        scenario.name(),
+        array.model_mut().cycles(),
+        started.elapsed().as_secs_f64(),
+        build.seconds
+    );
+    Ok(rate)
 }
 
 /// Matches per cycle against threads (log scale), one line per scenario; the two-level

@@ -14,6 +14,7 @@ use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog};
 use tagmatch_sim::optimistic::OptimisticConfig;
+use tagmatch_testbench::thread_array::thread_array_build_name;
 
 /// One generatable shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,17 +37,15 @@ impl ThreadArrayConfig {
 
     /// The functional and cycle-level model of this shape.
     pub fn model_config(&self) -> OptimisticConfig {
-        let mut cfg = OptimisticConfig::hardware(self.threads, self.descriptors, self.bins(), self.unexpected);
+        let mut cfg =
+            OptimisticConfig::hardware(self.threads, self.descriptors, self.bins(), self.unexpected);
         cfg.fast_path = self.fast_path;
         cfg
     }
 
-    /// A name for the shape's Verilator build, e.g. `thread-array-t16-d128-h8-u64-fp1`.
+    /// A name for the shape's Verilator build, e.g. `thread-array-t16-d128-b64-u64-fp1`.
     pub fn build_name(&self) -> String {
-        format!(
-            "thread-array-t{}-d{}-h{}-u{}-fp{}",
-            self.threads, self.descriptors, self.head_bits, self.unexpected, self.fast_path as u8
-        )
+        thread_array_build_name(&self.model_config())
     }
 
     pub fn verilog(&self) -> Result<String, String> {
@@ -89,7 +88,11 @@ pub const SMALL_DESCRIPTORS: usize = 32;
 
 /// The compiled-in shape for `threads` lanes and `descriptors` descriptors, or a one-line
 /// reason naming what is supported.
-pub fn configuration(threads: usize, descriptors: usize, fast_path: bool) -> Result<ThreadArrayConfig, String> {
+pub fn configuration(
+    threads: usize,
+    descriptors: usize,
+    fast_path: bool,
+) -> Result<ThreadArrayConfig, String> {
     SHAPES
         .iter()
         .find(|&&(t, d, _, _)| t == threads && d == descriptors)

@@ -8,7 +8,17 @@ use tagmatch_hdl::receive_engine::*;
 use tagmatch_hdl::thread_array::{thread_array_ports, LANE_MATCHED, LANE_OVERFLOW, LANE_QUEUED, RESP_BLOCK};
 use tagmatch_sim::cycle::check_fits;
 use tagmatch_sim::optimistic::engine::Answer;
+use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
+
+/// The Verilator cache name of the thread array `cfg` describes, the same for the tests
+/// and the `tagmatch` commands so they share builds.
+pub fn thread_array_build_name(cfg: &OptimisticConfig) -> String {
+    format!(
+        "thread-array-t{}-d{}-b{}-u{}-fp{}",
+        cfg.threads, cfg.descriptors, cfg.bins, cfg.unexpected, cfg.fast_path as u8
+    )
+}
 
 /// The build description of a thread array of `lanes` lanes whose Verilog is `verilog`.
 pub fn thread_array_spec(name: &str, verilog: String, lanes: usize, trace: bool) -> BuildSpec {

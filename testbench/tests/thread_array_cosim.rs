@@ -9,6 +9,7 @@ use tagmatch_hdl::thread_array::thread_array_verilog;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, Envelopes};
 use tagmatch_sim::Op;
+use tagmatch_testbench::thread_array::thread_array_build_name;
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
 
 /// 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists), a 16-entry UMQ.

@@ -10,7 +10,7 @@
 //! The same operations run through the two-level engine's cycle-accurate model, timed from
 //! the first message's acceptance to the last response (the next command's slot included).
 
-use super::engine::{commands, OptimisticEngine};
+use super::engine::{commands, Answer, OptimisticEngine};
 use super::{OptimisticConfig, Path};
 use crate::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use crate::cycle::CycleEngine;
@@ -105,17 +105,29 @@ pub const DEFAULT_BINS: usize = 64;
 /// `k`: cycles from each block's acceptance to the next command's (the answer's cycle and
 /// the host's taking it included).
 pub fn optimistic(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rate, String> {
-    let cfg = hardware_config(scenario, threads, k);
-    let mut engine = OptimisticEngine::new(cfg)?;
+    let mut engine = OptimisticEngine::new(hardware_config(scenario, threads, k))?;
+    measure(scenario, threads, k, sequences, &mut |ops| engine.apply(ops))
+}
+
+/// The benchmark on any thread array of `threads` lanes that answers commands as
+/// [`OptimisticEngine::apply`] does (the model, or the RTL beside it); the answers'
+/// block traces give the conflict and path counts.
+pub fn measure(
+    scenario: Scenario,
+    threads: usize,
+    k: u32,
+    sequences: u32,
+    apply: &mut dyn FnMut(&[Op]) -> Result<Answer, String>,
+) -> Result<Rate, String> {
     let mut rate = Rate::default();
     for s in 0..sequences {
         let (posts, arrivals) = sequence(scenario, k, s as u64 * k as u64);
         for op in &posts {
-            check_matched(&engine.apply(std::slice::from_ref(op))?.outcomes, "posting")?;
+            check_matched(&apply(std::slice::from_ref(op))?.outcomes, "posting")?;
         }
         let mut matched = 0;
         for block in commands(&arrivals, threads) {
-            let answer = engine.apply(&arrivals[block])?;
+            let answer = apply(&arrivals[block])?;
             rate.cycles += answer.responded + 1 - answer.accepted;
             matched += answer.outcomes.iter().filter(|o| matches!(o, Outcome::Matched { .. })).count();
             for t in answer.block.iter().flat_map(|b| &b.threads) {
