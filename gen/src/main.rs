@@ -251,23 +251,12 @@ enum TraceAction {
     },
 }
 
-/// `bench rate`: the optimistic matcher's message rate beside the two-level engine's.
-fn bench_rate(
-    threads: Vec<usize>,
-    scenarios: &[String],
-    k: u32,
-    sequences: u32,
-    engine: TwoLevelConfig,
-    rtl: bool,
-    format: Format,
-    plot: Option<PathBuf>,
-) -> Result<(), String> {
-    if let Some(&bad) = threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
+/// `bench rate`: the thread array's message rate beside the two-level engine's.
+fn bench_rate(options: rate_bench::RateOptions, format: Format, plot: Option<PathBuf>) -> Result<(), String> {
+    if let Some(&bad) = options.threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
-    let scenarios = scenarios.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
-    let records =
-        rate_bench::run(&rate_bench::RateOptions { threads, scenarios, k, sequences, engine, rtl })?;
+    let records = rate_bench::run(&options)?;
     if let Some(svg) = plot {
         rate_bench::plot(&records, &svg)?;
     }
@@ -492,7 +481,10 @@ fn run(cli: Cli) -> Result<(), String> {
                         lists.first().copied().unwrap_or(4) as usize,
                         list_capacity as usize,
                     )?;
-                    return bench_rate(threads, &scenario, k, sequences, two_level, rtl, format, plot);
+                    let scenarios = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
+                    let options =
+                        rate_bench::RateOptions { threads, scenarios, k, sequences, engine: two_level, rtl };
+                    return bench_rate(options, format, plot);
                 }
             };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {

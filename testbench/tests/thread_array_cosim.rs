@@ -33,8 +33,7 @@ fn stream(seed: u64) -> Vec<Op> {
 fn check(lanes: usize, verilog: String, fast_path: bool) {
     let mut config = OptimisticConfig::hardware(lanes, DESCRIPTORS, BINS, UNEXPECTED);
     config.fast_path = fast_path;
-    let array =
-        ThreadArrayUnderTest { name: format!("thread-array-{lanes}-fp{}", fast_path as u8), verilog, config };
+    let array = ThreadArrayUnderTest { name: thread_array_build_name(&config), verilog, config };
     let mut totals = (0, 0, 0, 0);
     for seed in 1..=3 {
         let report = cosim_thread_array(&array, &stream(seed), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
