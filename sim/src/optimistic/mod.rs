@@ -2,10 +2,15 @@
 //! block of `N` consecutive arriving messages at once and repair conflicts afterwards.
 //! The four-index layout is [`crate::four_index`]'s; this module adds the threads.
 //!
-//! One block, thread `i` handling the `i`-th message (module [`cost`] prices each step):
+//! The hardware thread array (`tagmatch_hdl::thread_array`) is this matcher in its
+//! [`OptimisticConfig::hardware`] configuration; [`cost`] gives its cycles and [`engine`]
+//! its answers command by command, which the Verilator co-simulation checks.
 //!
-//! 1. *Optimistic phase*: every thread searches the four indexes (hash(comm, src, tag),
-//!    hash(comm, tag) for `ANY_SOURCE`, hash(comm, src) for `ANY_TAG`, one list for both),
+//! One block, thread `i` handling the `i`-th message:
+//!
+//! 1. *Optimistic phase*: every thread searches the four indexes (bins of (comm, src, tag),
+//!    of (comm, tag) for `ANY_SOURCE`, of (comm, src) for `ANY_TAG`, one list for both;
+//!    [`bin`] is an XOR fold the hardware computes alike),
 //!    keeps the candidate with the smallest posting label and books it by setting bit `i`
 //!    in the receive descriptor's booking bitmap. With the *early booking check* a thread
 //!    skips receives a lower thread has already booked (a lower thread will get them).
@@ -13,17 +18,22 @@
 //! 3. *Conflict detection*: a thread whose candidate carries a lower thread's bit is
 //!    conflicted; it and every thread after the first conflicted one resolve again:
 //!    - *fast path* (an option): when every thread of the block booked the same receive `k`,
-//!      thread `i` takes the receive `i` places after `k` in its index list if it carries
-//!      the same sequence id (given at posting: consecutive receives with the same
-//!      pattern share one), which is then exactly the receive serial matching gives it;
+//!      thread `i` takes the receive labelled `k + i` if it carries `k`'s sequence id
+//!      (given at posting: consecutive receives with the same pattern share one) — then
+//!      exactly the receive serial matching gives it. All or nothing: if one of the run is
+//!      missing (cancelled), the later ones are no longer the `i`-th successors, and every
+//!      conflicted thread takes the slow path. (The hardware finds `k + i` by label in one
+//!      cycle; a partial run would need each lane to know how many are missing before it.)
 //!    - *slow path*: wait for thread `i - 1` to finish, then match again.
 //! 4. Unmatched messages become unexpected, in arrival order, entered in all four UMQ
 //!    indexes; a new receive searches only its own class's index.
 //!
 //! Consumed receives leave their index at once, or with *lazy removal* (an option) are
 //! marked and skipped by later searches until the block ends, when one thread per list
-//! cleans them out. Receive descriptors live in a fixed-size table: posting into a full one
-//! answers overflow (the host keeps the receive and matches in software).
+//! cleans them out. Receive descriptors live in a fixed-size table (the lowest free slot is
+//! taken, as the hardware's priority encoder does): posting into a full one answers
+//! overflow (the host keeps the receive and matches in software), as does an arrival that
+//! finds the UMQ full.
 //!
 //! The model runs the optimistic phase in thread order, so the early booking check sees
 //! every lower thread's booking — the most it can skip. Pairing equals the golden model's
