@@ -11,24 +11,130 @@ use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
 pub struct RtlEngine {
     model: Model,
-    ports: Ports,
+    ports: CommandPorts,
 }
 
-struct Ports {
-    cmd_valid: PortId,
-    cmd_ready: PortId,
-    cmd_op: PortId,
-    cmd_comm: PortId,
-    cmd_src: PortId,
-    cmd_tag: PortId,
-    cmd_src_any: PortId,
-    cmd_tag_any: PortId,
-    cmd_handle: PortId,
-    resp_valid: PortId,
-    resp_ready: PortId,
-    resp_kind: PortId,
-    resp_recv: PortId,
-    resp_msg: PortId,
+/// The command and response stream ports the receive engine and the thread array share.
+pub(crate) struct CommandPorts {
+    pub cmd_valid: PortId,
+    pub cmd_ready: PortId,
+    pub cmd_op: PortId,
+    pub cmd_comm: PortId,
+    pub cmd_src: PortId,
+    pub cmd_tag: PortId,
+    pub cmd_src_any: PortId,
+    pub cmd_tag_any: PortId,
+    pub cmd_handle: PortId,
+    pub resp_valid: PortId,
+    pub resp_ready: PortId,
+    pub resp_kind: PortId,
+    pub resp_recv: PortId,
+    pub resp_msg: PortId,
+}
+
+impl CommandPorts {
+    pub fn new(model: &Model) -> Result<Self, String> {
+        let p = |n: &str| model.port(n);
+        Ok(CommandPorts {
+            cmd_valid: p("cmd_valid")?,
+            cmd_ready: p("cmd_ready")?,
+            cmd_op: p("cmd_op")?,
+            cmd_comm: p("cmd_comm")?,
+            cmd_src: p("cmd_src")?,
+            cmd_tag: p("cmd_tag")?,
+            cmd_src_any: p("cmd_src_any")?,
+            cmd_tag_any: p("cmd_tag_any")?,
+            cmd_handle: p("cmd_handle")?,
+            resp_valid: p("resp_valid")?,
+            resp_ready: p("resp_ready")?,
+            resp_kind: p("resp_kind")?,
+            resp_recv: p("resp_recv")?,
+            resp_msg: p("resp_msg")?,
+        })
+    }
+
+    /// Drives a receive pattern (or a message's envelope) onto the command fields.
+    pub fn pattern(&self, model: &mut Model, spec: &RecvSpec) {
+        model.set(self.cmd_comm, spec.comm as u64);
+        model.set(self.cmd_src, spec.src.unwrap_or(0) as u64);
+        model.set(self.cmd_tag, spec.tag.unwrap_or(0) as u64);
+        model.set(self.cmd_src_any, spec.src.is_none() as u64);
+        model.set(self.cmd_tag_any, spec.tag.is_none() as u64);
+    }
+
+    /// Sets the fields of a single operation; returns its command code.
+    pub fn operation(&self, model: &mut Model, op: &Op) -> u64 {
+        let (code, handle) = match *op {
+            Op::PostRecv { recv, spec } => {
+                self.pattern(model, &spec);
+                (OP_POST, recv.0)
+            }
+            Op::Arrive { msg, env } => {
+                self.pattern(model, &RecvSpec::exact(env));
+                (OP_ARRIVE, msg.0)
+            }
+            Op::Cancel { recv } => (OP_CANCEL, recv.0),
+            Op::Probe { spec } => {
+                self.pattern(model, &spec);
+                (OP_PROBE, 0)
+            }
+            Op::MatchedProbe { spec } => {
+                self.pattern(model, &spec);
+                (OP_MATCHED_PROBE, 0)
+            }
+        };
+        model.set(self.cmd_handle, handle);
+        code
+    }
+
+    /// Presents command `code`, waits until it is taken and until the answer is valid;
+    /// returns (accepted, responded) cycles. The caller reads the answer, then calls
+    /// [`CommandPorts::acknowledge`].
+    pub fn exchange(&self, model: &mut Model, code: u64) -> Result<(u64, u64), String> {
+        // No `eval` after setting inputs: `cmd_ready` and `resp_valid` come from registers,
+        // and the next edge's evaluation settles the inputs before it clocks them in, so
+        // an extra pass over the design would change nothing.
+        model.set(self.cmd_op, code);
+        model.set(self.cmd_valid, 1);
+        const LIMIT: u64 = 10_000_000;
+        if model.tick_until(self.cmd_ready, LIMIT) == LIMIT {
+            return Err("the design never became ready for a command".into());
+        }
+        let accepted = model.cycles();
+        model.tick(1); // accepted at this edge
+        model.set(self.cmd_valid, 0);
+        if model.tick_until(self.resp_valid, LIMIT) == LIMIT {
+            return Err(format!("no response after {LIMIT} cycles"));
+        }
+        Ok((accepted, model.cycles()))
+    }
+
+    /// Takes the answer: one cycle with `resp_ready` high.
+    pub fn acknowledge(&self, model: &mut Model) {
+        model.set(self.resp_ready, 1);
+        model.tick(1);
+        model.set(self.resp_ready, 0);
+    }
+
+    /// The answer to single operation `op`, read from the response ports.
+    pub fn outcome(&self, model: &Model, op: &Op) -> Result<Outcome, String> {
+        let (kind, recv, msg) =
+            (model.get(self.resp_kind), model.get(self.resp_recv), model.get(self.resp_msg));
+        let probe = |found: Option<MsgId>| match op {
+            Op::Probe { .. } => Outcome::Probed(found),
+            _ => Outcome::MatchedProbed(found),
+        };
+        Ok(match kind {
+            RESP_MATCHED => Outcome::Matched { recv: RecvId(recv), msg: MsgId(msg) },
+            RESP_QUEUED => Outcome::Queued,
+            RESP_CANCELLED => Outcome::Cancelled { recv: RecvId(recv) },
+            RESP_NOT_FOUND => Outcome::NotFound,
+            RESP_PROBE_FOUND => probe(Some(MsgId(msg))),
+            RESP_PROBE_NONE => probe(None),
+            RESP_OVERFLOW => Outcome::Overflow,
+            other => return Err(format!("unknown response kind {other}")),
+        })
+    }
 }
 
 /// The build description of an engine whose Verilog is `verilog`.
@@ -45,23 +151,7 @@ pub fn engine_spec(name: &str, verilog: String, trace: bool) -> BuildSpec {
 
 impl RtlEngine {
     pub fn new(model: Model) -> Result<Self, String> {
-        let p = |n: &str| model.port(n);
-        let ports = Ports {
-            cmd_valid: p("cmd_valid")?,
-            cmd_ready: p("cmd_ready")?,
-            cmd_op: p("cmd_op")?,
-            cmd_comm: p("cmd_comm")?,
-            cmd_src: p("cmd_src")?,
-            cmd_tag: p("cmd_tag")?,
-            cmd_src_any: p("cmd_src_any")?,
-            cmd_tag_any: p("cmd_tag_any")?,
-            cmd_handle: p("cmd_handle")?,
-            resp_valid: p("resp_valid")?,
-            resp_ready: p("resp_ready")?,
-            resp_kind: p("resp_kind")?,
-            resp_recv: p("resp_recv")?,
-            resp_msg: p("resp_msg")?,
-        };
+        let ports = CommandPorts::new(&model)?;
         Ok(RtlEngine { model, ports })
     }
 
@@ -73,76 +163,14 @@ impl RtlEngine {
         &mut self.model
     }
 
-    fn pattern(&mut self, spec: &RecvSpec) {
-        let p = &self.ports;
-        self.model.set(p.cmd_comm, spec.comm as u64);
-        self.model.set(p.cmd_src, spec.src.unwrap_or(0) as u64);
-        self.model.set(p.cmd_tag, spec.tag.unwrap_or(0) as u64);
-        self.model.set(p.cmd_src_any, spec.src.is_none() as u64);
-        self.model.set(p.cmd_tag_any, spec.tag.is_none() as u64);
-    }
-
     /// Applies one operation: presents the command, waits for the response and
     /// acknowledges it. Handles must fit in 32 bits, communicators and ranks in 16.
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         check_fits(op)?;
-        let (code, handle) = match *op {
-            Op::PostRecv { recv, spec } => {
-                self.pattern(&spec);
-                (OP_POST, recv.0)
-            }
-            Op::Arrive { msg, env } => {
-                self.pattern(&RecvSpec::exact(env));
-                (OP_ARRIVE, msg.0)
-            }
-            Op::Cancel { recv } => (OP_CANCEL, recv.0),
-            Op::Probe { spec } => {
-                self.pattern(&spec);
-                (OP_PROBE, 0)
-            }
-            Op::MatchedProbe { spec } => {
-                self.pattern(&spec);
-                (OP_MATCHED_PROBE, 0)
-            }
-        };
-        // No `eval` after setting inputs: `cmd_ready` and `resp_valid` come from registers,
-        // and the next edge's evaluation settles the inputs before it clocks them in, so
-        // an extra pass over the design would change nothing.
-        let p = &self.ports;
-        self.model.set(p.cmd_op, code);
-        self.model.set(p.cmd_handle, handle);
-        self.model.set(p.cmd_valid, 1);
-        const LIMIT: u64 = 10_000_000;
-        if self.model.tick_until(p.cmd_ready, LIMIT) == LIMIT {
-            return Err("the engine never became ready for a command".into());
-        }
-        let accepted = self.model.cycles();
-        self.model.tick(1); // accepted at this edge
-        self.model.set(p.cmd_valid, 0);
-        let waited = self.model.tick_until(p.resp_valid, LIMIT);
-        if waited == LIMIT {
-            return Err(format!("no response after {LIMIT} cycles"));
-        }
-        let responded = self.model.cycles();
-        let (kind, recv, msg) =
-            (self.model.get(p.resp_kind), self.model.get(p.resp_recv), self.model.get(p.resp_msg));
-        self.model.set(p.resp_ready, 1);
-        self.model.tick(1);
-        self.model.set(p.resp_ready, 0);
-        let probe = |found: Option<MsgId>| match op {
-            Op::Probe { .. } => Outcome::Probed(found),
-            _ => Outcome::MatchedProbed(found),
-        };
-        let outcome = match kind {
-            RESP_MATCHED => Outcome::Matched { recv: RecvId(recv), msg: MsgId(msg) },
-            RESP_QUEUED => Outcome::Queued,
-            RESP_CANCELLED => Outcome::Cancelled { recv: RecvId(recv) },
-            RESP_NOT_FOUND => Outcome::NotFound,
-            RESP_PROBE_FOUND => probe(Some(MsgId(msg))),
-            RESP_PROBE_NONE => probe(None),
-            RESP_OVERFLOW => Outcome::Overflow,
-            other => return Err(format!("unknown response kind {other}")),
-        };
+        let code = self.ports.operation(&mut self.model, op);
+        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        let outcome = self.ports.outcome(&self.model, op)?;
+        self.ports.acknowledge(&mut self.model);
         Ok(Applied { outcome, accepted, responded })
     }
 }
