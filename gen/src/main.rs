@@ -375,11 +375,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     .into());
             }
             let cfg = array.config(thread_array_gen::DEFAULT_DESCRIPTORS)?;
-            thread_array_gen::generate(&cfg, &out)?;
+            let mut manifest = thread_array_gen::generate(&cfg, &out)?;
             if estimate {
                 eprintln!("tagmatch: synthesizing the thread array in yosys");
                 let file = out.join(thread_array_gen::THREAD_ARRAY_FILE);
                 let estimates = estimate::estimate(&file, &out.join("yosys"))?;
+                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
+                engine_gen::write_manifest(&out, &manifest)?;
                 let shape: report::Record = vec![
                     ("threads", serde_json::json!(cfg.threads)),
                     ("descriptors", serde_json::json!(cfg.descriptors)),
