@@ -44,7 +44,6 @@ pub mod engine;
 pub mod rate;
 
 use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
-
 use crate::ops::{Op, Outcome};
 use std::collections::{BTreeSet, VecDeque};
 
