@@ -71,9 +71,9 @@ enum Design {
 /// The thread array's shape (--engine optimistic).
 #[derive(clap::Args, Clone, Copy, Debug)]
 struct ArrayShape {
-    /// Lanes: 1, 2, 4, 8, 16 or 32.
-    #[arg(long, default_value_t = 16)]
-    threads: usize,
+    /// Lanes: 1, 2, 4, 8, 16 or 32 [default: 16].
+    #[arg(long)]
+    threads: Option<usize>,
     /// Receive descriptors: 128 (64 bins per index, 64 unexpected messages) or 32 (4 bins,
     /// 16 unexpected messages) [default: gen 128, cosim 32].
     #[arg(long)]
@@ -86,7 +86,18 @@ struct ArrayShape {
 impl ArrayShape {
     fn config(&self, default_descriptors: usize) -> Result<thread_array_gen::ThreadArrayConfig, String> {
         let descriptors = self.descriptors.unwrap_or(default_descriptors);
-        thread_array_gen::configuration(self.threads, descriptors, !self.no_fast_path)
+        thread_array_gen::configuration(self.threads.unwrap_or(16), descriptors, !self.no_fast_path)
+    }
+
+    /// Refuses thread array options given for the two-level engine (they would be ignored).
+    fn unused(&self) -> Result<(), String> {
+        if self.threads.is_some() || self.descriptors.is_some() || self.no_fast_path {
+            return Err(
+                "--threads, --descriptors and --no-fast-path shape the thread array: add --engine optimistic"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 }
 
@@ -368,7 +379,12 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render(&boards::records()?, format));
             Ok(())
         }
-        Command::Gen { engine: Design::Optimistic, array, board, estimate, format, out, .. } => {
+        Command::Gen { engine: Design::Optimistic, shape, array, board, estimate, format, out } => {
+            if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
+                return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
+                            thread array (--threads, --descriptors)"
+                    .into());
+            }
             if board.is_some() {
                 return Err("--board wraps the two-level engine's one-message command stream; the thread \
                             array's lane ports have no board wrapper yet"
@@ -402,7 +418,8 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Gen { engine: Design::TwoLevel, shape, board, estimate, format, out, .. } => {
+        Command::Gen { engine: Design::TwoLevel, shape, array, board, estimate, format, out } => {
+            array.unused()?;
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
@@ -435,6 +452,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Cosim { engine, array, lists, ops, seed, cam_depth, list_capacity, format } => {
             let record = match engine {
                 Design::TwoLevel => {
+                    array.unused()?;
                     let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
                     cosim_cmd::run(&cfg, ops, seed)?
                 }

@@ -192,6 +192,11 @@ fn bad_input_gets_a_one_line_error() {
         "/tmp/never",
     ]));
     assert!(e.contains("no board wrapper"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--threads", "4", "--out", "/tmp/never"]));
+    assert!(e.contains("add --engine optimistic"), "{e}");
+    let e =
+        one_line_error(&tagmatch(&["gen", "--engine", "optimistic", "--lists", "64", "--out", "/tmp/never"]));
+    assert!(e.contains("not the thread array"), "{e}");
 }
 
 #[test]
