@@ -33,6 +33,8 @@ pub const MODE_ANY: u64 = 2;
 #[derive(LogicBlock)]
 pub struct BramList<const A: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous: empties the list (the bump allocator restarts, so no RAM is cleared).
+    pub reset: Signal<In, Bit>,
     pub busy: Signal<Out, Bit>,
     pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
@@ -128,6 +130,7 @@ impl<const A: usize> Default for BramList<A> {
         assert!((2..=20).contains(&A), "list address width {A} out of range");
         BramList {
             clock: Default::default(),
+            reset: Default::default(),
             busy: Default::default(),
             count: Default::default(),
             full: Default::default(),
@@ -437,11 +440,30 @@ impl<const A: usize> Logic for BramList<A> {
             } else if self.cur.q.val() == self.tail.q.val() {
                 self.state.d.next = self.s_idle.val();
             } else {
-                // Issue the next node's read now: one element per cycle.
                 self.prev.d.next = self.cur.q.val();
                 self.cur.d.next = self.next_ram.read_data.val();
-                self.read_at.next = self.next_ram.read_data.val();
             }
+            // Always issue the next node's read: the RAM's address comes straight from its
+            // registered output, with no compare on the way (a walk that stops ignores it).
+            self.read_at.next = self.next_ram.read_data.val();
+        }
+        if self.reset.val() {
+            self.state.d.next = self.s_idle.val();
+            self.head.d.next = self.zero.val();
+            self.tail.d.next = self.zero.val();
+            self.used.d.next = self.zero16.val();
+            self.fresh.d.next = self.zero.val();
+            self.free_top.d.next = self.zero.val();
+            self.hit.d.next = false;
+            self.comm_ram.write_enable.next = false;
+            self.src_ram.write_enable.next = false;
+            self.tag_ram.write_enable.next = false;
+            self.src_any_ram.write_enable.next = false;
+            self.tag_any_ram.write_enable.next = false;
+            self.handle_ram.write_enable.next = false;
+            self.label_ram.write_enable.next = false;
+            self.next_ram.write_enable.next = false;
+            self.free_ram.write_enable.next = false;
         }
 
         self.comm_ram.read_address.next = self.read_at.val();
@@ -466,6 +488,7 @@ pub fn bram_list_verilog<const A: usize>() -> String {
 pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
     vec![
         ("clock", 1, true),
+        ("reset", 1, true),
         ("busy", 1, false),
         ("count", 16, false),
         ("full", 1, false),

@@ -1,254 +1,408 @@
-//! Level 1 of the two-level queue: a content-addressable memory that answers a search in
-//! the same cycle and always returns the OLDEST matching entry.
+//! Level 1 of the two-level queue: a pipelined content-addressable memory that always
+//! answers with the OLDEST matching entry, with no path that grows linearly with its depth.
 //!
-//! How age is kept: by position. The CAM is a collapsing FIFO — entry 0 is the oldest,
-//! new entries go in at slot `count`, and removing slot `k` shifts every younger slot
-//! down by one in the same clock edge. "Oldest hit" is therefore "lowest-numbered hit",
-//! a plain priority encoder, with no age counters or comparators across entries. The
-//! cost is a 2:1 mux in front of every slot register (keep or take the next slot), which
-//! is cheaper than the label comparator tree an age-tagged CAM needs for the same answer.
-//! The data mover relies on this too: an entry refilled from the lists goes in at the
-//! tail, younger than everything already in the CAM.
+//! Age is kept by position, as a collapsing FIFO: slot 0 is the oldest, a new entry goes
+//! into the first free slot, and removing slot `k` moves every younger slot down by one
+//! in the same edge. The occupied slots are always a prefix, kept as a valid bit per slot
+//! (`valid`), so nothing compares a slot number with a count.
 //!
-//! Wildcards work both ways: an entry may be stored with `ANY_SOURCE`/`ANY_TAG` flags (a
-//! posted receive) and a search may carry them (a receive searching unexpected messages).
-//! The communicator always has to match. A search can also be by handle (cancel) or for
-//! any entry, as in the level-2 lists.
+//! Timing (cycle `S` is the one `search` is high in):
+//! - `S`: every valid slot is compared with the key; the result is registered as the
+//!   match vector `mv` (one bit per slot).
+//! - `S + 1`: `hit` is the OR of `mv`, and the oldest hit is chosen from it by a
+//!   parallel-prefix OR (Kogge–Stone, `log2 D` levels: `upto[i]` = any hit at or below
+//!   `i`), which makes a one-hot `first`; `hit_*` are the fields of that slot, selected by
+//!   an AND-OR tree. Both trees are `log D` deep, so the depth costs levels, not a chain.
+//!   `upto` is registered at the end of `S + 1`.
+//! - `S + 2` or later, `remove` deletes that entry: every slot whose `upto` bit is set
+//!   takes its younger neighbour — one 2:1 mux in front of each slot, its select straight
+//!   from a register.
 //!
-//! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
-//! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
-//! with `remove_index` deletes one entry at the next edge. Insert and remove may happen in
-//! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
-//! remove is ignored; the engine checks `full` first.
+//! A removal clears the match vector, so a stale answer cannot be removed twice; an insert
+//! appends behind every stored entry and leaves the answer of the last search as it is.
+//! Insert and remove may share an edge (the insert lands after the shift); an insert into
+//! a full CAM is ignored (the queue checks `full` first). `reset` empties the CAM.
+//!
+//! The body is a `Verilog::Custom` block with packed vectors and generate loops (rust-hdl's
+//! generator would unroll a priority search into a chain of `D` nested ifs); `update`
+//! beside it is the same behaviour for rust-hdl's simulator.
 
-use array_init::array_init;
 use rust_hdl::prelude::*;
 
-/// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
-pub const INDEX_BITS: usize = 16;
-pub const COMM_BITS: usize = 16;
-pub const SRC_BITS: usize = 16;
-pub const TAG_BITS: usize = 32;
-pub const HANDLE_BITS: usize = 32;
+pub use crate::single_cycle_cam::{COMM_BITS, HANDLE_BITS, INDEX_BITS, SRC_BITS, TAG_BITS};
+
+/// Search modes, shared with the level-2 lists.
+pub use crate::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+
+/// Bits of one stored entry: communicator, source, tag, the two wildcard flags, handle.
+const ENTRY_BITS: usize = COMM_BITS + SRC_BITS + TAG_BITS + 2 + HANDLE_BITS;
+
+/// One stored entry, for the Rust simulation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Slot {
+    comm: u64,
+    src: u64,
+    tag: u64,
+    src_any: bool,
+    tag_any: bool,
+    handle: u64,
+}
 
 #[derive(LogicBlock)]
 pub struct Cam<const D: usize> {
     pub clock: Signal<In, Clock>,
-    pub insert_valid: Signal<In, Bit>,
-    pub insert_comm: Signal<In, Bits<COMM_BITS>>,
-    pub insert_src: Signal<In, Bits<SRC_BITS>>,
-    pub insert_tag: Signal<In, Bits<TAG_BITS>>,
-    pub insert_src_any: Signal<In, Bit>,
-    pub insert_tag_any: Signal<In, Bit>,
-    pub insert_handle: Signal<In, Bits<HANDLE_BITS>>,
-    pub search_comm: Signal<In, Bits<COMM_BITS>>,
-    pub search_src: Signal<In, Bits<SRC_BITS>>,
-    pub search_tag: Signal<In, Bits<TAG_BITS>>,
-    pub search_src_any: Signal<In, Bit>,
-    pub search_tag_any: Signal<In, Bit>,
-    /// 0: by envelope, 1: by handle (`search_handle`), 2: any entry (see `bram_list`).
+    /// Synchronous: empties the CAM and clears the last answer.
+    pub reset: Signal<In, Bit>,
+    /// Compare every slot with the key at this edge.
+    pub search: Signal<In, Bit>,
+    /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
     pub search_mode: Signal<In, Bits<2>>,
-    pub search_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub key_comm: Signal<In, Bits<COMM_BITS>>,
+    pub key_src: Signal<In, Bits<SRC_BITS>>,
+    pub key_tag: Signal<In, Bits<TAG_BITS>>,
+    pub key_src_any: Signal<In, Bit>,
+    pub key_tag_any: Signal<In, Bit>,
+    pub key_handle: Signal<In, Bits<HANDLE_BITS>>,
+    /// The last search's answer, valid from the cycle after `search`.
     pub hit: Signal<Out, Bit>,
-    pub hit_index: Signal<Out, Bits<INDEX_BITS>>,
     pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
     pub hit_src: Signal<Out, Bits<SRC_BITS>>,
     pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
-    pub remove_valid: Signal<In, Bit>,
-    pub remove_index: Signal<In, Bits<INDEX_BITS>>,
+    /// Deletes the last search's answer (two cycles after `search` at the earliest).
+    pub remove: Signal<In, Bit>,
+    /// Appends an entry behind every stored one.
+    pub insert: Signal<In, Bit>,
+    pub in_comm: Signal<In, Bits<COMM_BITS>>,
+    pub in_src: Signal<In, Bits<SRC_BITS>>,
+    pub in_tag: Signal<In, Bits<TAG_BITS>>,
+    pub in_src_any: Signal<In, Bit>,
+    pub in_tag_any: Signal<In, Bit>,
+    pub in_handle: Signal<In, Bits<HANDLE_BITS>>,
+    /// Stored entries (an up/down counter).
     pub count: Signal<Out, Bits<INDEX_BITS>>,
+    /// Every slot holds an entry (the last slot's valid bit).
     pub full: Signal<Out, Bit>,
-    slot_index: [Constant<Bits<INDEX_BITS>>; D],
-    depth: Constant<Bits<INDEX_BITS>>,
-    // Typed constants: a bare literal would come out 32 bits wide in the Verilog.
-    one: Constant<Bits<INDEX_BITS>>,
-    zero_index: Constant<Bits<INDEX_BITS>>,
-    zero_src: Constant<Bits<SRC_BITS>>,
-    zero_tag: Constant<Bits<TAG_BITS>>,
-    zero_handle: Constant<Bits<HANDLE_BITS>>,
-    mode_envelope: Constant<Bits<2>>,
-    mode_handle: Constant<Bits<2>>,
-    mode_any: Constant<Bits<2>>,
-    insert_at: Signal<Local, Bits<INDEX_BITS>>,
-    found: Signal<Local, Bit>,
-    used: DFF<Bits<INDEX_BITS>>,
-    comm: [DFF<Bits<COMM_BITS>>; D],
-    src: [DFF<Bits<SRC_BITS>>; D],
-    tag: [DFF<Bits<TAG_BITS>>; D],
-    src_any: [DFF<Bit>; D],
-    tag_any: [DFF<Bit>; D],
-    handle: [DFF<Bits<HANDLE_BITS>>; D],
+    // Simulation state; rust-hdl skips fields named with a leading underscore.
+    _slots: Vec<Slot>,
+    _mv: Vec<bool>,
+    _upto: Vec<bool>,
 }
 
 impl<const D: usize> Default for Cam<D> {
     fn default() -> Self {
-        assert!(D >= 2 && D < (1 << INDEX_BITS), "CAM depth {D} out of range");
+        assert!((2..=4096).contains(&D), "CAM depth {D} out of range (2 to 4,096)");
         Cam {
             clock: Default::default(),
-            insert_valid: Default::default(),
-            insert_comm: Default::default(),
-            insert_src: Default::default(),
-            insert_tag: Default::default(),
-            insert_src_any: Default::default(),
-            insert_tag_any: Default::default(),
-            insert_handle: Default::default(),
-            search_comm: Default::default(),
-            search_src: Default::default(),
-            search_tag: Default::default(),
-            search_src_any: Default::default(),
-            search_tag_any: Default::default(),
+            reset: Default::default(),
+            search: Default::default(),
             search_mode: Default::default(),
-            search_handle: Default::default(),
+            key_comm: Default::default(),
+            key_src: Default::default(),
+            key_tag: Default::default(),
+            key_src_any: Default::default(),
+            key_tag_any: Default::default(),
+            key_handle: Default::default(),
             hit: Default::default(),
-            hit_index: Default::default(),
             hit_handle: Default::default(),
             hit_src: Default::default(),
             hit_tag: Default::default(),
-            remove_valid: Default::default(),
-            remove_index: Default::default(),
+            remove: Default::default(),
+            insert: Default::default(),
+            in_comm: Default::default(),
+            in_src: Default::default(),
+            in_tag: Default::default(),
+            in_src_any: Default::default(),
+            in_tag_any: Default::default(),
+            in_handle: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            slot_index: array_init(|i| Constant::new((i as u64).to_bits())),
-            depth: Constant::new((D as u64).to_bits()),
-            one: Constant::new(1u64.to_bits()),
-            zero_index: Constant::new(0u64.to_bits()),
-            zero_src: Constant::new(0u64.to_bits()),
-            zero_tag: Constant::new(0u64.to_bits()),
-            zero_handle: Constant::new(0u64.to_bits()),
-            mode_envelope: Constant::new(crate::bram_list::MODE_ENVELOPE.to_bits()),
-            mode_handle: Constant::new(crate::bram_list::MODE_HANDLE.to_bits()),
-            mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
-            insert_at: Default::default(),
-            found: Default::default(),
-            used: Default::default(),
-            comm: array_init(|_| Default::default()),
-            src: array_init(|_| Default::default()),
-            tag: array_init(|_| Default::default()),
-            src_any: array_init(|_| Default::default()),
-            tag_any: array_init(|_| Default::default()),
-            handle: array_init(|_| Default::default()),
+            _slots: Vec::with_capacity(D),
+            _mv: vec![false; D],
+            _upto: vec![false; D],
+        }
+    }
+}
+
+impl<const D: usize> Cam<D> {
+    fn slot_matches(&self, s: &Slot) -> bool {
+        match self.search_mode.val().index() as u64 {
+            MODE_ANY => true,
+            MODE_HANDLE => s.handle == self.key_handle.val().index() as u64,
+            MODE_ENVELOPE => {
+                s.comm == self.key_comm.val().index() as u64
+                    && (s.src == self.key_src.val().index() as u64 || s.src_any || self.key_src_any.val())
+                    && (s.tag == self.key_tag.val().index() as u64 || s.tag_any || self.key_tag_any.val())
+            }
+            _ => false,
         }
     }
 }
 
 impl<const D: usize> Logic for Cam<D> {
-    #[hdl_gen]
     fn update(&mut self) {
-        self.used.clock.next = self.clock.val();
-        for i in 0..D {
-            self.comm[i].clock.next = self.clock.val();
-            self.src[i].clock.next = self.clock.val();
-            self.tag[i].clock.next = self.clock.val();
-            self.src_any[i].clock.next = self.clock.val();
-            self.tag_any[i].clock.next = self.clock.val();
-            self.handle[i].clock.next = self.clock.val();
-            self.comm[i].d.next = self.comm[i].q.val();
-            self.src[i].d.next = self.src[i].q.val();
-            self.tag[i].d.next = self.tag[i].q.val();
-            self.src_any[i].d.next = self.src_any[i].q.val();
-            self.tag_any[i].d.next = self.tag_any[i].q.val();
-            self.handle[i].d.next = self.handle[i].q.val();
-        }
-        self.count.next = self.used.q.val();
-        self.full.next = self.used.q.val() == self.depth.val();
-
-        // Search: walk from the oldest slot and take the first hit. `found` is read after
-        // it is written in this block, which in Verilog (blocking assignments in a
-        // combinational block) is a priority chain, not a loop.
-        self.found.next = false;
-        self.hit_index.next = self.zero_index.val();
-        self.hit_handle.next = self.zero_handle.val();
-        self.hit_src.next = self.zero_src.val();
-        self.hit_tag.next = self.zero_tag.val();
-        for i in 0..D {
-            if !self.found.val()
-                & (self.slot_index[i].val() < self.used.q.val())
-                & ((self.search_mode.val() == self.mode_any.val())
-                    | ((self.search_mode.val() == self.mode_handle.val())
-                        & (self.handle[i].q.val() == self.search_handle.val()))
-                    | ((self.search_mode.val() == self.mode_envelope.val())
-                        & (self.comm[i].q.val() == self.search_comm.val())
-                        & ((self.src[i].q.val() == self.search_src.val())
-                            | self.src_any[i].q.val()
-                            | self.search_src_any.val())
-                        & ((self.tag[i].q.val() == self.search_tag.val())
-                            | self.tag_any[i].q.val()
-                            | self.search_tag_any.val())))
-            {
-                self.found.next = true;
-                self.hit_index.next = self.slot_index[i].val();
-                self.hit_handle.next = self.handle[i].q.val();
-                self.hit_src.next = self.src[i].q.val();
-                self.hit_tag.next = self.tag[i].q.val();
-            }
-        }
-        self.hit.next = self.found.val();
-
-        // Remove: every slot at or above the removed one takes its younger neighbour.
-        self.insert_at.next = self.used.q.val();
-        self.used.d.next = self.used.q.val();
-        if self.remove_valid.val() & (self.remove_index.val() < self.used.q.val()) {
-            self.insert_at.next = self.used.q.val() - self.one.val();
-            self.used.d.next = self.used.q.val() - self.one.val();
-            for i in 1..D {
-                if self.slot_index[i - 1].val() >= self.remove_index.val() {
-                    self.comm[i - 1].d.next = self.comm[i].q.val();
-                    self.src[i - 1].d.next = self.src[i].q.val();
-                    self.tag[i - 1].d.next = self.tag[i].q.val();
-                    self.src_any[i - 1].d.next = self.src_any[i].q.val();
-                    self.tag_any[i - 1].d.next = self.tag_any[i].q.val();
-                    self.handle[i - 1].d.next = self.handle[i].q.val();
+        if self.clock.pos_edge() {
+            if self.reset.val() {
+                self._slots.clear();
+                self._mv.iter_mut().for_each(|b| *b = false);
+                self._upto.iter_mut().for_each(|b| *b = false);
+            } else {
+                // Registered at this edge from the values before it.
+                let mut seen = false;
+                let upto: Vec<bool> = self
+                    ._mv
+                    .iter()
+                    .map(|&m| {
+                        seen |= m;
+                        seen
+                    })
+                    .collect();
+                let matched: Vec<bool> = (0..D)
+                    .map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s)))
+                    .collect();
+                if self.remove.val() {
+                    if let Some(k) = self._upto.iter().position(|&u| u) {
+                        if k < self._slots.len() {
+                            self._slots.remove(k);
+                        }
+                    }
+                    self._mv.iter_mut().for_each(|b| *b = false);
                 }
-            }
-        }
-        // Insert at the tail, after any shift.
-        if self.insert_valid.val() & (self.insert_at.val() < self.depth.val()) {
-            self.used.d.next = self.insert_at.val() + self.one.val();
-            for i in 0..D {
-                if self.slot_index[i].val() == self.insert_at.val() {
-                    self.comm[i].d.next = self.insert_comm.val();
-                    self.src[i].d.next = self.insert_src.val();
-                    self.tag[i].d.next = self.insert_tag.val();
-                    self.src_any[i].d.next = self.insert_src_any.val();
-                    self.tag_any[i].d.next = self.insert_tag_any.val();
-                    self.handle[i].d.next = self.insert_handle.val();
+                if self.insert.val() && self._slots.len() < D {
+                    self._slots.push(Slot {
+                        comm: self.in_comm.val().index() as u64,
+                        src: self.in_src.val().index() as u64,
+                        tag: self.in_tag.val().index() as u64,
+                        src_any: self.in_src_any.val(),
+                        tag_any: self.in_tag_any.val(),
+                        handle: self.in_handle.val().index() as u64,
+                    });
                 }
+                if self.search.val() {
+                    self._mv = matched;
+                }
+                self._upto = upto;
             }
         }
+        let first = self._mv.iter().position(|&m| m);
+        let s = first.and_then(|i| self._slots.get(i)).copied().unwrap_or_default();
+        self.hit.next = first.is_some();
+        self.hit_handle.next = s.handle.to_bits();
+        self.hit_src.next = s.src.to_bits();
+        self.hit_tag.next = s.tag.to_bits();
+        self.count.next = (self._slots.len() as u64).to_bits();
+        self.full.next = self._slots.len() == D;
     }
+
+    fn connect(&mut self) {
+        self.hit.connect();
+        self.hit_handle.connect();
+        self.hit_src.connect();
+        self.hit_tag.connect();
+        self.count.connect();
+        self.full.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(cam_body(D))
+    }
+}
+
+/// The CAM's Verilog body for depth `d`.
+fn cam_body(d: usize) -> String {
+    let (cw, sw, tw, hw, iw, ew) = (COMM_BITS, SRC_BITS, TAG_BITS, HANDLE_BITS, INDEX_BITS, ENTRY_BITS);
+    // Field offsets in an entry word: comm | src | tag | src_any | tag_any | handle.
+    let (so, to) = (cw, cw + sw);
+    let (sao, tao, ho) = (to + tw, to + tw + 1, to + tw + 2);
+    let prefix = crate::trees::prefix_or("upto", "mv", d);
+    format!(
+        r#"
+localparam D = {d};
+localparam EW = {ew};
+
+// Slot i holds the entry word slot[i*EW +: EW]; the valid slots are a prefix.
+reg [D-1:0] valid;
+reg [D*EW-1:0] slot;
+// The last search's match vector, and its prefix OR registered a cycle later.
+reg [D-1:0] mv;
+reg [D-1:0] upto_q;
+reg [{iw_msb}:0] used;
+
+function automatic slot_matches(input [EW-1:0] e, input [1:0] mode, input [{cw_msb}:0] c,
+        input [{sw_msb}:0] s, input [{tw_msb}:0] t, input s_any, input t_any, input [{hw_msb}:0] h);
+    begin
+        slot_matches = (mode == 2'd2)
+            | ((mode == 2'd1) & (e[{ho} +: {hw}] == h))
+            | ((mode == 2'd0) & (e[0 +: {cw}] == c)
+                & ((e[{so} +: {sw}] == s) | e[{sao}] | s_any)
+                & ((e[{to} +: {tw}] == t) | e[{tao}] | t_any));
+    end
+endfunction
+
+{prefix}wire [D-1:0] first = mv & ~{{upto[D-2:0], 1'b0}};
+
+// The first hit's entry: an AND-OR tree over the one-hot `first` (yosys and the FPGA
+// tools build reduction ORs as balanced trees). Its communicator and flags go unused.
+/* verilator lint_off UNUSEDSIGNAL */
+wire [EW-1:0] hit_entry;
+/* verilator lint_on UNUSEDSIGNAL */
+
+genvar b, g;
+generate
+    for (b = 0; b < EW; b = b + 1) begin : select
+        wire [D-1:0] column;
+        for (g = 0; g < D; g = g + 1) begin : slot_bit
+            assign column[g] = slot[g*EW + b];
+        end
+        assign hit_entry[b] = |(first & column);
+    end
+endgenerate
+
+always @(*) begin
+    hit = upto[D-1];
+    hit_handle = hit_entry[{ho} +: {hw}];
+    hit_src = hit_entry[{so} +: {sw}];
+    hit_tag = hit_entry[{to} +: {tw}];
+    count = used;
+    full = valid[D-1];
+end
+
+// Removal: slot i takes slot i+1 where upto_q[i] is set. Insert: the first free slot
+// after that shift takes the new entry.
+wire [D-1:0] shift = remove ? upto_q : {{D{{1'b0}}}};
+wire [D-1:0] valid_shifted = (valid & ~shift) | ({{1'b0, valid[D-1:1]}} & shift);
+wire [D-1:0] insert_here = insert ? (~valid_shifted & {{valid_shifted[D-2:0], 1'b1}}) : {{D{{1'b0}}}};
+wire [EW-1:0] in_entry = {{in_handle, in_tag_any, in_src_any, in_tag, in_src, in_comm}};
+wire [D*EW-1:0] slot_up = {{{{EW{{1'b0}}}}, slot[D*EW-1:EW]}};
+wire removed = remove & (|(valid & upto_q));
+wire inserted = |insert_here;
+
+integer i;
+always @(posedge clock) begin
+    if (reset) begin
+        valid <= {{D{{1'b0}}}};
+        mv <= {{D{{1'b0}}}};
+        upto_q <= {{D{{1'b0}}}};
+        used <= {iw}'d0;
+    end else begin
+        upto_q <= upto;
+        if (remove | insert) begin
+            valid <= valid_shifted | insert_here;
+            for (i = 0; i < D; i = i + 1) begin
+                if (insert_here[i]) slot[i*EW +: EW] <= in_entry;
+                else if (shift[i]) slot[i*EW +: EW] <= slot_up[i*EW +: EW];
+            end
+            used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
+        end
+        if (search) begin
+            for (i = 0; i < D; i = i + 1)
+                mv[i] <= valid[i] & slot_matches(slot[i*EW +: EW], search_mode, key_comm, key_src,
+                    key_tag, key_src_any, key_tag_any, key_handle);
+        end else if (remove) begin
+            mv <= {{D{{1'b0}}}};
+        end
+    end
+end
+"#,
+        iw_msb = iw - 1,
+        iw_pad = iw - 1,
+        cw_msb = cw - 1,
+        sw_msb = sw - 1,
+        tw_msb = tw - 1,
+        hw_msb = hw - 1,
+    )
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
 pub const CAM_PORTS: [(&str, u32, bool); 24] = [
     ("clock", 1, true),
-    ("insert_valid", 1, true),
-    ("insert_comm", COMM_BITS as u32, true),
-    ("insert_src", SRC_BITS as u32, true),
-    ("insert_tag", TAG_BITS as u32, true),
-    ("insert_src_any", 1, true),
-    ("insert_tag_any", 1, true),
-    ("insert_handle", HANDLE_BITS as u32, true),
-    ("search_comm", COMM_BITS as u32, true),
-    ("search_src", SRC_BITS as u32, true),
-    ("search_tag", TAG_BITS as u32, true),
-    ("search_src_any", 1, true),
-    ("search_tag_any", 1, true),
+    ("reset", 1, true),
+    ("search", 1, true),
     ("search_mode", 2, true),
-    ("search_handle", HANDLE_BITS as u32, true),
+    ("key_comm", COMM_BITS as u32, true),
+    ("key_src", SRC_BITS as u32, true),
+    ("key_tag", TAG_BITS as u32, true),
+    ("key_src_any", 1, true),
+    ("key_tag_any", 1, true),
+    ("key_handle", HANDLE_BITS as u32, true),
     ("hit", 1, false),
-    ("hit_index", INDEX_BITS as u32, false),
     ("hit_handle", HANDLE_BITS as u32, false),
     ("hit_src", SRC_BITS as u32, false),
     ("hit_tag", TAG_BITS as u32, false),
-    ("remove_valid", 1, true),
-    ("remove_index", INDEX_BITS as u32, true),
+    ("remove", 1, true),
+    ("insert", 1, true),
+    ("in_comm", COMM_BITS as u32, true),
+    ("in_src", SRC_BITS as u32, true),
+    ("in_tag", TAG_BITS as u32, true),
+    ("in_src_any", 1, true),
+    ("in_tag_any", 1, true),
+    ("in_handle", HANDLE_BITS as u32, true),
     ("count", INDEX_BITS as u32, false),
     ("full", 1, false),
 ];
 
+/// A standalone CAM wrapped as top module `top`.
+#[derive(LogicBlock, Default)]
+pub struct CamTop<const D: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub search: Signal<In, Bit>,
+    pub search_mode: Signal<In, Bits<2>>,
+    pub key_comm: Signal<In, Bits<COMM_BITS>>,
+    pub key_src: Signal<In, Bits<SRC_BITS>>,
+    pub key_tag: Signal<In, Bits<TAG_BITS>>,
+    pub key_src_any: Signal<In, Bit>,
+    pub key_tag_any: Signal<In, Bit>,
+    pub key_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub hit: Signal<Out, Bit>,
+    pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
+    pub hit_src: Signal<Out, Bits<SRC_BITS>>,
+    pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
+    pub remove: Signal<In, Bit>,
+    pub insert: Signal<In, Bit>,
+    pub in_comm: Signal<In, Bits<COMM_BITS>>,
+    pub in_src: Signal<In, Bits<SRC_BITS>>,
+    pub in_tag: Signal<In, Bits<TAG_BITS>>,
+    pub in_src_any: Signal<In, Bit>,
+    pub in_tag_any: Signal<In, Bit>,
+    pub in_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub count: Signal<Out, Bits<INDEX_BITS>>,
+    pub full: Signal<Out, Bit>,
+    cam: Cam<D>,
+}
+
+impl<const D: usize> Logic for CamTop<D> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.cam.clock.next = self.clock.val();
+        self.cam.reset.next = self.reset.val();
+        self.cam.search.next = self.search.val();
+        self.cam.search_mode.next = self.search_mode.val();
+        self.cam.key_comm.next = self.key_comm.val();
+        self.cam.key_src.next = self.key_src.val();
+        self.cam.key_tag.next = self.key_tag.val();
+        self.cam.key_src_any.next = self.key_src_any.val();
+        self.cam.key_tag_any.next = self.key_tag_any.val();
+        self.cam.key_handle.next = self.key_handle.val();
+        self.hit.next = self.cam.hit.val();
+        self.hit_handle.next = self.cam.hit_handle.val();
+        self.hit_src.next = self.cam.hit_src.val();
+        self.hit_tag.next = self.cam.hit_tag.val();
+        self.cam.remove.next = self.remove.val();
+        self.cam.insert.next = self.insert.val();
+        self.cam.in_comm.next = self.in_comm.val();
+        self.cam.in_src.next = self.in_src.val();
+        self.cam.in_tag.next = self.in_tag.val();
+        self.cam.in_src_any.next = self.in_src_any.val();
+        self.cam.in_tag_any.next = self.in_tag_any.val();
+        self.cam.in_handle.next = self.in_handle.val();
+        self.count.next = self.cam.count.val();
+        self.full.next = self.cam.full.val();
+    }
+}
+
 /// The CAM's Verilog, top module `top`.
 pub fn cam_verilog<const D: usize>() -> String {
-    let mut uut = Cam::<D>::default();
+    let mut uut = CamTop::<D>::default();
     uut.connect_all();
     generate_verilog(&uut)
 }

@@ -11,5 +11,7 @@ pub mod cam;
 pub mod dual_port_ram;
 pub mod parallel_lists;
 pub mod receive_engine;
+pub mod single_cycle_cam;
 pub mod thread_array;
+pub mod trees;
 pub mod two_level_queue;

@@ -3,31 +3,49 @@
 //!
 //! Every entry carries its posting label. A search starts in all lists in the same cycle;
 //! each list stops at its own oldest match, so the search takes as long as the longest
-//! walk, about `1/N` of one list's. The winner among the lists that found something is
-//! the one with the smallest label — the oldest in the queue — chosen by a comparator
-//! chain over the lists' registered results; `remove` then deletes it from that list only.
-//! A result can be removed until the next insert or removal (`found` drops then).
-//! (The chain is `N` comparators deep; a tree would shorten the path for `N = 64`.)
+//! walk, about `1/N` of one list's. The winner is the smallest label — the oldest in the
+//! queue — by serial-number arithmetic (`a` is older than `b` when `a - b` is negative),
+//! chosen by a tournament tree of `T = log2 N` registered levels, ties to the lower list;
+//! a last register stage selects the winner's fields. So a search issued in cycle `S`
+//! whose longest walk compares `K` elements is answered (`done` high, `found*` valid) in
+//! cycle `S + K + T + 2`; they stay valid until the lists change. `remove` then deletes
+//! the winner from its list.
 //!
 //! Inserts go round-robin: to the list after the previous insert's, or, if that one is
-//! full, to the lowest-numbered list with room; `full` means every list is full. Labels
-//! are compared as plain 32-bit numbers: the engine must not let them wrap while entries
-//! are queued (4 billion postings).
+//! full, to the lowest-numbered list with room (a prefix OR over the lists' full flags);
+//! `full` means every list is full. The entry count is an up/down counter.
+//!
+//! The block is `Verilog::Custom` around its `BramList` children: the tree and the
+//! encoders are written out per level, which rust-hdl's generator cannot express without
+//! a chain; `update` beside it is the same behaviour for rust-hdl's simulator.
 
 use crate::bram_list::BramList;
+use crate::trees::{encode_one_hot, levels, prefix_or};
 use array_init::array_init;
 use rust_hdl::prelude::*;
 
 /// Width of the list-number signals (up to 256 lists).
 pub const LIST_BITS: usize = 8;
 
+/// `a` is older than `b` in serial-number arithmetic: `a - b` is negative.
+pub fn older(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
+
+/// One tree node's candidate in the Rust simulation: (found, label, list).
+type Candidate = (bool, u32, usize);
+
 #[derive(LogicBlock)]
 pub struct ParallelLists<const A: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// A list is walking or inserting, or a search result is on its way down the tree.
     pub busy: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     /// Entries in all lists together.
     pub count: Signal<Out, Bits<16>>,
+    /// No list holds an entry.
+    pub empty: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
     pub in_comm: Signal<In, Bits<16>>,
     pub in_src: Signal<In, Bits<16>>,
@@ -44,43 +62,38 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
     pub key_handle: Signal<In, Bits<32>>,
+    /// High for one cycle when the last search's answer is in `found*`.
+    pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
-    pub found_list: Signal<Out, Bits<LIST_BITS>>,
     pub found_handle: Signal<Out, Bits<32>>,
-    pub found_label: Signal<Out, Bits<32>>,
     pub found_src: Signal<Out, Bits<16>>,
     pub found_tag: Signal<Out, Bits<32>>,
     pub found_comm: Signal<Out, Bits<16>>,
     pub found_src_any: Signal<Out, Bit>,
     pub found_tag_any: Signal<Out, Bit>,
-    /// Elements compared by the longest walk of the last search.
-    pub steps: Signal<Out, Bits<16>>,
     pub remove: Signal<In, Bit>,
     lists: [BramList<A>; N],
-    list_index: [Constant<Bits<LIST_BITS>>; N],
-    last_list: Constant<Bits<LIST_BITS>>,
-    one: Constant<Bits<LIST_BITS>>,
-    zero_list: Constant<Bits<LIST_BITS>>,
-    zero16: Constant<Bits<16>>,
-    zero32: Constant<Bits<32>>,
-    rr: DFF<Bits<LIST_BITS>>,
-    /// A search result may be removed until the next insert or removal.
-    armed: DFF<Bit>,
-    target: Signal<Local, Bits<LIST_BITS>>,
-    spare: Signal<Local, Bit>,
-    any_busy: Signal<Local, Bit>,
-    best: Signal<Local, Bit>,
-    best_label: Signal<Local, Bits<32>>,
+    // Simulation state (rust-hdl skips fields named with a leading underscore).
+    _rr: usize,
+    _used: u64,
+    _searching: bool,
+    _settle: Vec<bool>,
+    /// The tree's registered levels, level 1 first.
+    _tree: Vec<Vec<Candidate>>,
+    _found: (Candidate, u64, u64, u64, u64, bool, bool),
 }
 
 impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
     fn default() -> Self {
         assert!(N.is_power_of_two() && N <= 64, "lists must be a power of two up to 64, not {N}");
+        let t = levels(N);
         ParallelLists {
             clock: Default::default(),
+            reset: Default::default(),
             busy: Default::default(),
             full: Default::default(),
             count: Default::default(),
+            empty: Default::default(),
             insert: Default::default(),
             in_comm: Default::default(),
             in_src: Default::default(),
@@ -97,132 +110,346 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             key_src_any: Default::default(),
             key_tag_any: Default::default(),
             key_handle: Default::default(),
+            done: Default::default(),
             found: Default::default(),
-            found_list: Default::default(),
             found_handle: Default::default(),
-            found_label: Default::default(),
             found_src: Default::default(),
             found_tag: Default::default(),
             found_comm: Default::default(),
             found_src_any: Default::default(),
             found_tag_any: Default::default(),
-            steps: Default::default(),
             remove: Default::default(),
             lists: array_init(|_| Default::default()),
-            list_index: array_init(|i| Constant::new((i as u64).to_bits())),
-            last_list: Constant::new(((N - 1) as u64).to_bits()),
-            one: Constant::new(1u64.to_bits()),
-            zero_list: Constant::new(0u64.to_bits()),
-            zero16: Constant::new(0u64.to_bits()),
-            zero32: Constant::new(0u64.to_bits()),
-            rr: Default::default(),
-            armed: Default::default(),
-            target: Default::default(),
-            spare: Default::default(),
-            any_busy: Default::default(),
-            best: Default::default(),
-            best_label: Default::default(),
+            _rr: 0,
+            _used: 0,
+            _searching: false,
+            _settle: vec![false; t + 1],
+            _tree: (1..=t).map(|k| vec![(false, 0, 0); N >> k]).collect(),
+            _found: Default::default(),
         }
     }
 }
 
+/// The winner of two candidates: the right one only if it is found and older.
+fn play(left: Candidate, right: Candidate) -> Candidate {
+    if right.0 && (!left.0 || older(right.1, left.1)) {
+        right
+    } else {
+        left
+    }
+}
+
 impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
-    #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, rr, armed);
-        // Where an insert goes: the round-robin list, else the lowest list with room.
-        self.target.next = self.rr.q.val();
-        self.spare.next = false;
-        for i in 0..N {
-            if !self.spare.val() & !self.lists[i].full.val() {
-                self.spare.next = true;
-                self.target.next = self.list_index[i].val();
-            }
-        }
-        for i in 0..N {
-            if (self.list_index[i].val() == self.rr.q.val()) & !self.lists[i].full.val() {
-                self.target.next = self.rr.q.val();
-            }
-        }
-        self.full.next = !self.spare.val();
-
-        self.any_busy.next = false;
-        self.count.next = self.zero16.val();
-        for i in 0..N {
-            self.count.next = self.count.val() + self.lists[i].count.val();
-            self.lists[i].clock.next = self.clock.val();
-            self.lists[i].insert.next = self.insert.val() & (self.list_index[i].val() == self.target.val());
-            self.lists[i].in_comm.next = self.in_comm.val();
-            self.lists[i].in_src.next = self.in_src.val();
-            self.lists[i].in_tag.next = self.in_tag.val();
-            self.lists[i].in_src_any.next = self.in_src_any.val();
-            self.lists[i].in_tag_any.next = self.in_tag_any.val();
-            self.lists[i].in_handle.next = self.in_handle.val();
-            self.lists[i].in_label.next = self.in_label.val();
-            // Every list takes part in every search.
-            self.lists[i].search.next = self.search.val();
-            self.lists[i].search_mode.next = self.search_mode.val();
-            self.lists[i].key_comm.next = self.key_comm.val();
-            self.lists[i].key_src.next = self.key_src.val();
-            self.lists[i].key_tag.next = self.key_tag.val();
-            self.lists[i].key_src_any.next = self.key_src_any.val();
-            self.lists[i].key_tag_any.next = self.key_tag_any.val();
-            self.lists[i].key_handle.next = self.key_handle.val();
-            self.any_busy.next = self.any_busy.val() | self.lists[i].busy.val();
-        }
-        if self.insert.val() & self.spare.val() {
-            if self.target.val() == self.last_list.val() {
-                self.rr.d.next = self.zero_list.val();
+        let t = levels(N);
+        let full: Vec<bool> = self.lists.iter().map(|l| l.full.val()).collect();
+        let any_busy = self.lists.iter().any(|l| l.busy.val());
+        let spare = full.iter().any(|f| !f);
+        let target = if !full[self._rr] { self._rr } else { full.iter().position(|f| !f).unwrap_or(0) };
+        let leaves: Vec<Candidate> =
+            self.lists.iter().enumerate().map(|(i, l)| (l.found.val(), l.found_label.val().index() as u32, i)).collect();
+        let winner = if t == 0 { leaves[0] } else { self._tree[t - 1][0] };
+        if self.clock.pos_edge() {
+            if self.reset.val() {
+                self._rr = 0;
+                self._used = 0;
+                self._searching = false;
+                self._settle.iter_mut().for_each(|s| *s = false);
             } else {
-                self.rr.d.next = self.target.val() + self.one.val();
+                let removed = self.remove.val() && self._found.0 .0;
+                if self.insert.val() && spare {
+                    self._rr = (target + 1) % N;
+                    self._used += 1;
+                }
+                if removed {
+                    self._used -= 1;
+                }
+                let settled = self._searching && !any_busy;
+                self._searching = self.search.val() || (self._searching && any_busy);
+                self._settle.rotate_right(1);
+                self._settle[0] = settled;
+                for k in (0..t).rev() {
+                    let below: &[Candidate] = if k == 0 { &leaves } else { &self._tree[k - 1] };
+                    let next: Vec<Candidate> = below.chunks(2).map(|p| play(p[0], p[1])).collect();
+                    self._tree[k] = next;
+                }
+                let l = &self.lists[winner.2];
+                self._found = (
+                    winner,
+                    l.found_handle.val().index() as u64,
+                    l.found_src.val().index() as u64,
+                    l.found_tag.val().index() as u64,
+                    l.found_comm.val().index() as u64,
+                    l.found_src_any.val(),
+                    l.found_tag_any.val(),
+                );
             }
         }
-        self.busy.next = self.any_busy.val();
-        if self.search.val() {
-            self.armed.d.next = true;
+        for (i, l) in self.lists.iter_mut().enumerate() {
+            l.clock.next = self.clock.val();
+            l.reset.next = self.reset.val();
+            l.insert.next = self.insert.val() && i == target;
+            l.in_comm.next = self.in_comm.val();
+            l.in_src.next = self.in_src.val();
+            l.in_tag.next = self.in_tag.val();
+            l.in_src_any.next = self.in_src_any.val();
+            l.in_tag_any.next = self.in_tag_any.val();
+            l.in_handle.next = self.in_handle.val();
+            l.in_label.next = self.in_label.val();
+            l.search.next = self.search.val();
+            l.search_mode.next = self.search_mode.val();
+            l.key_comm.next = self.key_comm.val();
+            l.key_src.next = self.key_src.val();
+            l.key_tag.next = self.key_tag.val();
+            l.key_src_any.next = self.key_src_any.val();
+            l.key_tag_any.next = self.key_tag_any.val();
+            l.key_handle.next = self.key_handle.val();
+            l.remove.next = self.remove.val() && self._found.0 .0 && self._found.0 .2 == i;
         }
-        if self.insert.val() | self.remove.val() {
-            self.armed.d.next = false;
-        }
+        let (c, handle, src, tag, comm, src_any, tag_any) = self._found;
+        self.busy.next = any_busy || self._searching || self._settle.iter().any(|&s| s);
+        self.full.next = !spare;
+        self.count.next = self._used.to_bits();
+        self.done.next = self._settle[t];
+        self.found.next = c.0;
+        self.empty.next = self._used == 0;
+        self.found_handle.next = handle.to_bits();
+        self.found_src.next = src.to_bits();
+        self.found_tag.next = tag.to_bits();
+        self.found_comm.next = comm.to_bits();
+        self.found_src_any.next = src_any;
+        self.found_tag_any.next = tag_any;
+    }
 
-        // The oldest candidate: the smallest label among the lists that found one.
-        self.best.next = false;
-        self.best_label.next = self.zero32.val();
-        self.found_list.next = self.zero_list.val();
-        self.found_handle.next = self.zero32.val();
-        self.found_src.next = self.zero16.val();
-        self.found_tag.next = self.zero32.val();
-        self.found_comm.next = self.zero16.val();
-        self.found_src_any.next = false;
-        self.found_tag_any.next = false;
-        self.steps.next = self.zero16.val();
-        for i in 0..N {
-            if self.lists[i].found.val()
-                & (!self.best.val() | (self.lists[i].found_label.val() < self.best_label.val()))
-            {
-                self.best.next = true;
-                self.best_label.next = self.lists[i].found_label.val();
-                self.found_list.next = self.list_index[i].val();
-                self.found_handle.next = self.lists[i].found_handle.val();
-                self.found_src.next = self.lists[i].found_src.val();
-                self.found_tag.next = self.lists[i].found_tag.val();
-                self.found_comm.next = self.lists[i].found_comm.val();
-                self.found_src_any.next = self.lists[i].found_src_any.val();
-                self.found_tag_any.next = self.lists[i].found_tag_any.val();
-            }
-            if self.lists[i].steps.val() > self.steps.val() {
-                self.steps.next = self.lists[i].steps.val();
-            }
-        }
-        self.found.next = self.best.val() & self.armed.q.val();
-        self.found_label.next = self.best_label.val();
-        for i in 0..N {
-            self.lists[i].remove.next = self.remove.val()
-                & self.best.val()
-                & self.armed.q.val()
-                & (self.found_list.val() == self.list_index[i].val());
+    fn connect(&mut self) {
+        self.busy.connect();
+        self.full.connect();
+        self.count.connect();
+        self.empty.connect();
+        self.done.connect();
+        self.found.connect();
+        self.found_handle.connect();
+        self.found_src.connect();
+        self.found_tag.connect();
+        self.found_comm.connect();
+        self.found_src_any.connect();
+        self.found_tag_any.connect();
+        for l in self.lists.iter_mut() {
+            l.clock.connect();
+            l.reset.connect();
+            l.insert.connect();
+            l.in_comm.connect();
+            l.in_src.connect();
+            l.in_tag.connect();
+            l.in_src_any.connect();
+            l.in_tag_any.connect();
+            l.in_handle.connect();
+            l.in_label.connect();
+            l.search.connect();
+            l.search_mode.connect();
+            l.key_comm.connect();
+            l.key_src.connect();
+            l.key_tag.connect();
+            l.key_src_any.connect();
+            l.key_tag_any.connect();
+            l.key_handle.connect();
+            l.remove.connect();
         }
     }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(parallel_lists_body(N))
+    }
+}
+
+/// The custom Verilog of `n` lists.
+fn parallel_lists_body(n: usize) -> String {
+    let t = levels(n);
+    let lb = t.max(1);
+    let child = |i: usize, port: &str| format!("lists${i}${port}");
+    let gather = |port: &str| -> String {
+        (0..n).rev().map(|i| child(i, port)).collect::<Vec<_>>().join(", ")
+    };
+    let mut v = format!(
+        r#"
+// The lists' flags and results, packed: list i at bit i (fields at i * width).
+wire [{nm}:0] list_busy = {{{busy}}};
+wire [{nm}:0] list_full = {{{full}}};
+wire [{nm}:0] list_found = {{{found}}};
+wire [{n}*32-1:0] list_label = {{{label}}};
+wire [{n}*32-1:0] list_handle = {{{handle}}};
+wire [{n}*16-1:0] list_src = {{{src}}};
+wire [{n}*32-1:0] list_tag = {{{tag}}};
+wire [{n}*16-1:0] list_comm = {{{comm}}};
+wire [{nm}:0] list_src_any = {{{src_any}}};
+wire [{nm}:0] list_tag_any = {{{tag_any}}};
+wire any_busy = |list_busy;
+// Each list's entry count and walk length are for its own tests (and one list's label
+// meets no other).
+/* verilator lint_off UNUSEDSIGNAL */
+wire unused_list_outputs = &{{{unused}}};
+/* verilator lint_on UNUSEDSIGNAL */
+
+// Serial-number order: `a` is older than `b` when `a - b` is negative.
+/* verilator lint_off UNUSEDSIGNAL */
+function automatic older(input [31:0] a, input [31:0] b);
+    reg [31:0] d;
+    begin
+        d = a - b;
+        older = d[31];
+    end
+endfunction
+/* verilator lint_on UNUSEDSIGNAL */
+
+// Where an insert goes: the round-robin list if it has room, else the lowest with room.
+wire [{nm}:0] room = ~list_full;
+{prefix}wire [{nm}:0] first_room = room & ~{shifted};
+{encode}reg [{lbm}:0] rr;
+wire spare = room_upto[{nm}];
+wire [{lbm}:0] target = room[rr] ? rr : lowest_room;
+
+reg [15:0] used;
+reg searching;
+reg [{t}:0] settle;
+"#,
+        nm = n - 1,
+        lbm = lb - 1,
+        busy = gather("busy"),
+        full = gather("full"),
+        found = gather("found"),
+        label = gather("found_label"),
+        handle = gather("found_handle"),
+        src = gather("found_src"),
+        tag = gather("found_tag"),
+        comm = gather("found_comm"),
+        src_any = gather("found_src_any"),
+        tag_any = gather("found_tag_any"),
+        unused = format!("{}, {}, list_label", gather("count"), gather("steps")),
+        prefix = prefix_or("room_upto", "room", n),
+        shifted = if n == 1 { "1'b0".to_string() } else { format!("{{room_upto[{}:0], 1'b0}}", n - 2) },
+        encode = encode_one_hot("lowest_room", "first_room", n, lb),
+    );
+    // The tournament: level 0 is the lists' registered results, each level a register.
+    let mut tree_regs = String::new();
+    let mut tree_next = String::new();
+    for k in 1..=t {
+        let m = n >> k;
+        // The root's label meets no further level.
+        let (off, on) = if k == t {
+            ("/* verilator lint_off UNUSEDSIGNAL */\n", "/* verilator lint_on UNUSEDSIGNAL */\n")
+        } else {
+            ("", "")
+        };
+        v += &format!(
+            "reg [{}:0] t{k}_found;\n{off}reg [{m}*32-1:0] t{k}_label;\n{on}reg [{m}*{lb}-1:0] t{k}_list;\n",
+            m - 1
+        );
+        tree_regs += &format!("        t{k}_found <= {m}'d0;\n");
+        for j in 0..m {
+            let (below_found, below_label, below_list) = if k == 1 {
+                ("list_found".to_string(), "list_label".to_string(), None)
+            } else {
+                (format!("t{}_found", k - 1), format!("t{}_label", k - 1), Some(format!("t{}_list", k - 1)))
+            };
+            let (l, r) = (2 * j, 2 * j + 1);
+            let list_of = |i: usize| match &below_list {
+                Some(name) => format!("{name}[{} +: {lb}]", i * lb),
+                None => format!("{lb}'d{i}"),
+            };
+            tree_next += &format!(
+                "        if ({bf}[{r}] & (~{bf}[{l}] | older({bl}[{r}*32 +: 32], {bl}[{l}*32 +: 32]))) begin\n\
+                 \x20           t{k}_found[{j}] <= 1'b1; t{k}_label[{j}*32 +: 32] <= {bl}[{r}*32 +: 32]; t{k}_list[{j}*{lb} +: {lb}] <= {rl};\n\
+                 \x20       end else begin\n\
+                 \x20           t{k}_found[{j}] <= {bf}[{l}]; t{k}_label[{j}*32 +: 32] <= {bl}[{l}*32 +: 32]; t{k}_list[{j}*{lb} +: {lb}] <= {ll};\n\
+                 \x20       end\n",
+                bf = below_found,
+                bl = below_label,
+                rl = list_of(r),
+                ll = list_of(l),
+            );
+        }
+    }
+    let (win_found, win_list) = if t == 0 {
+        ("list_found[0]".to_string(), format!("{lb}'d0"))
+    } else {
+        (format!("t{t}_found[0]"), format!("t{t}_list"))
+    };
+    let settle_next = if t == 0 { "searching & ~any_busy".to_string() } else { format!("{{settle[{}:0], searching & ~any_busy}}", t - 1) };
+    v += &format!(
+        r#"
+// The winner's fields, selected by its list number: the answer's register stage.
+wire [{lbm}:0] win = {win_list};
+reg found_q;
+reg [{lbm}:0] found_list_q;
+reg [31:0] found_handle_q;
+reg [15:0] found_src_q;
+reg [31:0] found_tag_q;
+reg [15:0] found_comm_q;
+reg found_src_any_q;
+reg found_tag_any_q;
+
+always @(posedge clock) begin
+    if (reset) begin
+        rr <= {lb}'d0;
+        used <= 16'd0;
+        searching <= 1'b0;
+        settle <= {t1}'d0;
+{tree_regs}    end else begin
+        if (insert & spare) begin
+            rr <= {rr_next};
+        end
+        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & found_q}};
+        searching <= search | (searching & any_busy);
+        settle <= {settle_next};
+{tree_next}    end
+    found_q <= {win_found};
+    found_list_q <= win;
+    found_handle_q <= list_handle[win*32 +: 32];
+    found_src_q <= list_src[win*16 +: 16];
+    found_tag_q <= list_tag[win*32 +: 32];
+    found_comm_q <= list_comm[win*16 +: 16];
+    found_src_any_q <= list_src_any[win];
+    found_tag_any_q <= list_tag_any[win];
+end
+
+always @(*) begin
+    busy = any_busy | searching | (|settle);
+    full = ~spare;
+    count = used;
+    done = settle[{t}];
+    found = found_q;
+    empty = used == 16'd0;
+    found_handle = found_handle_q;
+    found_src = found_src_q;
+    found_tag = found_tag_q;
+    found_comm = found_comm_q;
+    found_src_any = found_src_any_q;
+    found_tag_any = found_tag_any_q;
+"#,
+        lbm = lb - 1,
+        t1 = t + 1,
+        rr_next = if n == 1 { "1'b0".to_string() } else { format!("target + {lb}'d1") },
+    );
+    for i in 0..n {
+        let c = |p: &str| child(i, p);
+        v += &format!(
+            "    {clk} = clock;\n    {rst} = reset;\n    {ins} = insert & (target == {lb}'d{i});\n    {rm} = remove & found_q & (found_list_q == {lb}'d{i});\n    {srch} = search;\n    {mode} = search_mode;\n",
+            clk = c("clock"),
+            rst = c("reset"),
+            ins = c("insert"),
+            rm = c("remove"),
+            srch = c("search"),
+            mode = c("search_mode"),
+        );
+        for f in ["comm", "src", "tag", "src_any", "tag_any", "handle", "label"] {
+            v += &format!("    {} = in_{f};\n", c(&format!("in_{f}")));
+        }
+        for f in ["comm", "src", "tag", "src_any", "tag_any", "handle"] {
+            v += &format!("    {} = key_{f};\n", c(&format!("key_{f}")));
+        }
+    }
+    v += "end\n";
+    v
 }
 
 /// A standalone set of parallel lists' Verilog, top module `top`.
@@ -234,8 +461,11 @@ pub fn parallel_lists_verilog<const A: usize, const N: usize>() -> String {
 
 /// Ports of [`ParallelLists`] as (name, width, is input).
 pub fn parallel_lists_ports() -> Vec<(&'static str, u32, bool)> {
-    // The same ports as one list, plus the winning list's number.
-    let mut p = crate::bram_list::bram_list_ports();
-    p.push(("found_list", LIST_BITS as u32, false));
+    // The ports of one list, less its walk counter and the winner's label, plus the
+    // empty flag and the answer strobe.
+    let mut p: Vec<_> = crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| *n != "steps").collect();
+    p.retain(|(n, _, _)| *n != "found_label");
+    p.push(("empty", 1, false));
+    p.push(("done", 1, false));
     p
 }

@@ -6,15 +6,23 @@
 //! arrives (search the PRQ, else queue in the UMQ), cancel a receive by handle (search the
 //! PRQ by handle), probe (search the UMQ, leave the message), matched probe (search the
 //! UMQ and take the message). A receive's `ANY_SOURCE`/`ANY_TAG` travel as wildcard flags:
-//! stored with it in the PRQ, applied to the search when it scans the UMQ.
+//! stored with it in the PRQ, applied to the search when it scans the UMQ. Op codes 5-7
+//! answer `error` and change nothing.
 //!
 //! Responses (`resp_kind`): matched (receive and message handles), queued, cancelled, not
-//! found, probe found (message handle), probe found nothing, and overflow — the queue the
+//! found, probe found (message handle), probe found nothing, overflow — the queue the
 //! operation needed was full, the operation was not applied, and the host keeps it (to
-//! retry or to match in software). Nothing is dropped.
+//! retry or to match in software; nothing is dropped) — and error.
+//!
+//! Pipeline (cycle `A` accepts the command): the command is registered at `A` before it
+//! fans out to the queues; `A + 1` starts the search in one queue; the cycle `W` that
+//! queue answers (`A + 2` from the CAM) the engine registers the response and what to do
+//! with the queues; the response is valid at `W + 1`, and in that cycle the registered
+//! action reaches the queues (remove the answer, insert into the other queue). So a CAM
+//! hit answers in 3 cycles. `cmd_ready` and `resp_valid` come from registers.
 //!
 //! Every queued entry gets the next posting label, so the lists can order their
-//! candidates; labels are 32 bits and must not wrap while entries are queued.
+//! candidates; labels compare by serial-number arithmetic (`parallel_lists::older`).
 
 use crate::two_level_queue::TwoLevelQueue;
 use rust_hdl::prelude::*;
@@ -32,10 +40,14 @@ pub const RESP_NOT_FOUND: u64 = 3;
 pub const RESP_PROBE_FOUND: u64 = 4;
 pub const RESP_PROBE_NONE: u64 = 5;
 pub const RESP_OVERFLOW: u64 = 6;
+/// An op code the engine does not know (5-7); nothing changed.
+pub const RESP_ERROR: u64 = 7;
 
 #[derive(LogicBlock)]
 pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
+    /// Synchronous: empties both queues, restarts the labels, drops any response.
+    pub reset: Signal<In, Bit>,
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
     pub cmd_op: Signal<In, Bits<3>>,
@@ -55,19 +67,12 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub resp_tag: Signal<Out, Bits<32>>,
     pub prq_count: Signal<Out, Bits<16>>,
     pub umq_count: Signal<Out, Bits<16>>,
-    /// Diagnostics: CAM occupancy and the last list walk of each queue (elements compared
-    /// by the longest list, winning list and label).
+    /// Diagnostics: CAM occupancy of each queue.
     pub prq_cam_count: Signal<Out, Bits<16>>,
     pub umq_cam_count: Signal<Out, Bits<16>>,
-    pub prq_walk_steps: Signal<Out, Bits<16>>,
-    pub umq_walk_steps: Signal<Out, Bits<16>>,
-    pub prq_walk_list: Signal<Out, Bits<8>>,
-    pub umq_walk_list: Signal<Out, Bits<8>>,
-    pub prq_walk_label: Signal<Out, Bits<32>>,
-    pub umq_walk_label: Signal<Out, Bits<32>>,
     prq: TwoLevelQueue<C, A, N>,
     umq: TwoLevelQueue<C, A, N>,
-    /// Idle (accepts a command and starts its search in the same cycle), Wait, Respond.
+    /// Idle, Search, Wait, Respond.
     state: DFF<Bits<2>>,
     op: DFF<Bits<3>>,
     comm: DFF<Bits<16>>,
@@ -82,13 +87,20 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     msg: DFF<Bits<32>>,
     r_src: DFF<Bits<16>>,
     r_tag: DFF<Bits<32>>,
+    /// The action decided with the response, applied in its first cycle.
+    remove_prq: DFF<Bit>,
+    remove_umq: DFF<Bit>,
+    insert_prq: DFF<Bit>,
+    insert_umq: DFF<Bit>,
     s_idle: Constant<Bits<2>>,
+    s_search: Constant<Bits<2>>,
     s_wait: Constant<Bits<2>>,
     s_respond: Constant<Bits<2>>,
     op_post: Constant<Bits<3>>,
     op_arrive: Constant<Bits<3>>,
     op_cancel: Constant<Bits<3>>,
     op_probe: Constant<Bits<3>>,
+    op_last: Constant<Bits<3>>,
     r_matched: Constant<Bits<3>>,
     r_queued: Constant<Bits<3>>,
     r_cancelled: Constant<Bits<3>>,
@@ -96,19 +108,12 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     r_probe_found: Constant<Bits<3>>,
     r_probe_none: Constant<Bits<3>>,
     r_overflow: Constant<Bits<3>>,
+    r_error: Constant<Bits<3>>,
     mode_envelope: Constant<Bits<2>>,
     mode_handle: Constant<Bits<2>>,
     one32: Constant<Bits<32>>,
+    zero32: Constant<Bits<32>>,
     uses_prq: Signal<Local, Bit>,
-    /// The operation being searched: the command's own fields in the cycle it is accepted,
-    /// the latched copy while the queues walk their lists.
-    key_op: Signal<Local, Bits<3>>,
-    key_comm: Signal<Local, Bits<16>>,
-    key_src: Signal<Local, Bits<16>>,
-    key_tag: Signal<Local, Bits<32>>,
-    key_src_any: Signal<Local, Bit>,
-    key_tag_any: Signal<Local, Bit>,
-    key_handle: Signal<Local, Bits<32>>,
 }
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
@@ -117,6 +122,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
         let s = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
         ReceiveEngine {
             clock: Default::default(),
+            reset: Default::default(),
             cmd_valid: Default::default(),
             cmd_ready: Default::default(),
             cmd_op: Default::default(),
@@ -137,12 +143,6 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
             umq_cam_count: Default::default(),
-            prq_walk_steps: Default::default(),
-            umq_walk_steps: Default::default(),
-            prq_walk_list: Default::default(),
-            umq_walk_list: Default::default(),
-            prq_walk_label: Default::default(),
-            umq_walk_label: Default::default(),
             prq: Default::default(),
             umq: Default::default(),
             state: Default::default(),
@@ -159,13 +159,19 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             msg: Default::default(),
             r_src: Default::default(),
             r_tag: Default::default(),
+            remove_prq: Default::default(),
+            remove_umq: Default::default(),
+            insert_prq: Default::default(),
+            insert_umq: Default::default(),
             s_idle: s(0),
+            s_search: s(1),
             s_wait: s(2),
             s_respond: s(3),
             op_post: k(OP_POST),
             op_arrive: k(OP_ARRIVE),
             op_cancel: k(OP_CANCEL),
             op_probe: k(OP_PROBE),
+            op_last: k(OP_MATCHED_PROBE),
             r_matched: k(RESP_MATCHED),
             r_queued: k(RESP_QUEUED),
             r_cancelled: k(RESP_CANCELLED),
@@ -173,17 +179,12 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             r_probe_found: k(RESP_PROBE_FOUND),
             r_probe_none: k(RESP_PROBE_NONE),
             r_overflow: k(RESP_OVERFLOW),
+            r_error: k(RESP_ERROR),
             mode_envelope: s(crate::bram_list::MODE_ENVELOPE),
             mode_handle: s(crate::bram_list::MODE_HANDLE),
             one32: Constant::new(1u64.to_bits()),
+            zero32: Constant::new(0u64.to_bits()),
             uses_prq: Default::default(),
-            key_op: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
         }
     }
 }
@@ -193,54 +194,39 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg, r_src,
-            r_tag
+            r_tag, remove_prq, remove_umq, insert_prq, insert_umq
         );
         self.prq.clock.next = self.clock.val();
         self.umq.clock.next = self.clock.val();
+        self.prq.reset.next = self.reset.val();
+        self.umq.reset.next = self.reset.val();
 
-        // The search starts in the cycle the command is accepted, so a CAM hit answers two
-        // cycles after acceptance; the queues keep reading the key while they walk their
-        // lists, and by then it comes from the registers latched at acceptance.
-        if self.state.q.val() == self.s_idle.val() {
-            self.key_op.next = self.cmd_op.val();
-            self.key_comm.next = self.cmd_comm.val();
-            self.key_src.next = self.cmd_src.val();
-            self.key_tag.next = self.cmd_tag.val();
-            self.key_src_any.next = self.cmd_src_any.val();
-            self.key_tag_any.next = self.cmd_tag_any.val();
-            self.key_handle.next = self.cmd_handle.val();
-        } else {
-            self.key_op.next = self.op.q.val();
-            self.key_comm.next = self.comm.q.val();
-            self.key_src.next = self.src.q.val();
-            self.key_tag.next = self.tag.q.val();
-            self.key_src_any.next = self.src_any.q.val();
-            self.key_tag_any.next = self.tag_any.q.val();
-            self.key_handle.next = self.handle.q.val();
-        }
-        // Searches: a message (arrive) or a handle (cancel) against the PRQ; a receive's
-        // pattern, wildcards on the search side, against the UMQ.
+        // Searches, from the registered command: a message (arrive) or a handle (cancel)
+        // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
+        self.uses_prq.next =
+            (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
         self.prq.search.next = false;
         self.prq.search_mode.next = self.mode_envelope.val();
-        if self.key_op.val() == self.op_cancel.val() {
+        if self.op.q.val() == self.op_cancel.val() {
             self.prq.search_mode.next = self.mode_handle.val();
         }
-        self.prq.key_comm.next = self.key_comm.val();
-        self.prq.key_src.next = self.key_src.val();
-        self.prq.key_tag.next = self.key_tag.val();
+        self.prq.key_comm.next = self.comm.q.val();
+        self.prq.key_src.next = self.src.q.val();
+        self.prq.key_tag.next = self.tag.q.val();
         self.prq.key_src_any.next = false;
         self.prq.key_tag_any.next = false;
-        self.prq.key_handle.next = self.key_handle.val();
+        self.prq.key_handle.next = self.handle.q.val();
         self.umq.search.next = false;
         self.umq.search_mode.next = self.mode_envelope.val();
-        self.umq.key_comm.next = self.key_comm.val();
-        self.umq.key_src.next = self.key_src.val();
-        self.umq.key_tag.next = self.key_tag.val();
-        self.umq.key_src_any.next = self.key_src_any.val();
-        self.umq.key_tag_any.next = self.key_tag_any.val();
-        self.umq.key_handle.next = self.key_handle.val();
-        // Inserts: the receive (with its wildcard flags) into the PRQ, the message into the UMQ.
-        self.prq.insert.next = false;
+        self.umq.key_comm.next = self.comm.q.val();
+        self.umq.key_src.next = self.src.q.val();
+        self.umq.key_tag.next = self.tag.q.val();
+        self.umq.key_src_any.next = self.src_any.q.val();
+        self.umq.key_tag_any.next = self.tag_any.q.val();
+        self.umq.key_handle.next = self.handle.q.val();
+        // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
+        // message into the UMQ, or the answer out of the queue that gave it.
+        self.prq.insert.next = self.insert_prq.q.val();
         self.prq.in_comm.next = self.comm.q.val();
         self.prq.in_src.next = self.src.q.val();
         self.prq.in_tag.next = self.tag.q.val();
@@ -248,7 +234,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.prq.in_tag_any.next = self.tag_any.q.val();
         self.prq.in_handle.next = self.handle.q.val();
         self.prq.in_label.next = self.label.q.val();
-        self.umq.insert.next = false;
+        self.umq.insert.next = self.insert_umq.q.val();
         self.umq.in_comm.next = self.comm.q.val();
         self.umq.in_src.next = self.src.q.val();
         self.umq.in_tag.next = self.tag.q.val();
@@ -256,19 +242,20 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.umq.in_tag_any.next = false;
         self.umq.in_handle.next = self.handle.q.val();
         self.umq.in_label.next = self.label.q.val();
-        self.prq.remove.next = false;
-        self.umq.remove.next = false;
+        self.prq.remove.next = self.remove_prq.q.val();
+        self.umq.remove.next = self.remove_umq.q.val();
+        self.remove_prq.d.next = false;
+        self.remove_umq.d.next = false;
+        self.insert_prq.d.next = false;
+        self.insert_umq.d.next = false;
+        if self.insert_prq.q.val() | self.insert_umq.q.val() {
+            self.label.d.next = self.label.q.val() + self.one32.val();
+        }
 
         self.prq_count.next = self.prq.count.val();
         self.umq_count.next = self.umq.count.val();
         self.prq_cam_count.next = self.prq.cam_count.val();
         self.umq_cam_count.next = self.umq.cam_count.val();
-        self.prq_walk_steps.next = self.prq.walk_steps.val();
-        self.umq_walk_steps.next = self.umq.walk_steps.val();
-        self.prq_walk_list.next = self.prq.walk_list.val();
-        self.umq_walk_list.next = self.umq.walk_list.val();
-        self.prq_walk_label.next = self.prq.walk_label.val();
-        self.umq_walk_label.next = self.umq.walk_label.val();
         self.resp_src.next = self.r_src.q.val();
         self.resp_tag.next = self.r_tag.q.val();
         self.resp_valid.next = self.state.q.val() == self.s_respond.val();
@@ -277,8 +264,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.resp_msg.next = self.msg.q.val();
         self.cmd_ready.next =
             (self.state.q.val() == self.s_idle.val()) & !self.prq.busy.val() & !self.umq.busy.val();
-        self.uses_prq.next =
-            (self.key_op.val() == self.op_arrive.val()) | (self.key_op.val() == self.op_cancel.val());
 
         if self.state.q.val() == self.s_idle.val() {
             if self.cmd_valid.val() & !self.prq.busy.val() & !self.umq.busy.val() {
@@ -289,15 +274,24 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.src_any.d.next = self.cmd_src_any.val();
                 self.tag_any.d.next = self.cmd_tag_any.val();
                 self.handle.d.next = self.cmd_handle.val();
-                if self.uses_prq.val() {
-                    self.prq.search.next = true;
+                if self.cmd_op.val() > self.op_last.val() {
+                    self.kind.d.next = self.r_error.val();
+                    self.recv.d.next = self.cmd_handle.val();
+                    self.msg.d.next = self.cmd_handle.val();
+                    self.state.d.next = self.s_respond.val();
                 } else {
-                    self.umq.search.next = true;
+                    self.state.d.next = self.s_search.val();
                 }
-                self.state.d.next = self.s_wait.val();
             }
+        } else if self.state.q.val() == self.s_search.val() {
+            if self.uses_prq.val() {
+                self.prq.search.next = true;
+            } else {
+                self.umq.search.next = true;
+            }
+            self.state.d.next = self.s_wait.val();
         } else if self.state.q.val() == self.s_wait.val() {
-            if !self.prq.busy.val() & !self.umq.busy.val() {
+            if (self.uses_prq.val() & self.prq.done.val()) | (!self.uses_prq.val() & self.umq.done.val()) {
                 self.state.d.next = self.s_respond.val();
                 if self.uses_prq.val() {
                     self.r_src.d.next = self.prq.found_src.val();
@@ -308,34 +302,32 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 }
                 if self.op.q.val() == self.op_post.val() {
                     self.recv.d.next = self.handle.q.val();
+                    self.msg.d.next = self.umq.found_handle.val();
                     if self.umq.found.val() {
-                        self.umq.remove.next = true;
+                        self.remove_umq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
-                        self.msg.d.next = self.umq.found_handle.val();
                     } else if self.prq.full.val() {
                         self.kind.d.next = self.r_overflow.val();
                     } else {
-                        self.prq.insert.next = true;
-                        self.label.d.next = self.label.q.val() + self.one32.val();
+                        self.insert_prq.d.next = true;
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_arrive.val() {
                     self.msg.d.next = self.handle.q.val();
+                    self.recv.d.next = self.prq.found_handle.val();
                     if self.prq.found.val() {
-                        self.prq.remove.next = true;
+                        self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
-                        self.recv.d.next = self.prq.found_handle.val();
                     } else if self.umq.full.val() {
                         self.kind.d.next = self.r_overflow.val();
                     } else {
-                        self.umq.insert.next = true;
-                        self.label.d.next = self.label.q.val() + self.one32.val();
+                        self.insert_umq.d.next = true;
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_cancel.val() {
                     self.recv.d.next = self.handle.q.val();
                     if self.prq.found.val() {
-                        self.prq.remove.next = true;
+                        self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_cancelled.val();
                     } else {
                         self.kind.d.next = self.r_not_found.val();
@@ -346,7 +338,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                     if self.umq.found.val() {
                         self.kind.d.next = self.r_probe_found.val();
                         if self.op.q.val() != self.op_probe.val() {
-                            self.umq.remove.next = true;
+                            self.remove_umq.d.next = true;
                         }
                     } else {
                         self.kind.d.next = self.r_probe_none.val();
@@ -355,6 +347,14 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             }
         } else if self.resp_ready.val() {
             self.state.d.next = self.s_idle.val();
+        }
+        if self.reset.val() {
+            self.state.d.next = self.s_idle.val();
+            self.label.d.next = self.zero32.val();
+            self.remove_prq.d.next = false;
+            self.remove_umq.d.next = false;
+            self.insert_prq.d.next = false;
+            self.insert_umq.d.next = false;
         }
     }
 }
@@ -369,7 +369,7 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
         .spawn(|| {
             let mut uut = ReceiveEngine::<C, A, N>::default();
             uut.connect_all();
-            generate_verilog(&uut)
+            crate::trees::isolate_outputs(&generate_verilog(&uut))
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))
@@ -379,6 +379,7 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
 pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
     vec![
         ("clock", 1, true),
+        ("reset", 1, true),
         ("cmd_valid", 1, true),
         ("cmd_ready", 1, false),
         ("cmd_op", 3, true),
@@ -399,11 +400,5 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("umq_count", 16, false),
         ("prq_cam_count", 16, false),
         ("umq_cam_count", 16, false),
-        ("prq_walk_steps", 16, false),
-        ("umq_walk_steps", 16, false),
-        ("prq_walk_list", 8, false),
-        ("umq_walk_list", 8, false),
-        ("prq_walk_label", 32, false),
-        ("umq_walk_label", 32, false),
     ]
 }

@@ -34,7 +34,7 @@
 //! probe and matched probe (search the UMQ). Consecutive receives with the same pattern
 //! share a sequence id; a successful cancel ends the sequence.
 
-use crate::cam::Cam;
+use crate::single_cycle_cam::SingleCycleCam;
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_MATCHED, RESP_NOT_FOUND,
     RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -213,7 +213,7 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     // Memories.
     heads: [RAM<Bits<16>, H>; N],
     tails: RAM<Bits<16>, H>,
-    umq: Cam<U>,
+    umq: SingleCycleCam<U>,
     // Per-lane combinational values.
     w_src4: [Signal<Local, Bits<16>>; N],
     w_tagf: [Signal<Local, Bits<16>>; N],

@@ -5,15 +5,15 @@
 
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS};
+use tagmatch_hdl::single_cycle_cam::{single_cycle_cam_verilog, CAM_PORTS};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, PortId};
 
 const DEPTH: usize = 8;
 
 fn spec(trace: bool) -> BuildSpec {
     BuildSpec {
-        name: format!("cam{DEPTH}"),
-        verilog: cam_verilog::<DEPTH>(),
+        name: format!("single-cycle-cam{DEPTH}"),
+        verilog: single_cycle_cam_verilog::<DEPTH>(),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports_from(&CAM_PORTS),

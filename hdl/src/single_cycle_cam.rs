@@ -1,0 +1,256 @@
+//! The single-cycle CAM the optimistic thread array keeps its unexpected messages in: it
+//! answers a search in the same cycle and always returns the OLDEST matching entry. (The
+//! receive engine uses the pipelined [`crate::cam`]; the thread array moves to it with its
+//! own clock-speed work.)
+//!
+//! How age is kept: by position. The CAM is a collapsing FIFO — entry 0 is the oldest,
+//! new entries go in at slot `count`, and removing slot `k` shifts every younger slot
+//! down by one in the same clock edge. "Oldest hit" is therefore "lowest-numbered hit",
+//! a plain priority encoder, with no age counters or comparators across entries. The
+//! cost is a 2:1 mux in front of every slot register (keep or take the next slot), which
+//! is cheaper than the label comparator tree an age-tagged CAM needs for the same answer.
+//! The data mover relies on this too: an entry refilled from the lists goes in at the
+//! tail, younger than everything already in the CAM.
+//!
+//! Wildcards work both ways: an entry may be stored with `ANY_SOURCE`/`ANY_TAG` flags (a
+//! posted receive) and a search may carry them (a receive searching unexpected messages).
+//! The communicator always has to match. A search can also be by handle (cancel) or for
+//! any entry, as in the level-2 lists.
+//!
+//! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
+//! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
+//! with `remove_index` deletes one entry at the next edge. Insert and remove may happen in
+//! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
+//! remove is ignored; the engine checks `full` first.
+
+use array_init::array_init;
+use rust_hdl::prelude::*;
+
+/// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
+pub const INDEX_BITS: usize = 16;
+pub const COMM_BITS: usize = 16;
+pub const SRC_BITS: usize = 16;
+pub const TAG_BITS: usize = 32;
+pub const HANDLE_BITS: usize = 32;
+
+#[derive(LogicBlock)]
+pub struct SingleCycleCam<const D: usize> {
+    pub clock: Signal<In, Clock>,
+    pub insert_valid: Signal<In, Bit>,
+    pub insert_comm: Signal<In, Bits<COMM_BITS>>,
+    pub insert_src: Signal<In, Bits<SRC_BITS>>,
+    pub insert_tag: Signal<In, Bits<TAG_BITS>>,
+    pub insert_src_any: Signal<In, Bit>,
+    pub insert_tag_any: Signal<In, Bit>,
+    pub insert_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub search_comm: Signal<In, Bits<COMM_BITS>>,
+    pub search_src: Signal<In, Bits<SRC_BITS>>,
+    pub search_tag: Signal<In, Bits<TAG_BITS>>,
+    pub search_src_any: Signal<In, Bit>,
+    pub search_tag_any: Signal<In, Bit>,
+    /// 0: by envelope, 1: by handle (`search_handle`), 2: any entry (see `bram_list`).
+    pub search_mode: Signal<In, Bits<2>>,
+    pub search_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub hit: Signal<Out, Bit>,
+    pub hit_index: Signal<Out, Bits<INDEX_BITS>>,
+    pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
+    pub hit_src: Signal<Out, Bits<SRC_BITS>>,
+    pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
+    pub remove_valid: Signal<In, Bit>,
+    pub remove_index: Signal<In, Bits<INDEX_BITS>>,
+    pub count: Signal<Out, Bits<INDEX_BITS>>,
+    pub full: Signal<Out, Bit>,
+    slot_index: [Constant<Bits<INDEX_BITS>>; D],
+    depth: Constant<Bits<INDEX_BITS>>,
+    // Typed constants: a bare literal would come out 32 bits wide in the Verilog.
+    one: Constant<Bits<INDEX_BITS>>,
+    zero_index: Constant<Bits<INDEX_BITS>>,
+    zero_src: Constant<Bits<SRC_BITS>>,
+    zero_tag: Constant<Bits<TAG_BITS>>,
+    zero_handle: Constant<Bits<HANDLE_BITS>>,
+    mode_envelope: Constant<Bits<2>>,
+    mode_handle: Constant<Bits<2>>,
+    mode_any: Constant<Bits<2>>,
+    insert_at: Signal<Local, Bits<INDEX_BITS>>,
+    found: Signal<Local, Bit>,
+    used: DFF<Bits<INDEX_BITS>>,
+    comm: [DFF<Bits<COMM_BITS>>; D],
+    src: [DFF<Bits<SRC_BITS>>; D],
+    tag: [DFF<Bits<TAG_BITS>>; D],
+    src_any: [DFF<Bit>; D],
+    tag_any: [DFF<Bit>; D],
+    handle: [DFF<Bits<HANDLE_BITS>>; D],
+}
+
+impl<const D: usize> Default for SingleCycleCam<D> {
+    fn default() -> Self {
+        assert!(D >= 2 && D < (1 << INDEX_BITS), "CAM depth {D} out of range");
+        SingleCycleCam {
+            clock: Default::default(),
+            insert_valid: Default::default(),
+            insert_comm: Default::default(),
+            insert_src: Default::default(),
+            insert_tag: Default::default(),
+            insert_src_any: Default::default(),
+            insert_tag_any: Default::default(),
+            insert_handle: Default::default(),
+            search_comm: Default::default(),
+            search_src: Default::default(),
+            search_tag: Default::default(),
+            search_src_any: Default::default(),
+            search_tag_any: Default::default(),
+            search_mode: Default::default(),
+            search_handle: Default::default(),
+            hit: Default::default(),
+            hit_index: Default::default(),
+            hit_handle: Default::default(),
+            hit_src: Default::default(),
+            hit_tag: Default::default(),
+            remove_valid: Default::default(),
+            remove_index: Default::default(),
+            count: Default::default(),
+            full: Default::default(),
+            slot_index: array_init(|i| Constant::new((i as u64).to_bits())),
+            depth: Constant::new((D as u64).to_bits()),
+            one: Constant::new(1u64.to_bits()),
+            zero_index: Constant::new(0u64.to_bits()),
+            zero_src: Constant::new(0u64.to_bits()),
+            zero_tag: Constant::new(0u64.to_bits()),
+            zero_handle: Constant::new(0u64.to_bits()),
+            mode_envelope: Constant::new(crate::bram_list::MODE_ENVELOPE.to_bits()),
+            mode_handle: Constant::new(crate::bram_list::MODE_HANDLE.to_bits()),
+            mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
+            insert_at: Default::default(),
+            found: Default::default(),
+            used: Default::default(),
+            comm: array_init(|_| Default::default()),
+            src: array_init(|_| Default::default()),
+            tag: array_init(|_| Default::default()),
+            src_any: array_init(|_| Default::default()),
+            tag_any: array_init(|_| Default::default()),
+            handle: array_init(|_| Default::default()),
+        }
+    }
+}
+
+impl<const D: usize> Logic for SingleCycleCam<D> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.used.clock.next = self.clock.val();
+        for i in 0..D {
+            self.comm[i].clock.next = self.clock.val();
+            self.src[i].clock.next = self.clock.val();
+            self.tag[i].clock.next = self.clock.val();
+            self.src_any[i].clock.next = self.clock.val();
+            self.tag_any[i].clock.next = self.clock.val();
+            self.handle[i].clock.next = self.clock.val();
+            self.comm[i].d.next = self.comm[i].q.val();
+            self.src[i].d.next = self.src[i].q.val();
+            self.tag[i].d.next = self.tag[i].q.val();
+            self.src_any[i].d.next = self.src_any[i].q.val();
+            self.tag_any[i].d.next = self.tag_any[i].q.val();
+            self.handle[i].d.next = self.handle[i].q.val();
+        }
+        self.count.next = self.used.q.val();
+        self.full.next = self.used.q.val() == self.depth.val();
+
+        // Search: walk from the oldest slot and take the first hit. `found` is read after
+        // it is written in this block, which in Verilog (blocking assignments in a
+        // combinational block) is a priority chain, not a loop.
+        self.found.next = false;
+        self.hit_index.next = self.zero_index.val();
+        self.hit_handle.next = self.zero_handle.val();
+        self.hit_src.next = self.zero_src.val();
+        self.hit_tag.next = self.zero_tag.val();
+        for i in 0..D {
+            if !self.found.val()
+                & (self.slot_index[i].val() < self.used.q.val())
+                & ((self.search_mode.val() == self.mode_any.val())
+                    | ((self.search_mode.val() == self.mode_handle.val())
+                        & (self.handle[i].q.val() == self.search_handle.val()))
+                    | ((self.search_mode.val() == self.mode_envelope.val())
+                        & (self.comm[i].q.val() == self.search_comm.val())
+                        & ((self.src[i].q.val() == self.search_src.val())
+                            | self.src_any[i].q.val()
+                            | self.search_src_any.val())
+                        & ((self.tag[i].q.val() == self.search_tag.val())
+                            | self.tag_any[i].q.val()
+                            | self.search_tag_any.val())))
+            {
+                self.found.next = true;
+                self.hit_index.next = self.slot_index[i].val();
+                self.hit_handle.next = self.handle[i].q.val();
+                self.hit_src.next = self.src[i].q.val();
+                self.hit_tag.next = self.tag[i].q.val();
+            }
+        }
+        self.hit.next = self.found.val();
+
+        // Remove: every slot at or above the removed one takes its younger neighbour.
+        self.insert_at.next = self.used.q.val();
+        self.used.d.next = self.used.q.val();
+        if self.remove_valid.val() & (self.remove_index.val() < self.used.q.val()) {
+            self.insert_at.next = self.used.q.val() - self.one.val();
+            self.used.d.next = self.used.q.val() - self.one.val();
+            for i in 1..D {
+                if self.slot_index[i - 1].val() >= self.remove_index.val() {
+                    self.comm[i - 1].d.next = self.comm[i].q.val();
+                    self.src[i - 1].d.next = self.src[i].q.val();
+                    self.tag[i - 1].d.next = self.tag[i].q.val();
+                    self.src_any[i - 1].d.next = self.src_any[i].q.val();
+                    self.tag_any[i - 1].d.next = self.tag_any[i].q.val();
+                    self.handle[i - 1].d.next = self.handle[i].q.val();
+                }
+            }
+        }
+        // Insert at the tail, after any shift.
+        if self.insert_valid.val() & (self.insert_at.val() < self.depth.val()) {
+            self.used.d.next = self.insert_at.val() + self.one.val();
+            for i in 0..D {
+                if self.slot_index[i].val() == self.insert_at.val() {
+                    self.comm[i].d.next = self.insert_comm.val();
+                    self.src[i].d.next = self.insert_src.val();
+                    self.tag[i].d.next = self.insert_tag.val();
+                    self.src_any[i].d.next = self.insert_src_any.val();
+                    self.tag_any[i].d.next = self.insert_tag_any.val();
+                    self.handle[i].d.next = self.insert_handle.val();
+                }
+            }
+        }
+    }
+}
+
+/// The CAM's top-level ports as (name, width, is input), in declaration order.
+pub const CAM_PORTS: [(&str, u32, bool); 24] = [
+    ("clock", 1, true),
+    ("insert_valid", 1, true),
+    ("insert_comm", COMM_BITS as u32, true),
+    ("insert_src", SRC_BITS as u32, true),
+    ("insert_tag", TAG_BITS as u32, true),
+    ("insert_src_any", 1, true),
+    ("insert_tag_any", 1, true),
+    ("insert_handle", HANDLE_BITS as u32, true),
+    ("search_comm", COMM_BITS as u32, true),
+    ("search_src", SRC_BITS as u32, true),
+    ("search_tag", TAG_BITS as u32, true),
+    ("search_src_any", 1, true),
+    ("search_tag_any", 1, true),
+    ("search_mode", 2, true),
+    ("search_handle", HANDLE_BITS as u32, true),
+    ("hit", 1, false),
+    ("hit_index", INDEX_BITS as u32, false),
+    ("hit_handle", HANDLE_BITS as u32, false),
+    ("hit_src", SRC_BITS as u32, false),
+    ("hit_tag", TAG_BITS as u32, false),
+    ("remove_valid", 1, true),
+    ("remove_index", INDEX_BITS as u32, true),
+    ("count", INDEX_BITS as u32, false),
+    ("full", 1, false),
+];
+
+/// The CAM's Verilog, top module `top`.
+pub fn single_cycle_cam_verilog<const D: usize>() -> String {
+    let mut uut = SingleCycleCam::<D>::default();
+    uut.connect_all();
+    generate_verilog(&uut)
+}

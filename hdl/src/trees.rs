@@ -1,0 +1,99 @@
+//! Verilog text for the logarithmic structures the custom blocks share: a parallel-prefix
+//! OR (oldest/lowest set bit in `log2 n` levels instead of a chain of `n` ifs) and a
+//! one-hot to binary encoder (one balanced OR reduction per index bit).
+
+/// Levels of a tree over `n` leaves: the smallest `l` with `2^l >= n`.
+pub fn levels(n: usize) -> usize {
+    n.next_power_of_two().trailing_zeros() as usize
+}
+
+/// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]` (Kogge–Stone).
+pub fn prefix_or(out: &str, input: &str, n: usize) -> String {
+    let l = levels(n);
+    format!(
+        r#"// {out}[i] = |{input}[i:0]: a Kogge-Stone prefix OR of {l} levels. split_var: the
+// levels are separate nets, not a loop through one vector.
+wire [{total}:0] {out}_level{split};
+assign {out}_level[{msb}:0] = {input};
+genvar {out}_lv, {out}_g;
+generate
+    for ({out}_lv = 0; {out}_lv < {l}; {out}_lv = {out}_lv + 1) begin : {out}_prefix
+        for ({out}_g = 0; {out}_g < {n}; {out}_g = {out}_g + 1) begin : node
+            if ({out}_g >= (1 << {out}_lv)) begin : join_
+                assign {out}_level[({out}_lv+1)*{n} + {out}_g] =
+                    {out}_level[{out}_lv*{n} + {out}_g] | {out}_level[{out}_lv*{n} + {out}_g - (1 << {out}_lv)];
+            end else begin : pass
+                assign {out}_level[({out}_lv+1)*{n} + {out}_g] = {out}_level[{out}_lv*{n} + {out}_g];
+            end
+        end
+    end
+endgenerate
+wire [{msb}:0] {out} = {out}_level[{l}*{n} +: {n}];
+"#,
+        total = (l + 1) * n - 1,
+        split = if l > 0 { " /*verilator split_var*/" } else { "" },
+        msb = n - 1,
+    )
+}
+
+/// Declares `wire [width-1:0] {out}`, the binary index of the set bit of the `n`-bit
+/// one-hot `{input}` (0 when none is set); `width` must hold `n - 1`.
+pub fn encode_one_hot(out: &str, input: &str, n: usize, width: usize) -> String {
+    let used = levels(n).max(1).min(width);
+    let mut text = format!("wire [{}:0] {out};\n", width - 1);
+    for b in 0..used {
+        let mask: String = (0..n).rev().map(|i| if (i >> b) & 1 == 1 { '1' } else { '0' }).collect();
+        text += &format!("assign {out}[{b}] = |({input} & {n}'b{mask});\n");
+    }
+    if width > used {
+        text += &format!("assign {out}[{}:{used}] = {}'d0;\n", width - 1, width - used);
+    }
+    text
+}
+
+/// Marks every `output reg` of rust-hdl's generated modules `isolate_assignments`.
+///
+/// rust-hdl writes a module's combinational logic as one `always @(*)` block, so a parent
+/// that reads a child's status (`busy`, `done`) and drives its commands (`search`) forms
+/// a loop of blocks in Verilator's eyes even where every status comes from registers
+/// (UNOPTFLAT: a false loop that costs settle passes every cycle). The attribute gives
+/// each output's assignments a block of its own, which reads only what that output
+/// depends on; synthesis tools read it as a comment.
+pub fn isolate_outputs(verilog: &str) -> String {
+    verilog
+        .lines()
+        .map(|line| match line.trim_start().strip_prefix("output reg ") {
+            Some(decl) if decl.ends_with(';') => {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                format!("{indent}output reg {} /*verilator isolate_assignments*/;\n", decl.trim_end_matches(';'))
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_cover_every_leaf() {
+        assert_eq!((levels(1), levels(2), levels(3), levels(8), levels(9), levels(256)), (0, 1, 2, 3, 4, 8));
+    }
+
+    #[test]
+    fn the_prefix_declares_its_genvars_before_the_generate_block() {
+        let text = prefix_or("upto", "mv", 8);
+        let genvar = text.find("genvar upto_lv, upto_g;").expect("genvars declared");
+        assert!(genvar < text.find("generate").unwrap(), "{text}");
+        assert!(text.contains("wire [7:0] upto = upto_level[3*8 +: 8];"), "{text}");
+    }
+
+    #[test]
+    fn the_encoder_masks_select_the_index_bits() {
+        let text = encode_one_hot("idx", "first", 4, 3);
+        assert!(text.contains("assign idx[0] = |(first & 4'b1010);"), "{text}");
+        assert!(text.contains("assign idx[1] = |(first & 4'b1100);"), "{text}");
+        assert!(text.contains("assign idx[2:2] = 1'd0;"), "{text}");
+    }
+}
