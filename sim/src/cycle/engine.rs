@@ -5,9 +5,10 @@
 //!
 //! Timing, in the RTL's terms (`hdl/src/receive_engine.rs`): an operation is accepted in
 //! cycle `A` once the previous response was acknowledged and both queues are free; its
-//! search is ready at `W = A + search cycles`; the engine removes or inserts at `W` and
-//! the response is valid at `W + 1`, acknowledged in that cycle. The queue it changed is
-//! busy for the change's work cycles after the response; the next command waits for that.
+//! search is answered at `W = A + search cycles`, where the engine decides; the response
+//! is valid at `W + 1`, acknowledged in that cycle, and in it the queues remove or insert.
+//! The queue it changed is busy for the change's work cycles after the response; the
+//! next command waits for that.
 
 use super::entry::{Entry, Key};
 use super::{check_fits, Applied, CycleEngine};

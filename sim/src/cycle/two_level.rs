@@ -5,29 +5,29 @@
 //!
 //! It is exact without simulating every cycle because the RTL only changes state in a few
 //! ways, each with a fixed duration. The rules, from the hdl modules (cycle `A` is the
-//! acceptance, `W` the cycle the engine acts on the search's result):
+//! acceptance, `W` the cycle the engine acts on the search's result, `T = log2 lists` the
+//! levels of the lists' tournament tree):
 //!
-//! - The engine accepts a command when it is idle and neither queue is busy. The search
-//!   starts in the accept cycle. A CAM hit, or a miss while the lists are empty, answers at
-//!   `W = A + 1`; otherwise every non-empty list walks from its head, one element
-//!   per cycle, to its first match or its tail, and `W = A + K + 2` with `K` the longest
-//!   walk. The response is valid at `W + 1`; its acknowledgement returns the engine to idle
-//!   at `W + 2`. (Latency: 2 cycles for a CAM hit, `K + 3` after a walk.)
-//! - At `W` the engine removes the matched entry or inserts the new one. An insert goes to
-//!   the CAM (one edge, the queue is free at `W + 1`) when the lists are empty and the CAM
-//!   has room, otherwise to the round-robin list (the queue is busy until `W + 4`: the
-//!   queue's insert state, the list's allocate and write states).
-//! - The data mover runs whenever a queue is idle, its CAM has room, its lists hold entries
-//!   and no search result is armed (a search arms it; an insert or remove disarms it). Each
-//!   move takes 3 cycles (search every list for any entry, the lists answer, remove the
-//!   oldest head and append it to the CAM) and the moves follow each other without a gap.
-//!   Moves are applied at once; the engine knows when they are done, and no command can
-//!   reach the queue before then. (Only an insert or a removal disarms the queue, and
-//!   between commands either the CAM is full or the lists are empty, so the mover only
-//!   ever works right after one of those.)
-//! - Across lists the smallest posting label wins, ties to the lower list. Labels are 32
-//!   bits and wrap; the RTL compares them unsigned, and so does the model, so both assume
-//!   no queued entry is 2^32 postings old.
+//! - The engine accepts a command when it is idle and neither queue is busy, and
+//!   registers it; the search starts at `A + 1`, where the CAM compares every slot into
+//!   its registered match vector. A CAM hit, or a miss while the lists are empty, is
+//!   answered at `W = A + 2`. Otherwise the lists are searched from `A + 2`: every
+//!   non-empty list walks from its head, one element per cycle, to its first match or its
+//!   tail, the tree picks the oldest candidate in `T` registered levels and a last stage
+//!   selects its fields, so `W = A + K + T + 4` with `K` the longest walk. The response is
+//!   valid at `W + 1` (latency 3 for a CAM hit, `K + T + 5` after a walk); it is
+//!   acknowledged in that cycle, so the next command can be accepted at `W + 2`.
+//! - At `W` the engine registers what to do; at `W + 1` the queues do it. A CAM removal
+//!   or insert, or a list removal, is one edge. A list insert (when the lists hold
+//!   entries or the CAM is full) keeps the queue busy until `W + 4` (the list's allocate
+//!   and write states).
+//! - A CAM removal while the lists hold entries starts the data mover at `W + 1`: the
+//!   lists are searched for any entry (each head: one element), and the oldest head moves
+//!   to the CAM's tail when the tree has answered, at `W + T + 4`; the queue is free at
+//!   `W + T + 5`. Between operations the CAM is full or the lists are empty, so one
+//!   removal needs exactly one move.
+//! - Across lists the oldest label wins (serial-number arithmetic, ties to the lower
+//!   list). Labels are 32 bits and wrap.
 //!
 //! The tests in `tagmatch-testbench` co-simulate this model against the RTL op by op and
 //! fail on one differing cycle. An operation costs the model one CAM scan and, for a list
@@ -38,6 +38,12 @@ use super::engine::{Queue, QueueEngine};
 use super::entry::{position_in, Entry, Key};
 use super::list_index::ListIndex;
 use std::collections::VecDeque;
+
+/// `a` is older than `b` in serial-number arithmetic (`a - b` negative), as the RTL's
+/// tournament tree compares posting labels.
+pub fn older(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
 
 /// One configuration of the engine. Both queues (PRQ and UMQ) have this shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,15 +161,20 @@ impl TwoLevelQueue {
         self.listed == self.cfg.lists * self.cfg.entries_per_list
     }
 
+    /// Levels of the lists' tournament tree.
+    fn tree_levels(&self) -> u64 {
+        self.cfg.lists.next_power_of_two().trailing_zeros() as u64
+    }
+
     /// The data mover: moves the oldest list head into the CAM while the CAM has room;
-    /// returns the cycles, 3 a move.
+    /// returns the cycles after the response, `T + 4` a move.
     fn move_data(&mut self) -> u64 {
         let mut moves = 0;
         while !self.cam_full() && self.listed > 0 {
             let mut oldest: Option<(u32, usize)> = None;
             for (l, list) in self.lists.iter().enumerate() {
                 if let Some(head) = list.front() {
-                    if oldest.is_none_or(|(label, _)| head.label < label) {
+                    if oldest.is_none_or(|(label, _)| older(head.label, label)) {
                         oldest = Some((head.label, l));
                     }
                 }
@@ -175,7 +186,7 @@ impl TwoLevelQueue {
             self.cam.push_back(e);
             moves += 1;
         }
-        3 * moves
+        moves * (self.tree_levels() + 4)
     }
 }
 
@@ -184,11 +195,11 @@ impl Queue for TwoLevelQueue {
         self.last_walk = 0;
         if let Some(i) = position_in(&self.cam, key) {
             self.hit = Some(Hit::Cam(i));
-            return (Some(self.cam[i]), 1);
+            return (Some(self.cam[i]), 2);
         }
         if self.listed == 0 {
             self.hit = None;
-            return (None, 1);
+            return (None, 2);
         }
         let mut longest = 0;
         let mut best: Option<(Entry, usize, usize)> = None;
@@ -205,7 +216,7 @@ impl Queue for TwoLevelQueue {
             match first {
                 Some(pos) => {
                     longest = longest.max(pos + 1);
-                    if best.is_none_or(|(b, _, _)| list[pos].label < b.label) {
+                    if best.is_none_or(|(b, _, _)| older(list[pos].label, b.label)) {
                         best = Some((list[pos], l, pos));
                     }
                 }
@@ -214,10 +225,10 @@ impl Queue for TwoLevelQueue {
         }
         self.last_walk = longest;
         self.hit = best.map(|(_, list, pos)| Hit::List { list, pos });
-        (best.map(|(e, _, _)| e), longest as u64 + 2)
+        (best.map(|(e, _, _)| e), longest as u64 + self.tree_levels() + 4)
     }
 
-    /// A removal is one edge; then the mover refills the CAM.
+    /// A removal is one edge; after a CAM removal the mover refills the CAM.
     fn remove_found(&mut self) -> u64 {
         match self.hit.take() {
             Some(Hit::Cam(i)) => {
@@ -234,8 +245,9 @@ impl Queue for TwoLevelQueue {
     }
 
     /// Into the CAM (one edge) while the lists are empty, else into the round-robin list
-    /// (3 cycles: the queue's insert state, the list's allocate and write), or the lowest
-    /// list with room. The RTL ignores an insert into a full queue, and so does the model.
+    /// (busy 3 cycles after the response: the insert edge, the list's allocate and
+    /// write), or the lowest list with room. The RTL ignores an insert into a full queue,
+    /// and so does the model.
     fn insert(&mut self, e: Entry) -> u64 {
         self.hit = None;
         if self.listed == 0 && !self.cam_full() {
