@@ -134,58 +134,64 @@ fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(Stri
     Ok((read(&stat)?, read(&ltp)?, started.elapsed().as_secs_f64()))
 }
 
-/// Runs both syntheses on `verilog` (top module `top`), side by side, in scratch folders
-/// under `work`.
-pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
-    let text =
-        std::fs::read_to_string(verilog).map_err(|e| format!("cannot read {}: {e}", verilog.display()))?;
-    let memory_bits = memory_bits(&text);
-    let (xdir, idir) = (work.join("xilinx"), work.join("intel"));
-    for d in [&xdir, &idir] {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
-    let (xilinx, intel) = std::thread::scope(|s| {
-        let x = s.spawn(|| {
-            run_yosys(
-                &xdir,
-                verilog,
-                "synth_xilinx -family xcup -top top -flatten -noiopad",
-                "t:FD* %d t:RAMB* %d t:RAM64* %d t:RAM32* %d",
-            )
-        });
-        let i = run_yosys(
-            &idir,
-            verilog,
-            "synth_intel_alm -family cyclonev -top top",
-            "t:MISTRAL_FF %d t:MISTRAL_M10K %d t:MISTRAL_MLAB %d",
-        );
-        (x.join().unwrap_or_else(|_| Err("the yosys thread panicked".into())), i)
-    });
-    let (stat, ltp, seconds) = xilinx?;
+/// `synth_xilinx -family xcup` on `verilog` (top module `top`) in the scratch folder `dir`:
+/// LUTs, flip-flops, RAMB18 units, LUT RAMs and the longest path in LUTs. `memory_bits`
+/// is left for the caller.
+pub fn xilinx(verilog: &Path, dir: &Path) -> Result<Estimate, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let (stat, ltp, seconds) = run_yosys(
+        dir,
+        verilog,
+        "synth_xilinx -family xcup -top top -flatten -noiopad",
+        "t:FD* %d t:RAMB* %d t:RAM64* %d t:RAM32* %d",
+    )?;
     let x = cell_counts(&stat);
-    let xilinx = Estimate {
+    Ok(Estimate {
         flow: "yosys synth_xilinx (UltraScale+)",
         luts: sum(&x, |n| n.starts_with("LUT")),
         flip_flops: sum(&x, |n| n.starts_with("FD")),
         block_rams: sum(&x, |n| n.starts_with("RAMB18")) + 2 * sum(&x, |n| n.starts_with("RAMB36")),
         lut_rams: sum(&x, |n| n.starts_with("RAM64") || n.starts_with("RAM32")),
         logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
-        memory_bits,
+        memory_bits: 0,
         seconds,
-    };
-    let (stat, ltp, seconds) = intel?;
+    })
+}
+
+/// `synth_intel_alm -family cyclonev` on `verilog` in the scratch folder `dir`, as [`xilinx`].
+pub fn intel(verilog: &Path, dir: &Path) -> Result<Estimate, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let (stat, ltp, seconds) = run_yosys(
+        dir,
+        verilog,
+        "synth_intel_alm -family cyclonev -top top",
+        "t:MISTRAL_FF %d t:MISTRAL_M10K %d t:MISTRAL_MLAB %d",
+    )?;
     let i = cell_counts(&stat);
-    let intel = Estimate {
+    Ok(Estimate {
         flow: "yosys synth_intel_alm (Cyclone V ALMs)",
         luts: sum(&i, |n| n.starts_with("MISTRAL_ALUT")),
         flip_flops: sum(&i, |n| n == "MISTRAL_FF"),
         block_rams: sum(&i, |n| n == "MISTRAL_M10K"),
         lut_rams: sum(&i, |n| n == "MISTRAL_MLAB"),
         logic_levels: path_length(&ltp).ok_or("yosys ltp printed no path length")?,
-        memory_bits,
+        memory_bits: 0,
         seconds,
-    };
-    Ok(vec![xilinx, intel])
+    })
+}
+
+/// Runs both syntheses on `verilog` (top module `top`), side by side, in scratch folders
+/// under `work`.
+pub fn estimate(verilog: &Path, work: &Path) -> Result<Vec<Estimate>, String> {
+    let text =
+        std::fs::read_to_string(verilog).map_err(|e| format!("cannot read {}: {e}", verilog.display()))?;
+    let memory_bits = memory_bits(&text);
+    let (xilinx, intel) = std::thread::scope(|s| {
+        let x = s.spawn(|| xilinx(verilog, &work.join("xilinx")));
+        let i = intel(verilog, &work.join("intel"));
+        (x.join().unwrap_or_else(|_| Err("the yosys thread panicked".into())), i)
+    });
+    Ok([xilinx?, intel?].into_iter().map(|e| Estimate { memory_bits, ..e }).collect())
 }
 
 #[cfg(test)]
