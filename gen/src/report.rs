@@ -84,7 +84,10 @@ pub fn render(records: &[Record], format: Format) -> String {
             let widths: Vec<usize> = (0..header.len())
                 .map(|i| rows.iter().map(|r| r[i].len()).chain([header[i].len()]).max().unwrap_or(0))
                 .collect();
-            let numeric: Vec<bool> = first.iter().map(|(_, v)| v.is_number()).collect();
+            // A column is right-aligned when it holds numbers, whatever its first row holds
+            // (a null, or a word in place of a number).
+            let numeric: Vec<bool> =
+                (0..header.len()).map(|i| records.iter().any(|r| r[i].1.is_number())).collect();
             let line = |cells: &[String]| {
                 let parts: Vec<String> = cells
                     .iter()
