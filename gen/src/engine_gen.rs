@@ -154,21 +154,27 @@ pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result
         "files": files,
         "hash": hash,
         "clock": board.map(|b| b.clock.port.as_str()).unwrap_or("clock"),
-        "parameters": {
-            "cam_depth": cfg.cam_depth,
-            "lists": cfg.lists,
-            "list_capacity": cfg.list_capacity,
-            "entries_per_list": cfg.entries_per_list(),
-            "queue_capacity": cfg.queue_capacity(),
-            "handle_bits": 32,
-            "comm_bits": 16,
-            "source_bits": 16,
-            "tag_bits": 32,
-        },
+        "parameters": parameters(cfg),
         "ports": ports,
     });
     write_manifest(out, &manifest)?;
     Ok(manifest)
+}
+
+/// The manifest's `parameters`: the configuration and its field widths (what a timing
+/// record is keyed by).
+pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
+    json!({
+        "cam_depth": cfg.cam_depth,
+        "lists": cfg.lists,
+        "list_capacity": cfg.list_capacity,
+        "entries_per_list": cfg.entries_per_list(),
+        "queue_capacity": cfg.queue_capacity(),
+        "handle_bits": 32,
+        "comm_bits": 16,
+        "source_bits": 16,
+        "tag_bits": 32,
+    })
 }
 
 pub fn write_manifest(out: &Path, manifest: &serde_json::Value) -> Result<(), String> {

@@ -13,6 +13,8 @@ mod report;
 mod software_bench;
 mod svg_plot;
 mod thread_array_gen;
+mod timing;
+mod timing_record;
 mod trace_cmd;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -101,6 +103,68 @@ impl ArrayShape {
     }
 }
 
+/// `gen --timing`: the open place-and-route flow (timing.rs).
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct TimingArgs {
+    /// Place and route the emitted Verilog on a Lattice ECP5 (LFE5U-85F-8) with yosys and
+    /// nextpnr (yowasp, from scripts/setup.sh) and report its Fmax, critical path, logic
+    /// levels and utilisation, with yosys synth_xilinx's logic depth beside it: minutes.
+    #[arg(long)]
+    timing: bool,
+    /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
+    #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
+    target_mhz: f64,
+    /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
+    /// read their clocks (replacing an older one of the same configuration).
+    #[arg(long, requires = "timing")]
+    record: bool,
+}
+
+impl TimingArgs {
+    /// The tools, found before anything slow starts (a missing one is a one-line error).
+    fn tools(&self) -> Result<Option<timing::Tools>, String> {
+        if !(self.target_mhz.is_finite() && self.target_mhz > 0.0) {
+            return Err(format!("--target-mhz {}: a frequency above zero", self.target_mhz));
+        }
+        self.timing.then(timing::find_tools).transpose()
+    }
+
+    /// Runs the flow on `out/file`, writes it into the manifest, records it if asked, and
+    /// prints its table row.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        tools: &timing::Tools,
+        out: &std::path::Path,
+        file: &str,
+        design: &str,
+        manifest: &mut serde_json::Value,
+        shape: &report::Record,
+        xilinx_levels: Option<u64>,
+        format: Format,
+    ) -> Result<(), String> {
+        let verilog =
+            std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
+        let hash = engine_gen::content_hash(&verilog);
+        let t = timing::run(tools, out, file, self.target_mhz, xilinx_levels)?;
+        let mut json = t.to_json();
+        json["verilog_hash"] = serde_json::json!(hash);
+        manifest["timing"] = json;
+        engine_gen::write_manifest(out, manifest)?;
+        if self.record {
+            let m = timing_record::measurement(design, &manifest["parameters"], &hash, &t);
+            let path = timing_record::record(m)?;
+            eprintln!(
+                "tagmatch: recorded {:.2} MHz for this configuration in {}",
+                t.ecp5.fmax_mhz,
+                path.display()
+            );
+        }
+        print!("{}", render(&[t.record(shape)], format));
+        Ok(())
+    }
+}
+
 /// The benchmarks `tagmatch bench` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BenchName {
@@ -129,6 +193,8 @@ enum Command {
         /// flip-flops, block RAMs and logic levels, in the manifest and as a table.
         #[arg(long)]
         estimate: bool,
+        #[command(flatten)]
+        timing: TimingArgs,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
         #[arg(long)]
@@ -379,7 +445,7 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render(&boards::records()?, format));
             Ok(())
         }
-        Command::Gen { engine: Design::Optimistic, shape, array, board, estimate, format, out } => {
+        Command::Gen { engine: Design::Optimistic, shape, array, board, estimate, timing, format, out } => {
             if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
                 return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
@@ -391,19 +457,26 @@ fn run(cli: Cli) -> Result<(), String> {
                     .into());
             }
             let cfg = array.config(thread_array_gen::DEFAULT_DESCRIPTORS)?;
+            let tools = timing.tools()?;
             let mut manifest = thread_array_gen::generate(&cfg, &out)?;
+            let shape: report::Record = vec![
+                ("threads", serde_json::json!(cfg.threads)),
+                ("descriptors", serde_json::json!(cfg.descriptors)),
+            ];
+            let mut xilinx_levels = None;
             if estimate {
                 eprintln!("tagmatch: synthesizing the thread array in yosys");
                 let file = out.join(thread_array_gen::THREAD_ARRAY_FILE);
                 let estimates = estimate::estimate(&file, &out.join("yosys"))?;
+                xilinx_levels = estimates.first().map(|e| e.logic_levels);
                 manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
                 engine_gen::write_manifest(&out, &manifest)?;
-                let shape: report::Record = vec![
-                    ("threads", serde_json::json!(cfg.threads)),
-                    ("descriptors", serde_json::json!(cfg.descriptors)),
-                ];
                 let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
                 print!("{}", render(&records, format));
+            }
+            if let Some(tools) = &tools {
+                let file = thread_array_gen::THREAD_ARRAY_FILE;
+                timing.run(tools, &out, file, "optimistic", &mut manifest, &shape, xilinx_levels, format)?;
             }
             eprintln!(
                 "tagmatch: wrote {} and manifest.json to {} ({} lanes, {} receive descriptors, {} bins per index, \
@@ -418,22 +491,38 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Gen { engine: Design::TwoLevel, shape, array, board, estimate, format, out } => {
+        Command::Gen { engine: Design::TwoLevel, shape, array, board, estimate, timing, format, out } => {
             array.unused()?;
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
+            let tools = timing.tools()?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
+            let shape: report::Record = vec![
+                ("cam_depth", serde_json::json!(cfg.cam_depth)),
+                ("lists", serde_json::json!(cfg.lists)),
+            ];
+            let mut xilinx_levels = None;
             if estimate {
-                eprintln!("tagmatch: synthesizing the engine in yosys (about a minute for the small engines, an hour or more for a 256-entry CAM)");
+                eprintln!(
+                    "tagmatch: synthesizing the engine in yosys (about a minute for the small engines, an hour or more for a 256-entry CAM)"
+                );
                 let estimates = estimate::estimate(&out.join(engine_gen::ENGINE_FILE), &out.join("yosys"))?;
+                xilinx_levels = estimates.first().map(|e| e.logic_levels);
                 manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
                 engine_gen::write_manifest(&out, &manifest)?;
-                let shape: report::Record = vec![
-                    ("cam_depth", serde_json::json!(cfg.cam_depth)),
-                    ("lists", serde_json::json!(cfg.lists)),
-                ];
                 let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
                 print!("{}", render(&records, format));
+            }
+            if let Some(tools) = &tools {
+                if cfg.cam_depth > 64 {
+                    eprintln!(
+                        "tagmatch: warning: the flow on a {}-entry CAM takes hours if it finishes at all \
+                         (the WebAssembly yosys once ran out of stack on a 256-deep CAM)",
+                        cfg.cam_depth
+                    );
+                }
+                let file = engine_gen::ENGINE_FILE;
+                timing.run(tools, &out, file, "two-level", &mut manifest, &shape, xilinx_levels, format)?;
             }
             let files: Vec<&str> =
                 manifest["files"].as_array().into_iter().flatten().filter_map(|f| f.as_str()).collect();
@@ -463,7 +552,9 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let ops = report::field(&record, "ops").as_u64().unwrap_or(ops as u64);
             print!("{}", render(&[record], format));
-            eprintln!("tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle");
+            eprintln!(
+                "tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle"
+            );
             Ok(())
         }
         Command::Trace { action } => trace(action),
@@ -557,11 +648,18 @@ fn run(cli: Cli) -> Result<(), String> {
                     software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
                 }
             };
+            let mut records = records;
+            if engine != Engine::Software {
+                for w in timing_record::annotate(&mut records, list_capacity)? {
+                    eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
+                }
+            }
             if let Some(svg) = plot {
                 let title = format!("{} benchmark, {}-entry CAM", bench.name(), cam_depth);
                 hardware_bench::plot(&records, &svg, &title)?;
             }
-            print!("{}", render(&records, format));
+            let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
+            print!("{}", render(&shown, format));
             Ok(())
         }
     }

