@@ -156,7 +156,8 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                 self._searching = false;
                 self._settle.iter_mut().for_each(|s| *s = false);
             } else {
-                let removed = self.remove.val() && self._found.0 .0;
+                let holder = self._found.0 .2;
+                let removed = self.remove.val() && self._found.0 .0 && self.lists[holder].found.val();
                 if self.insert.val() && spare {
                     self._rr = (target + 1) % N;
                     self._used += 1;
@@ -398,7 +399,9 @@ always @(posedge clock) begin
         if (insert & spare) begin
             rr <= {rr_next};
         end
-        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & found_q}};
+        // A removal counts only if the winner's list still holds its answer (an insert since
+        // the search clears it, and the list then ignores the removal).
+        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & found_q & list_found[found_list_q]}};
         searching <= search | (searching & any_busy);
         settle <= {settle_next};
 {tree_next}    end

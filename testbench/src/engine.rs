@@ -12,6 +12,7 @@ use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 pub struct RtlEngine {
     model: Model,
     ports: CommandPorts,
+    reset: PortId,
 }
 
 /// The command and response stream ports the receive engine and the thread array share.
@@ -152,7 +153,26 @@ pub fn engine_spec(name: &str, verilog: String, trace: bool) -> BuildSpec {
 impl RtlEngine {
     pub fn new(model: Model) -> Result<Self, String> {
         let ports = CommandPorts::new(&model)?;
-        Ok(RtlEngine { model, ports })
+        let reset = model.port("reset")?;
+        Ok(RtlEngine { model, ports, reset })
+    }
+
+    /// Holds `reset` high for one cycle: both queues empty, labels restart.
+    pub fn reset(&mut self) {
+        self.model.set(self.reset, 1);
+        self.model.tick(1);
+        self.model.set(self.reset, 0);
+    }
+
+    /// Sends command code `code` with handle `handle` and no other fields (for codes the
+    /// engine does not know); returns the response kind and when it was accepted and
+    /// answered.
+    pub fn raw_command(&mut self, code: u64, handle: u64) -> Result<(u64, u64, u64), String> {
+        self.model.set(self.ports.cmd_handle, handle);
+        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        let kind = self.model.get(self.ports.resp_kind);
+        self.ports.acknowledge(&mut self.model);
+        Ok((kind, accepted, responded))
     }
 
     pub fn model(&self) -> &Model {

@@ -72,10 +72,10 @@ fn default_cam_sixty_four_lists() {
     run_default(receive_engine_verilog::<256, 9, 64>(), 64, 9, 23);
 }
 
-/// A CAM hit answers two cycles after the command is accepted (the search starts in the
-/// accept cycle), whatever the queue held before.
+/// A CAM hit answers three cycles after the command is accepted (registered command, match
+/// vector, then the oldest hit's fields into the response), whatever the queue held before.
 #[test]
-fn a_cam_hit_answers_in_two_cycles() {
+fn a_cam_hit_answers_in_three_cycles() {
     let (model, _) =
         Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
@@ -86,7 +86,43 @@ fn a_cam_hit_answers_in_two_cycles() {
     for r in [2u64, 3, 1] {
         let got = rtl.apply(&Op::Arrive { msg: MsgId(100 + r), env: Envelope::new(0, r as u32, 9) }).unwrap();
         assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(r), msg: MsgId(100 + r) });
-        assert_eq!(got.latency(), 2, "receive {r}");
+        assert_eq!(got.latency(), 3, "receive {r}");
+    }
+}
+
+/// Op codes 5-7 answer `error` and change nothing; reset empties both queues mid-stream
+/// (including with entries in the lists) and the engine goes on from nothing.
+#[test]
+fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
+    use tagmatch_hdl::receive_engine::RESP_ERROR;
+    let (model, _) =
+        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let mut rtl = RtlEngine::new(model).unwrap();
+    let spec = RecvSpec::new(0, Some(1), Some(7));
+    for r in 1..=10 {
+        assert_eq!(rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap().outcome, Outcome::Queued);
+    }
+    for code in 5..=7 {
+        let (kind, accepted, responded) = rtl.raw_command(code, 77).unwrap();
+        assert_eq!((kind, responded - accepted), (RESP_ERROR, 1), "op code {code}");
+    }
+    let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
+    assert_eq!(port(&rtl, "prq_count"), 10, "an unknown op code changed the queue");
+    let first = rtl.apply(&Op::Arrive { msg: MsgId(100), env: Envelope::new(0, 1, 7) }).unwrap();
+    assert_eq!(first.outcome, Outcome::Matched { recv: RecvId(1), msg: MsgId(100) });
+    rtl.reset();
+    assert_eq!((port(&rtl, "prq_count"), port(&rtl, "umq_count")), (0, 0));
+    // Nothing of the old job answers: the message is unexpected, and a new receive takes it.
+    let got = rtl.apply(&Op::Arrive { msg: MsgId(101), env: Envelope::new(0, 1, 7) }).unwrap();
+    assert_eq!(got.outcome, Outcome::Queued);
+    let got = rtl.apply(&Op::PostRecv { recv: RecvId(50), spec }).unwrap();
+    assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(50), msg: MsgId(101) });
+    for r in 51..=70 {
+        rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap();
+    }
+    for r in 51..=66 {
+        let got = rtl.apply(&Op::Arrive { msg: MsgId(r + 1000), env: Envelope::new(0, 1, 7) }).unwrap();
+        assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(r), msg: MsgId(r + 1000) });
     }
 }
 

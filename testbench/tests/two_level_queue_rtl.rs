@@ -1,7 +1,8 @@
 //! The two-level queue (CAM + parallel lists + data mover) in Verilator against one
 //! reference queue in posting order: every search must return the oldest match, with
-//! more live entries than the CAM holds, the data mover refilling the CAM in idle cycles,
-//! and inserts past capacity refused.
+//! more live entries than the CAM holds, the data mover refilling the CAM after a CAM
+//! removal, and inserts past capacity refused. A search is answered when `done` rises;
+//! the next cycle takes the removal or not, as the engine drives it.
 
 mod common;
 use common::{entry, matches, Entry};
@@ -30,18 +31,16 @@ fn model() -> Result<Model, String> {
 #[derive(Clone, Copy, Debug)]
 enum Cmd {
     Insert(Entry),
-    Search { mode: u64, key: Entry },
-    Remove,
+    Search { mode: u64, key: Entry, take: bool },
     Idle(u64),
 }
 
 fn cmd() -> impl Strategy<Value = Cmd> {
     prop_oneof![
         6 => entry(40).prop_map(Cmd::Insert),
-        4 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
-        1 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
-        1 => entry(40).prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
-        4 => Just(Cmd::Remove),
+        6 => (entry(40), any::<bool>()).prop_map(|(key, take)| Cmd::Search { mode: MODE_ENVELOPE, key, take }),
+        1 => (entry(40), any::<bool>()).prop_map(|(key, take)| Cmd::Search { mode: MODE_HANDLE, key, take }),
+        2 => (entry(40), any::<bool>()).prop_map(|(key, take)| Cmd::Search { mode: MODE_ANY, key, take }),
         1 => (0..6u64).prop_map(Cmd::Idle),
     ]
 }
@@ -49,7 +48,6 @@ fn cmd() -> impl Strategy<Value = Cmd> {
 fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
     let p = |m: &Model, n: &str| m.port(n).unwrap();
     let mut queue: Vec<Entry> = Vec::new();
-    let mut armed: Option<usize> = None;
     let mut label = 0;
     for (i, c) in cmds.iter().enumerate() {
         // Wait for the queue (the data mover may be working).
@@ -82,10 +80,9 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 if !full {
                     queue.push(e);
                 }
-                armed = None;
                 Some("insert")
             }
-            Cmd::Search { mode, key } => {
+            Cmd::Search { mode, key, .. } => {
                 for (n, v) in [
                     ("search_mode", mode),
                     ("key_comm", key.comm),
@@ -99,12 +96,6 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 }
                 Some("search")
             }
-            Cmd::Remove => {
-                if let Some(k) = armed.take() {
-                    queue.remove(k);
-                }
-                Some("remove")
-            }
             Cmd::Idle(n) => {
                 m.tick(n);
                 None
@@ -116,10 +107,15 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
             m.tick(1);
             m.set(sp, 0);
         }
-        while m.get(p(m, "busy")) == 1 {
-            m.tick(1);
-        }
-        if let Cmd::Search { mode, key } = *c {
+        if let Cmd::Search { mode, key, take } = *c {
+            let mut waited = 1;
+            while m.get(p(m, "done")) == 0 {
+                m.tick(1);
+                waited += 1;
+                if waited > 200 {
+                    return Err(format!("command {i} ({c:?}): no answer after 200 cycles"));
+                }
+            }
             let want = queue.iter().position(|e| matches(mode, &key, e));
             let found = m.get(p(m, "found")) == 1;
             if found != want.is_some() {
@@ -132,7 +128,18 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                     return Err(format!("command {i} ({c:?}): got {got:?}, expected the oldest match {e:?} (position {k} of {queue:?})"));
                 }
             }
-            armed = want;
+            // The cycle after the answer decides its removal.
+            m.tick(1);
+            let rp = p(m, "remove");
+            m.set(rp, take as u64);
+            m.tick(1);
+            m.set(rp, 0);
+            if let (true, Some(k)) = (take, want) {
+                queue.remove(k);
+            }
+        }
+        while m.get(p(m, "busy")) == 1 {
+            m.tick(1);
         }
         let count = m.get(p(m, "count")) as usize;
         if count != queue.len() || m.get(p(m, "cam_count")) as usize > C {

@@ -1,0 +1,157 @@
+//! The pipelined CAM's RTL in Verilator against a reference model: random searches (with
+//! and without wildcards, by handle, for any entry), each followed by a removal of its
+//! answer or not, inserts (with and without wildcards, into a full CAM too) alone and in
+//! the same edge as a removal. The answer, the cycle after the search, must be the OLDEST
+//! matching entry.
+
+use proptest::prelude::*;
+use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
+
+const DEPTH: usize = 8;
+
+fn spec() -> BuildSpec {
+    BuildSpec {
+        name: format!("cam{DEPTH}"),
+        verilog: cam_verilog::<DEPTH>(),
+        top: "top".into(),
+        clock: "clock".into(),
+        ports: ports_from(&CAM_PORTS),
+        trace: false,
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Entry {
+    comm: u64,
+    src: u64,
+    tag: u64,
+    src_any: bool,
+    tag_any: bool,
+    handle: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    key: Entry,
+    mode: u64,
+    remove: bool,
+    insert: Option<Entry>,
+}
+
+fn entry() -> impl Strategy<Value = Entry> {
+    (0..2u64, 0..4u64, 0..4u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..64u64).prop_map(
+        |(comm, src, tag, src_any, tag_any, handle)| Entry { comm, src, tag, src_any, tag_any, handle },
+    )
+}
+
+fn step() -> impl Strategy<Value = Step> {
+    let mode = prop_oneof![6 => Just(MODE_ENVELOPE), 1 => Just(MODE_HANDLE), 1 => Just(MODE_ANY)];
+    (entry(), mode, prop::bool::weighted(0.4), prop::option::weighted(0.6, entry()))
+        .prop_map(|(key, mode, remove, insert)| Step { key, mode, remove, insert })
+}
+
+fn matches(mode: u64, k: &Entry, e: &Entry) -> bool {
+    match mode {
+        MODE_ANY => true,
+        MODE_HANDLE => e.handle == k.handle,
+        _ => {
+            e.comm == k.comm
+                && (e.src == k.src || e.src_any || k.src_any)
+                && (e.tag == k.tag || e.tag_any || k.tag_any)
+        }
+    }
+}
+
+/// Runs `steps` (three cycles each: search, answer, act); the first disagreement is an
+/// error naming the step.
+fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
+    let port = |m: &Model, n: &str| m.port(n).unwrap();
+    let mut reference: Vec<Entry> = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        for (n, v) in [
+            ("search_mode", s.mode),
+            ("key_comm", s.key.comm),
+            ("key_src", s.key.src),
+            ("key_tag", s.key.tag),
+            ("key_src_any", s.key.src_any as u64),
+            ("key_tag_any", s.key.tag_any as u64),
+            ("key_handle", s.key.handle),
+            ("search", 1),
+        ] {
+            m.set(port(m, n), v);
+        }
+        m.tick(1);
+        m.set(port(m, "search"), 0);
+        let want = reference.iter().position(|e| matches(s.mode, &s.key, e));
+        let hit = m.get(port(m, "hit")) == 1;
+        if hit != want.is_some() {
+            return Err(format!("step {i}: hit {hit}, expected {want:?} for {s:?} in {reference:?}"));
+        }
+        if let Some(k) = want {
+            let e = reference[k];
+            let got = (m.get(port(m, "hit_handle")), m.get(port(m, "hit_src")), m.get(port(m, "hit_tag")));
+            if got != (e.handle, e.src, e.tag) {
+                return Err(format!("step {i}: answer {got:?}, expected the oldest match {e:?} (slot {k})"));
+            }
+        }
+        if (m.get(port(m, "full")) == 1) != (reference.len() == DEPTH)
+            || m.get(port(m, "count")) as usize != reference.len()
+        {
+            return Err(format!("step {i}: count {}, expected {}", m.get(port(m, "count")), reference.len()));
+        }
+        m.tick(1);
+        let ins = s.insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
+        for (n, v) in [
+            ("remove", s.remove as u64),
+            ("insert", s.insert.is_some() as u64),
+            ("in_comm", ins.comm),
+            ("in_src", ins.src),
+            ("in_tag", ins.tag),
+            ("in_src_any", ins.src_any as u64),
+            ("in_tag_any", ins.tag_any as u64),
+            ("in_handle", ins.handle),
+        ] {
+            m.set(port(m, n), v);
+        }
+        m.tick(1);
+        m.set(port(m, "remove"), 0);
+        m.set(port(m, "insert"), 0);
+        if let (true, Some(k)) = (s.remove, want) {
+            reference.remove(k);
+        }
+        if s.insert.is_some() && reference.len() < DEPTH {
+            reference.push(ins);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn cam_returns_the_oldest_match(steps in prop::collection::vec(step(), 1..300)) {
+        let (mut m, _) = Model::build(&spec()).map_err(TestCaseError::fail)?;
+        run(&mut m, &steps).map_err(TestCaseError::fail)?;
+    }
+}
+
+#[test]
+fn reset_empties_the_cam() {
+    let (mut m, _) = Model::build(&spec()).unwrap();
+    let (insert, reset, count) = (m.port("insert").unwrap(), m.port("reset").unwrap(), m.port("count").unwrap());
+    m.set(insert, 1);
+    m.tick(3);
+    m.set(insert, 0);
+    assert_eq!(m.get(count), 3);
+    m.set(reset, 1);
+    m.tick(1);
+    m.set(reset, 0);
+    assert_eq!(m.get(count), 0);
+    let search = m.port("search").unwrap();
+    m.set(m.port("search_mode").unwrap(), MODE_ANY);
+    m.set(search, 1);
+    m.tick(1);
+    assert_eq!(m.get(m.port("hit").unwrap()), 0, "an entry survived the reset");
+}
