@@ -9,7 +9,7 @@
 //! a last register stage selects the winner's fields. So a search issued in cycle `S`
 //! whose longest walk compares `K` elements is answered (`done` high, `found*` valid) in
 //! cycle `S + K + T + 2`; they stay valid until the lists change. `remove` then deletes
-//! the winner from its list.
+//! the winner from its list, until the next insert or removal.
 //!
 //! Inserts go round-robin: to the list after the previous insert's, or, if that one is
 //! full, to the lowest-numbered list with room (a prefix OR over the lists' full flags);
@@ -77,6 +77,7 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     _rr: usize,
     _used: u64,
     _searching: bool,
+    _armed: bool,
     _settle: Vec<bool>,
     /// The tree's registered levels, level 1 first.
     _tree: Vec<Vec<Candidate>>,
@@ -123,6 +124,7 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             _rr: 0,
             _used: 0,
             _searching: false,
+            _armed: false,
             _settle: vec![false; t + 1],
             _tree: (1..=t).map(|k| vec![(false, 0, 0); N >> k]).collect(),
             _found: Default::default(),
@@ -154,10 +156,13 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                 self._rr = 0;
                 self._used = 0;
                 self._searching = false;
+                self._armed = false;
                 self._settle.iter_mut().for_each(|s| *s = false);
             } else {
                 let holder = self._found.0 .2;
-                let removed = self.remove.val() && self._found.0 .0 && self.lists[holder].found.val();
+                let removed =
+                    self.remove.val() && self._armed && self._found.0 .0 && self.lists[holder].found.val();
+                self._armed = self.search.val() || (self._armed && !self.insert.val() && !self.remove.val());
                 if self.insert.val() && spare {
                     self._rr = (target + 1) % N;
                     self._used += 1;
@@ -205,7 +210,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
             l.key_src_any.next = self.key_src_any.val();
             l.key_tag_any.next = self.key_tag_any.val();
             l.key_handle.next = self.key_handle.val();
-            l.remove.next = self.remove.val() && self._found.0 .0 && self._found.0 .2 == i;
+            l.remove.next = self.remove.val() && self._armed && self._found.0 .0 && self._found.0 .2 == i;
         }
         let (c, handle, src, tag, comm, src_any, tag_any) = self._found;
         self.busy.next = any_busy || self._searching || self._settle.iter().any(|&s| s);
@@ -311,6 +316,7 @@ wire [{lbm}:0] target = room[rr] ? rr : lowest_room;
 
 reg [15:0] used;
 reg searching;
+reg armed;
 reg [{t}:0] settle;
 "#,
         nm = n - 1,
@@ -394,14 +400,15 @@ always @(posedge clock) begin
         rr <= {lb}'d0;
         used <= 16'd0;
         searching <= 1'b0;
+        armed <= 1'b0;
         settle <= {t1}'d0;
 {tree_regs}    end else begin
         if (insert & spare) begin
             rr <= {rr_next};
         end
-        // A removal counts only if the winner's list still holds its answer (an insert since
-        // the search clears it, and the list then ignores the removal).
-        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & found_q & list_found[found_list_q]}};
+        // A search's answer may be removed until the next insert or removal (`armed`).
+        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & armed & found_q & list_found[found_list_q]}};
+        armed <= search | (armed & ~insert & ~remove);
         searching <= search | (searching & any_busy);
         settle <= {settle_next};
 {tree_next}    end
@@ -436,7 +443,7 @@ always @(*) begin
     for i in 0..n {
         let c = |p: &str| child(i, p);
         v += &format!(
-            "    {clk} = clock;\n    {rst} = reset;\n    {ins} = insert & (target == {lb}'d{i});\n    {rm} = remove & found_q & (found_list_q == {lb}'d{i});\n    {srch} = search;\n    {mode} = search_mode;\n",
+            "    {clk} = clock;\n    {rst} = reset;\n    {ins} = insert & (target == {lb}'d{i});\n    {rm} = remove & armed & found_q & (found_list_q == {lb}'d{i});\n    {srch} = search;\n    {mode} = search_mode;\n",
             clk = c("clock"),
             rst = c("reset"),
             ins = c("insert"),
