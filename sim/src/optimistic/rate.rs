@@ -187,9 +187,10 @@ mod tests {
     }
 
     #[test]
-    fn the_two_level_engine_takes_three_cycles_a_message_from_its_cam() {
+    fn the_two_level_engine_takes_four_cycles_a_message_from_its_cam() {
+        // Accepted, answered three cycles later, acknowledged, the next one accepted.
         let cfg = TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap();
         let r = two_level(Scenario::Nc, cfg, 100, 3).unwrap();
-        assert_eq!((r.matches, r.cycles), (300, 900));
+        assert_eq!((r.matches, r.cycles), (300, 1200));
     }
 }
