@@ -5,9 +5,8 @@
 // Clock: {{ board.clock.port }}, {{ board.clock.mhz }} MHz ({{ board.clock.io_standard }}){% if board.clock.divide > 1 %}, divided by {{ board.clock.divide }} in a BUFGCE_DIV{% endif %};
 // the engine runs at {{ engine_mhz }} MHz.
 // Reset: {% if let Some(r) = board.reset %}{{ r.port }} ({% if r.active_low %}active low{% else %}active high{% endif %}), {% else %}none on this board: power-on only; {% endif %}synchronised to the clock (asserts at
-// once, releases after three edges). While it is asserted both streams are held idle. The
-// engine has no reset of its own: its queues are empty when the device is configured, and
-// a reset does not empty them (reconfigure to start over).
+// once, releases after three edges). While it is asserted both streams are held idle and
+// the engine's own synchronous reset empties its queues.
 //
 // Internal names start with tm_ so they cannot collide with the board's port names.
 //
@@ -65,6 +64,7 @@ module {{ module }} (
 
     top tm_engine (
         .clock(tm_clk),
+        .reset(tm_reset),
         .cmd_valid({{ streams.cmd_valid }} & ~tm_reset),
         .cmd_ready(tm_engine_cmd_ready),
 {% for f in cmd_fields %}        .cmd_{{ f.name }}({{ streams.cmd_data }}[{{ f.range }}]),

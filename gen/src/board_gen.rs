@@ -165,7 +165,7 @@ context_deref!(Wrapper, Xdc, Sdc, Vivado, Quartus);
 /// Writes the wrapper, constraints and project script for `board` into `out`, next to the
 /// engine's `engine_file`; returns the names of the files written.
 pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
-    let used: Vec<String> = ["clock", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
+    let used: Vec<String> = ["clock", "reset", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
         .iter()
         .map(|s| s.to_string())
         .chain(command_fields().iter().map(|f| format!("cmd_{}", f.name)))
