@@ -2,9 +2,11 @@
 //!
 //! rust-hdl sizes the CAM and the lists with const generics, so each configuration is a
 //! separate instantiation compiled into this binary. The supported set is the paper's
-//! (a 256-entry CAM in front of 32,768 list entries split into 1, 4, 16 or 64 lists) and
-//! a small one for quick simulation (an 8-entry CAM, 256 list entries); other values are
-//! refused with the list of what is supported.
+//! (a 256-entry CAM in front of 32,768 list entries split into 1, 4, 16 or 64 lists), a
+//! small one for quick simulation (an 8-entry CAM, 256 list entries), and two whose lists
+//! fit a Lattice ECP5's block RAM for the open timing flow (a 256- or 64-entry CAM with
+//! 4,096 list entries in 4 lists); other values are refused with the list of what is
+//! supported.
 
 use crate::board_gen;
 use crate::boards::Board;
@@ -72,6 +74,8 @@ configurations!(
     (256, 32768, 4, 13),
     (256, 32768, 16, 11),
     (256, 32768, 64, 9),
+    (256, 4096, 4, 10),
+    (64, 4096, 4, 10),
     (8, 256, 1, 8),
     (8, 256, 4, 6),
     (8, 256, 16, 4),

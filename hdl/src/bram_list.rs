@@ -11,9 +11,14 @@
 //!
 //! Why one element per cycle (the FPL 2018 design takes three): the RAM's registered read
 //! data carries the node's `next` pointer, and that pointer drives the RAM address
-//! combinationally, so the read of node k+1 is issued in the cycle node k's data arrives
-//! and is compared. The head's read is issued in the cycle the search is accepted, so a
-//! search that stops at element k (1-based) is busy for the k cycles after that one.
+//! through one multiplexer, so the read of node k+1 is issued in the cycle node k's data
+//! arrives, whatever the compare says. The data is compared a cycle later, from a
+//! register stage (`p_*`): on an ECP5 a block RAM's clock-to-output alone is 4.3 ns, and
+//! with the compare behind it (7 LUT levels) the walk limited the engine to 81 MHz; with
+//! the stage the walk loop is the RAM output, one LUT and the address routing. The cost
+//! is one cycle a search, not one an element. The head's read is issued in the cycle
+//! the search is accepted, so a search that stops at element k (1-based) is busy for the
+//! k + 1 cycles after that one.
 //!
 //! Commands (accepted when `busy` is low, one per cycle):
 //! - `insert`: two cycles (read the free list's next pointer, then write the node and
@@ -101,6 +106,19 @@ pub struct BramList<const A: usize> {
     e_tag_any: DFF<Bit>,
     e_handle: DFF<Bits<32>>,
     e_label: DFF<Bits<32>>,
+    /// The walk's register stage: the element the RAMs showed last cycle, compared now.
+    p_valid: DFF<Bit>,
+    p_last: DFF<Bit>,
+    p_node: DFF<Bits<A>>,
+    p_prev: DFF<Bits<A>>,
+    p_next: DFF<Bits<A>>,
+    p_comm: DFF<Bits<16>>,
+    p_src: DFF<Bits<16>>,
+    p_tag: DFF<Bits<32>>,
+    p_src_any: DFF<Bit>,
+    p_tag_any: DFF<Bit>,
+    p_handle: DFF<Bits<32>>,
+    p_label: DFF<Bits<32>>,
     element_hit: Signal<Local, Bit>,
     read_at: Signal<Local, Bits<A>>,
     s_idle: Constant<Bits<2>>,
@@ -195,6 +213,18 @@ impl<const A: usize> Default for BramList<A> {
             e_tag_any: Default::default(),
             e_handle: Default::default(),
             e_label: Default::default(),
+            p_valid: Default::default(),
+            p_last: Default::default(),
+            p_node: Default::default(),
+            p_prev: Default::default(),
+            p_next: Default::default(),
+            p_comm: Default::default(),
+            p_src: Default::default(),
+            p_tag: Default::default(),
+            p_src_any: Default::default(),
+            p_tag_any: Default::default(),
+            p_handle: Default::default(),
+            p_label: Default::default(),
             element_hit: Default::default(),
             read_at: Default::default(),
             s_idle: Constant::new(0u64.to_bits()),
@@ -261,7 +291,19 @@ impl<const A: usize> Logic for BramList<A> {
             e_src_any,
             e_tag_any,
             e_handle,
-            e_label
+            e_label,
+            p_valid,
+            p_last,
+            p_node,
+            p_prev,
+            p_next,
+            p_comm,
+            p_src,
+            p_tag,
+            p_src_any,
+            p_tag_any,
+            p_handle,
+            p_label
         );
         self.comm_ram.read_clock.next = self.clock.val();
         self.comm_ram.write_clock.next = self.clock.val();
@@ -327,18 +369,32 @@ impl<const A: usize> Logic for BramList<A> {
         self.found_tag_any.next = self.hit_tag_any.q.val();
         self.steps.next = self.compared.q.val();
 
-        // The element whose data the RAMs show this cycle, against the latched key.
+        // The walk's register stage: whatever the RAMs show is registered, and compared
+        // with the latched key in the next cycle, so no compare sits behind the RAM's
+        // slow clock-to-output.
+        self.p_valid.d.next = self.state.q.val() == self.s_walk.val();
+        self.p_last.d.next = self.cur.q.val() == self.tail.q.val();
+        self.p_node.d.next = self.cur.q.val();
+        self.p_prev.d.next = self.prev.q.val();
+        self.p_next.d.next = self.next_ram.read_data.val();
+        self.p_comm.d.next = self.comm_ram.read_data.val();
+        self.p_src.d.next = self.src_ram.read_data.val();
+        self.p_tag.d.next = self.tag_ram.read_data.val();
+        self.p_src_any.d.next = self.src_any_ram.read_data.val();
+        self.p_tag_any.d.next = self.tag_any_ram.read_data.val();
+        self.p_handle.d.next = self.handle_ram.read_data.val();
+        self.p_label.d.next = self.label_ram.read_data.val();
         if self.mode.q.val() == self.mode_any.val() {
             self.element_hit.next = true;
         } else if self.mode.q.val() == self.mode_handle.val() {
-            self.element_hit.next = self.handle_ram.read_data.val() == self.k_handle.q.val();
+            self.element_hit.next = self.p_handle.q.val() == self.k_handle.q.val();
         } else {
-            self.element_hit.next = (self.comm_ram.read_data.val() == self.k_comm.q.val())
-                & ((self.src_ram.read_data.val() == self.k_src.q.val())
-                    | self.src_any_ram.read_data.val()
+            self.element_hit.next = (self.p_comm.q.val() == self.k_comm.q.val())
+                & ((self.p_src.q.val() == self.k_src.q.val())
+                    | self.p_src_any.q.val()
                     | self.k_src_any.q.val())
-                & ((self.tag_ram.read_data.val() == self.k_tag.q.val())
-                    | self.tag_any_ram.read_data.val()
+                & ((self.p_tag.q.val() == self.k_tag.q.val())
+                    | self.p_tag_any.q.val()
                     | self.k_tag_any.q.val());
         }
 
@@ -422,29 +478,32 @@ impl<const A: usize> Logic for BramList<A> {
             self.used.d.next = self.used.q.val() + self.one16.val();
             self.state.d.next = self.s_idle.val();
         } else {
-            // Walk: the RAMs show node `cur`.
-            self.compared.d.next = self.compared.q.val() + self.one16.val();
-            if self.element_hit.val() {
-                self.hit.d.next = true;
-                self.hit_node.d.next = self.cur.q.val();
-                self.hit_prev.d.next = self.prev.q.val();
-                self.hit_next.d.next = self.next_ram.read_data.val();
-                self.hit_handle.d.next = self.handle_ram.read_data.val();
-                self.hit_label.d.next = self.label_ram.read_data.val();
-                self.hit_src.d.next = self.src_ram.read_data.val();
-                self.hit_tag.d.next = self.tag_ram.read_data.val();
-                self.hit_comm.d.next = self.comm_ram.read_data.val();
-                self.hit_src_any.d.next = self.src_any_ram.read_data.val();
-                self.hit_tag_any.d.next = self.tag_any_ram.read_data.val();
-                self.state.d.next = self.s_idle.val();
-            } else if self.cur.q.val() == self.tail.q.val() {
-                self.state.d.next = self.s_idle.val();
-            } else {
-                self.prev.d.next = self.cur.q.val();
-                self.cur.d.next = self.next_ram.read_data.val();
+            // Walk: the RAMs show node `cur` (registered into the p_ stage at this edge),
+            // and the p_ stage holds the node before it, compared now.
+            if self.p_valid.q.val() {
+                self.compared.d.next = self.compared.q.val() + self.one16.val();
+                if self.element_hit.val() {
+                    self.hit.d.next = true;
+                    self.hit_node.d.next = self.p_node.q.val();
+                    self.hit_prev.d.next = self.p_prev.q.val();
+                    self.hit_next.d.next = self.p_next.q.val();
+                    self.hit_handle.d.next = self.p_handle.q.val();
+                    self.hit_label.d.next = self.p_label.q.val();
+                    self.hit_src.d.next = self.p_src.q.val();
+                    self.hit_tag.d.next = self.p_tag.q.val();
+                    self.hit_comm.d.next = self.p_comm.q.val();
+                    self.hit_src_any.d.next = self.p_src_any.q.val();
+                    self.hit_tag_any.d.next = self.p_tag_any.q.val();
+                    self.state.d.next = self.s_idle.val();
+                } else if self.p_last.q.val() {
+                    self.state.d.next = self.s_idle.val();
+                }
             }
-            // Always issue the next node's read: the RAM's address comes straight from its
-            // registered output, with no compare on the way (a walk that stops ignores it).
+            // Always move on and issue the next node's read: the RAM's address comes
+            // straight from its registered output, with no compare on the way (reads past
+            // the element that ends the walk are ignored).
+            self.prev.d.next = self.cur.q.val();
+            self.cur.d.next = self.next_ram.read_data.val();
             self.read_at.next = self.next_ram.read_data.val();
         }
         if self.reset.val() {

@@ -156,9 +156,8 @@ impl<const D: usize> Logic for Cam<D> {
                         seen
                     })
                     .collect();
-                let matched: Vec<bool> = (0..D)
-                    .map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s)))
-                    .collect();
+                let matched: Vec<bool> =
+                    (0..D).map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s))).collect();
                 if self.remove.val() {
                     if let Some(k) = self._upto.iter().position(|&u| u) {
                         if k < self._slots.len() {

@@ -8,7 +8,7 @@
 //! chosen by a tournament tree of `T = log2 N` registered levels, ties to the lower list;
 //! a last register stage selects the winner's fields. So a search issued in cycle `S`
 //! whose longest walk compares `K` elements is answered (`done` high, `found*` valid) in
-//! cycle `S + K + T + 2`; they stay valid until the lists change. `remove` then deletes
+//! cycle `S + K + T + 3` (`S + T + 2` when every list is empty); they stay valid until the lists change. `remove` then deletes
 //! the winner from its list, until the next insert or removal.
 //!
 //! Inserts go round-robin: to the list after the previous insert's, or, if that one is
@@ -148,8 +148,12 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
         let any_busy = self.lists.iter().any(|l| l.busy.val());
         let spare = full.iter().any(|f| !f);
         let target = if !full[self._rr] { self._rr } else { full.iter().position(|f| !f).unwrap_or(0) };
-        let leaves: Vec<Candidate> =
-            self.lists.iter().enumerate().map(|(i, l)| (l.found.val(), l.found_label.val().index() as u32, i)).collect();
+        let leaves: Vec<Candidate> = self
+            .lists
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.found.val(), l.found_label.val().index() as u32, i))
+            .collect();
         let winner = if t == 0 { leaves[0] } else { self._tree[t - 1][0] };
         if self.clock.pos_edge() {
             if self.reset.val() {
@@ -273,9 +277,8 @@ fn parallel_lists_body(n: usize) -> String {
     let t = levels(n);
     let lb = t.max(1);
     let child = |i: usize, port: &str| format!("lists${i}${port}");
-    let gather = |port: &str| -> String {
-        (0..n).rev().map(|i| child(i, port)).collect::<Vec<_>>().join(", ")
-    };
+    let gather =
+        |port: &str| -> String { (0..n).rev().map(|i| child(i, port)).collect::<Vec<_>>().join(", ") };
     let mut v = format!(
         r#"
 // The lists' flags and results, packed: list i at bit i (fields at i * width).
@@ -381,7 +384,11 @@ reg [{t}:0] settle;
     } else {
         (format!("t{t}_found[0]"), format!("t{t}_list"))
     };
-    let settle_next = if t == 0 { "searching & ~any_busy".to_string() } else { format!("{{settle[{}:0], searching & ~any_busy}}", t - 1) };
+    let settle_next = if t == 0 {
+        "searching & ~any_busy".to_string()
+    } else {
+        format!("{{settle[{}:0], searching & ~any_busy}}", t - 1)
+    };
     v += &format!(
         r#"
 // The winner's fields, selected by its list number: the answer's register stage.
@@ -473,7 +480,8 @@ pub fn parallel_lists_verilog<const A: usize, const N: usize>() -> String {
 pub fn parallel_lists_ports() -> Vec<(&'static str, u32, bool)> {
     // The ports of one list, less its walk counter and the winner's label, plus the
     // empty flag and the answer strobe.
-    let mut p: Vec<_> = crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| *n != "steps").collect();
+    let mut p: Vec<_> =
+        crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| *n != "steps").collect();
     p.retain(|(n, _, _)| *n != "found_label");
     p.push(("empty", 1, false));
     p.push(("done", 1, false));

@@ -34,11 +34,11 @@
 //! probe and matched probe (search the UMQ). Consecutive receives with the same pattern
 //! share a sequence id; a successful cancel ends the sequence.
 
-use crate::single_cycle_cam::SingleCycleCam;
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_MATCHED, RESP_NOT_FOUND,
     RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
+use crate::single_cycle_cam::SingleCycleCam;
 use array_init::array_init;
 use rust_hdl::prelude::*;
 

@@ -65,7 +65,10 @@ pub fn isolate_outputs(verilog: &str) -> String {
         .map(|line| match line.trim_start().strip_prefix("output reg ") {
             Some(decl) if decl.ends_with(';') => {
                 let indent = &line[..line.len() - line.trim_start().len()];
-                format!("{indent}output reg {} /*verilator isolate_assignments*/;\n", decl.trim_end_matches(';'))
+                format!(
+                    "{indent}output reg {} /*verilator isolate_assignments*/;\n",
+                    decl.trim_end_matches(';')
+                )
             }
             _ => format!("{line}\n"),
         })

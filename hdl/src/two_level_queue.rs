@@ -12,7 +12,7 @@
 //! Protocol (cycle `S` is the one `search` is high in; commands only while `busy` is low):
 //! - `search`: the CAM compares at `S` and answers at `S + 1`. A hit, or a miss while
 //!   the lists are empty, raises `done` at `S + 1`; otherwise the lists are searched from
-//!   `S + 1` and `done` rises when they answer (`S + K + T + 3`, see `parallel_lists`).
+//!   `S + 1` and `done` rises when they answer (`S + K + T + 4`, see `parallel_lists`).
 //!   With `done`, `found` and `found_*` describe the answer.
 //! - The cycle after `done` the queue takes `remove` (delete the answer) or nothing. A
 //!   CAM removal while the lists hold entries starts the data mover in that same cycle:

@@ -101,7 +101,8 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             return Err(format!("step {i}: count {}, expected {}", m.get(port(m, "count")), reference.len()));
         }
         m.tick(1);
-        let ins = s.insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
+        let ins =
+            s.insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
         for (n, v) in [
             ("remove", s.remove as u64),
             ("insert", s.insert.is_some() as u64),
@@ -140,7 +141,8 @@ proptest! {
 #[test]
 fn reset_empties_the_cam() {
     let (mut m, _) = Model::build(&spec()).unwrap();
-    let (insert, reset, count) = (m.port("insert").unwrap(), m.port("reset").unwrap(), m.port("count").unwrap());
+    let (insert, reset, count) =
+        (m.port("insert").unwrap(), m.port("reset").unwrap(), m.port("count").unwrap());
     m.set(insert, 1);
     m.tick(3);
     m.set(insert, 0);

@@ -1,6 +1,6 @@
 //! The preposted and unload drivers on small engines in Verilator: a CAM hit answers in
-//! two cycles, a list costs one cycle per element per list, and back-to-back operations
-//! take three cycles each (accept, search, respond + acknowledge).
+//! three cycles, a list costs one cycle per element per list, and back-to-back operations
+//! take four cycles each (accept, search, answer, respond + acknowledge).
 
 use tagmatch_hdl::receive_engine::receive_engine_verilog;
 use tagmatch_sim::cycle::bench::{preposted, unload};
@@ -13,11 +13,11 @@ fn engine(name: &str, verilog: String) -> RtlEngine {
 }
 
 #[test]
-fn preposted_latency_is_two_cycles_in_the_cam_and_one_per_element_per_list_beyond() {
+fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_beyond() {
     // 8-entry CAM, one list of 31 entries.
     let mut one = engine("engine-c8-a5-n1", receive_engine_verilog::<8, 5, 1>());
     for depth in 1..=8 {
-        assert_eq!(preposted(&mut one, depth).unwrap().cycles, 2, "depth {depth}");
+        assert_eq!(preposted(&mut one, depth).unwrap().cycles, 3, "depth {depth}");
     }
     let at = |e: &mut RtlEngine, d| preposted(e, d).unwrap().cycles;
     let base = at(&mut one, 10);
@@ -35,10 +35,10 @@ fn preposted_latency_is_two_cycles_in_the_cam_and_one_per_element_per_list_beyon
 }
 
 #[test]
-fn unload_takes_three_cycles_per_cam_hit_and_walks_the_lists_beyond() {
+fn unload_takes_four_cycles_per_cam_hit_and_walks_the_lists_beyond() {
     let mut one = engine("engine-c8-a5-n1", receive_engine_verilog::<8, 5, 1>());
     for depth in 1..=8 {
-        assert_eq!(unload(&mut one, depth).unwrap().cycles, 3 * depth as u64 - 1, "depth {depth}");
+        assert_eq!(unload(&mut one, depth).unwrap().cycles, 4 * depth as u64 - 1, "depth {depth}");
     }
     let shallow = unload(&mut one, 9).unwrap().cycles;
     let deep = unload(&mut one, 30).unwrap().cycles;

@@ -12,19 +12,20 @@
 //!   registers it; the search starts at `A + 1`, where the CAM compares every slot into
 //!   its registered match vector. A CAM hit, or a miss while the lists are empty, is
 //!   answered at `W = A + 2`. Otherwise the lists are searched from `A + 2`: every
-//!   non-empty list walks from its head, one element per cycle, to its first match or its
-//!   tail, the tree picks the oldest candidate in `T` registered levels and a last stage
-//!   selects its fields, so `W = A + K + T + 4` with `K` the longest walk. The response is
-//!   valid at `W + 1` (latency 3 for a CAM hit, `K + T + 5` after a walk); it is
-//!   acknowledged in that cycle, so the next command can be accepted at `W + 2`.
+//!   non-empty list walks from its head, one element per cycle (each compared a cycle
+//!   after the RAM shows it), to its first match or its tail, the tree picks the oldest
+//!   candidate in `T` registered levels and a last stage selects its fields, so
+//!   `W = A + K + T + 5` with `K` the longest walk. The response is valid at `W + 1`
+//!   (latency 3 for a CAM hit, `K + T + 6` after a walk); it is acknowledged in that
+//!   cycle, so the next command can be accepted at `W + 2`.
 //! - At `W` the engine registers what to do; at `W + 1` the queues do it. A CAM removal
 //!   or insert, or a list removal, is one edge. A list insert (when the lists hold
 //!   entries or the CAM is full) keeps the queue busy until `W + 4` (the list's allocate
 //!   and write states).
 //! - A CAM removal while the lists hold entries starts the data mover at `W + 1`: the
 //!   lists are searched for any entry (each head: one element), and the oldest head moves
-//!   to the CAM's tail when the tree has answered, at `W + T + 4`; the queue is free at
-//!   `W + T + 5`. Between operations the CAM is full or the lists are empty, so one
+//!   to the CAM's tail when the tree has answered, at `W + T + 5`; the queue is free at
+//!   `W + T + 6`. Between operations the CAM is full or the lists are empty, so one
 //!   removal needs exactly one move.
 //! - Across lists the oldest label wins (serial-number arithmetic, ties to the lower
 //!   list). Labels are 32 bits and wrap.
@@ -167,7 +168,7 @@ impl TwoLevelQueue {
     }
 
     /// The data mover: moves the oldest list head into the CAM while the CAM has room;
-    /// returns the cycles after the response, `T + 4` a move.
+    /// returns the cycles after the response, `T + 5` a move.
     fn move_data(&mut self) -> u64 {
         let mut moves = 0;
         while !self.cam_full() && self.listed > 0 {
@@ -186,7 +187,7 @@ impl TwoLevelQueue {
             self.cam.push_back(e);
             moves += 1;
         }
-        moves * (self.tree_levels() + 4)
+        moves * (self.tree_levels() + 5)
     }
 }
 
@@ -225,7 +226,7 @@ impl Queue for TwoLevelQueue {
         }
         self.last_walk = longest;
         self.hit = best.map(|(_, list, pos)| Hit::List { list, pos });
-        (best.map(|(e, _, _)| e), longest as u64 + self.tree_levels() + 4)
+        (best.map(|(e, _, _)| e), longest as u64 + self.tree_levels() + 5)
     }
 
     /// A removal is one edge; after a CAM removal the mover refills the CAM.
