@@ -279,6 +279,8 @@ fn parallel_lists_body(n: usize) -> String {
     let child = |i: usize, port: &str| format!("lists${i}${port}");
     let gather =
         |port: &str| -> String { (0..n).rev().map(|i| child(i, port)).collect::<Vec<_>>().join(", ") };
+    let unused = format!("{}, {}, list_label", gather("count"), gather("steps"));
+    let shifted = if n == 1 { "1'b0".to_string() } else { format!("{{room_upto[{}:0], 1'b0}}", n - 2) };
     let mut v = format!(
         r#"
 // The lists' flags and results, packed: list i at bit i (fields at i * width).
@@ -334,9 +336,9 @@ reg [{t}:0] settle;
         comm = gather("found_comm"),
         src_any = gather("found_src_any"),
         tag_any = gather("found_tag_any"),
-        unused = format!("{}, {}, list_label", gather("count"), gather("steps")),
+        unused = unused,
         prefix = prefix_or("room_upto", "room", n),
-        shifted = if n == 1 { "1'b0".to_string() } else { format!("{{room_upto[{}:0], 1'b0}}", n - 2) },
+        shifted = shifted,
         encode = encode_one_hot("lowest_room", "first_room", n, lb),
     );
     // The tournament: level 0 is the lists' registered results, each level a register.
