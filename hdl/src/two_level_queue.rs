@@ -11,8 +11,10 @@
 //!
 //! Protocol (cycle `S` is the one `search` is high in; commands only while `busy` is low):
 //! - `search`: the CAM compares at `S` and answers at `S + 1`. A hit, or a miss while
-//!   the lists are empty, raises `done` at `S + 1`; otherwise the lists are searched from
-//!   `S + 1` and `done` rises when they answer (`S + K + T + 4`, see `parallel_lists`).
+//!   the lists are empty, raises `done` at `S + 1`; otherwise the lists' search is issued
+//!   from a register at `S + 2` (so no path runs from the CAM's answer to the lists' RAM
+//!   addresses) and `done` rises when they answer (`S + K + T + 5`, see
+//!   `parallel_lists`).
 //!   With `done`, `found` and `found_*` describe the answer.
 //! - The cycle after `done` the queue takes `remove` (delete the answer) or nothing. A
 //!   CAM removal while the lists hold entries starts the data mover in that same cycle:
@@ -62,8 +64,9 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     pub remove: Signal<In, Bit>,
     cam: Cam<C>,
     lists: ParallelLists<A, N>,
-    /// Idle, Cam (its answer is out), List (the lists walk), Hold (the answer's removal
-    /// is decided), Move (the data mover waits for the lists).
+    /// Idle, Cam (its answer is out), ListStart (the lists' search is issued), List (the
+    /// lists walk), Hold (the answer's removal is decided), Move (the data mover waits
+    /// for the lists).
     state: DFF<Bits<3>>,
     from_cam: DFF<Bit>,
     answer: DFF<Bit>,
@@ -72,6 +75,7 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     s_list: Constant<Bits<3>>,
     s_hold: Constant<Bits<3>>,
     s_move: Constant<Bits<3>>,
+    s_list_start: Constant<Bits<3>>,
     mode_any: Constant<Bits<2>>,
 }
 
@@ -117,6 +121,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             s_list: s(2),
             s_hold: s(3),
             s_move: s(4),
+            s_list_start: s(5),
             mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
         }
     }
@@ -203,9 +208,13 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
                 self.answer.d.next = self.cam.hit.val();
                 self.state.d.next = self.s_hold.val();
             } else {
-                self.lists.search.next = true;
-                self.state.d.next = self.s_list.val();
+                // The lists start from a register next cycle: no path from the CAM's
+                // answer to their RAM addresses.
+                self.state.d.next = self.s_list_start.val();
             }
+        } else if self.state.q.val() == self.s_list_start.val() {
+            self.lists.search.next = true;
+            self.state.d.next = self.s_list.val();
         } else if self.state.q.val() == self.s_list.val() {
             if self.lists.done.val() {
                 self.done.next = true;
