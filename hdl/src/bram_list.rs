@@ -398,8 +398,9 @@ impl<const A: usize> Logic for BramList<A> {
                     | self.k_tag_any.q.val());
         }
 
-        // Reads: where the walk looks next (set below); by default the current node.
-        self.read_at.next = self.cur.q.val();
+        // Reads: the head whenever the walk is not running, so a search's first read
+        // depends on no command input (set below for the walk).
+        self.read_at.next = self.head.q.val();
 
         if self.state.q.val() == self.s_idle.val() {
             if self.insert.val() {
@@ -431,8 +432,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.prev.d.next = self.zero.val();
                 self.cur.d.next = self.head.q.val();
                 if self.used.q.val() != self.zero16.val() {
-                    // Issue the head's read now; its data is compared next cycle.
-                    self.read_at.next = self.head.q.val();
+                    // The head's read is issued now; its data is compared next cycle.
                     self.state.d.next = self.s_walk.val();
                 }
             } else if self.remove.val() & self.hit.q.val() {
@@ -480,20 +480,22 @@ impl<const A: usize> Logic for BramList<A> {
         } else {
             // Walk: the RAMs show node `cur` (registered into the p_ stage at this edge),
             // and the p_ stage holds the node before it, compared now.
+            // The answer's fields follow the stage while the walk runs, so they freeze on
+            // the element that ends it without the compare steering a wide enable.
+            self.hit_node.d.next = self.p_node.q.val();
+            self.hit_prev.d.next = self.p_prev.q.val();
+            self.hit_next.d.next = self.p_next.q.val();
+            self.hit_handle.d.next = self.p_handle.q.val();
+            self.hit_label.d.next = self.p_label.q.val();
+            self.hit_src.d.next = self.p_src.q.val();
+            self.hit_tag.d.next = self.p_tag.q.val();
+            self.hit_comm.d.next = self.p_comm.q.val();
+            self.hit_src_any.d.next = self.p_src_any.q.val();
+            self.hit_tag_any.d.next = self.p_tag_any.q.val();
             if self.p_valid.q.val() {
                 self.compared.d.next = self.compared.q.val() + self.one16.val();
                 if self.element_hit.val() {
                     self.hit.d.next = true;
-                    self.hit_node.d.next = self.p_node.q.val();
-                    self.hit_prev.d.next = self.p_prev.q.val();
-                    self.hit_next.d.next = self.p_next.q.val();
-                    self.hit_handle.d.next = self.p_handle.q.val();
-                    self.hit_label.d.next = self.p_label.q.val();
-                    self.hit_src.d.next = self.p_src.q.val();
-                    self.hit_tag.d.next = self.p_tag.q.val();
-                    self.hit_comm.d.next = self.p_comm.q.val();
-                    self.hit_src_any.d.next = self.p_src_any.q.val();
-                    self.hit_tag_any.d.next = self.p_tag_any.q.val();
                     self.state.d.next = self.s_idle.val();
                 } else if self.p_last.q.val() {
                     self.state.d.next = self.s_idle.val();
