@@ -291,18 +291,25 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             }
             self.state.d.next = self.s_wait.val();
         } else if self.state.q.val() == self.s_wait.val() {
+            // The answer's fields follow the searched queue while the engine waits and
+            // freeze when it answers, so the queue's `done` steers no wide enable.
+            if self.uses_prq.val() {
+                self.r_src.d.next = self.prq.found_src.val();
+                self.r_tag.d.next = self.prq.found_tag.val();
+            } else {
+                self.r_src.d.next = self.umq.found_src.val();
+                self.r_tag.d.next = self.umq.found_tag.val();
+            }
+            if self.op.q.val() == self.op_arrive.val() {
+                self.msg.d.next = self.handle.q.val();
+                self.recv.d.next = self.prq.found_handle.val();
+            } else {
+                self.recv.d.next = self.handle.q.val();
+                self.msg.d.next = self.umq.found_handle.val();
+            }
             if (self.uses_prq.val() & self.prq.done.val()) | (!self.uses_prq.val() & self.umq.done.val()) {
                 self.state.d.next = self.s_respond.val();
-                if self.uses_prq.val() {
-                    self.r_src.d.next = self.prq.found_src.val();
-                    self.r_tag.d.next = self.prq.found_tag.val();
-                } else {
-                    self.r_src.d.next = self.umq.found_src.val();
-                    self.r_tag.d.next = self.umq.found_tag.val();
-                }
                 if self.op.q.val() == self.op_post.val() {
-                    self.recv.d.next = self.handle.q.val();
-                    self.msg.d.next = self.umq.found_handle.val();
                     if self.umq.found.val() {
                         self.remove_umq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
@@ -313,8 +320,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_arrive.val() {
-                    self.msg.d.next = self.handle.q.val();
-                    self.recv.d.next = self.prq.found_handle.val();
                     if self.prq.found.val() {
                         self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
@@ -325,7 +330,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_cancel.val() {
-                    self.recv.d.next = self.handle.q.val();
                     if self.prq.found.val() {
                         self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_cancelled.val();
@@ -334,7 +338,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                     }
                 } else {
                     // Probe (leave the message) or matched probe (take it).
-                    self.msg.d.next = self.umq.found_handle.val();
                     if self.umq.found.val() {
                         self.kind.d.next = self.r_probe_found.val();
                         if self.op.q.val() != self.op_probe.val() {
