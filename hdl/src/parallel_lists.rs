@@ -12,8 +12,9 @@
 //! the winner from its list, until the next insert or removal.
 //!
 //! Inserts go round-robin: to the list after the previous insert's, or, if that one is
-//! full, to the lowest-numbered list with room (a prefix OR over the lists' full flags);
-//! `full` means every list is full. The entry count is an up/down counter.
+//! full, to the lowest-numbered list with room (a prefix OR over the lists' registered
+//! full flags); `full` means every list is full. The entry count (`count`, `empty`) is an
+//! up/down counter that settles one cycle after the lists change.
 //!
 //! The block is `Verilog::Custom` around its `BramList` children: the tree and the
 //! encoders are written out per level, which rust-hdl's generator cannot express without
@@ -76,6 +77,9 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     // Simulation state (rust-hdl skips fields named with a leading underscore).
     _rr: usize,
     _used: u64,
+    _inc: bool,
+    _dec: bool,
+    _full: Vec<bool>,
     _searching: bool,
     _armed: bool,
     _settle: Vec<bool>,
@@ -123,6 +127,9 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             lists: array_init(|_| Default::default()),
             _rr: 0,
             _used: 0,
+            _inc: false,
+            _dec: false,
+            _full: vec![false; N],
             _searching: false,
             _armed: false,
             _settle: vec![false; t + 1],
@@ -144,7 +151,7 @@ fn play(left: Candidate, right: Candidate) -> Candidate {
 impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
     fn update(&mut self) {
         let t = levels(N);
-        let full: Vec<bool> = self.lists.iter().map(|l| l.full.val()).collect();
+        let full = self._full.clone();
         let any_busy = self.lists.iter().any(|l| l.busy.val());
         let spare = full.iter().any(|f| !f);
         let target = if !full[self._rr] { self._rr } else { full.iter().position(|f| !f).unwrap_or(0) };
@@ -159,6 +166,9 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
             if self.reset.val() {
                 self._rr = 0;
                 self._used = 0;
+                self._inc = false;
+                self._dec = false;
+                self._full.iter_mut().for_each(|f| *f = false);
                 self._searching = false;
                 self._armed = false;
                 self._settle.iter_mut().for_each(|s| *s = false);
@@ -169,11 +179,11 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                 self._armed = self.search.val() || (self._armed && !self.insert.val() && !self.remove.val());
                 if self.insert.val() && spare {
                     self._rr = (target + 1) % N;
-                    self._used += 1;
                 }
-                if removed {
-                    self._used -= 1;
-                }
+                self._used = self._used + self._inc as u64 - self._dec as u64;
+                self._inc = self.insert.val() && spare;
+                self._dec = removed;
+                self._full = self.lists.iter().map(|l| l.full.val()).collect();
                 let settled = self._searching && !any_busy;
                 self._searching = self.search.val() || (self._searching && any_busy);
                 self._settle.rotate_right(1);
@@ -313,13 +323,19 @@ endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
 // Where an insert goes: the round-robin list if it has room, else the lowest with room.
-wire [{nm}:0] room = ~list_full;
+// The full flags are registered: a list changes at most once in the three cycles an
+// insert keeps it busy, so the choice never sees a stale flag.
+reg [{nm}:0] full_q;
+wire [{nm}:0] room = ~full_q;
 {prefix}wire [{nm}:0] first_room = room & ~{shifted};
 {encode}reg [{lbm}:0] rr;
 wire spare = room_upto[{nm}];
 wire [{lbm}:0] target = room[rr] ? rr : lowest_room;
 
 reg [15:0] used;
+// The counter's steps, registered: it settles a cycle after the lists change.
+reg inc_q;
+reg dec_q;
 reg searching;
 reg armed;
 reg [{t}:0] settle;
@@ -408,6 +424,9 @@ always @(posedge clock) begin
     if (reset) begin
         rr <= {lb}'d0;
         used <= 16'd0;
+        inc_q <= 1'b0;
+        dec_q <= 1'b0;
+        full_q <= {n}'d0;
         searching <= 1'b0;
         armed <= 1'b0;
         settle <= {t1}'d0;
@@ -416,7 +435,10 @@ always @(posedge clock) begin
             rr <= {rr_next};
         end
         // A search's answer may be removed until the next insert or removal (`armed`).
-        used <= used + {{15'd0, insert & spare}} - {{15'd0, remove & armed & found_q & list_found[found_list_q]}};
+        inc_q <= insert & spare;
+        dec_q <= remove & armed & found_q & list_found[found_list_q];
+        used <= used + {{15'd0, inc_q}} - {{15'd0, dec_q}};
+        full_q <= list_full;
         armed <= search | (armed & ~insert & ~remove);
         searching <= search | (searching & any_busy);
         settle <= {settle_next};

@@ -150,6 +150,8 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
             }
             Cmd::Insert(_) => {}
         }
+        // The entry counter settles a cycle after the lists change.
+        m.tick(1);
         let total: usize = lists.iter().map(Vec::len).sum();
         if m.get(p(m, "count")) as usize != total {
             return Err(format!("command {i}: count {}, expected {total}", m.get(p(m, "count"))));

@@ -141,6 +141,8 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
         while m.get(p(m, "busy")) == 1 {
             m.tick(1);
         }
+        // The lists' entry counter settles a cycle after they change.
+        m.tick(1);
         let count = m.get(p(m, "count")) as usize;
         if count != queue.len() || m.get(p(m, "cam_count")) as usize > C {
             return Err(format!("command {i} ({c:?}): count {count}, expected {}", queue.len()));
