@@ -1,0 +1,84 @@
+//! The pipelined CAM's Rust behaviour (`Cam::update`, what rust-hdl's simulator runs) keeps
+//! the Verilog's timing and answers: the answer the cycle after the search, the oldest
+//! match (wildcards stored and searched), removal two cycles after the search, an insert
+//! behind every stored entry, and reset.
+
+use rust_hdl::prelude::*;
+use tagmatch_hdl::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
+
+/// (comm, src, tag, src_any, tag_any, handle)
+type Entry = (u64, u64, u64, bool, bool, u64);
+
+fn set_insert(x: &mut CamTop<4>, e: Entry) {
+    x.insert.next = true;
+    x.in_comm.next = e.0.to_bits();
+    x.in_src.next = e.1.to_bits();
+    x.in_tag.next = e.2.to_bits();
+    x.in_src_any.next = e.3;
+    x.in_tag_any.next = e.4;
+    x.in_handle.next = e.5.to_bits();
+}
+
+fn set_key(x: &mut CamTop<4>, mode: u64, comm: u64, src: u64, tag: u64, handle: u64) {
+    x.search.next = true;
+    x.search_mode.next = mode.to_bits();
+    x.key_comm.next = comm.to_bits();
+    x.key_src.next = src.to_bits();
+    x.key_tag.next = tag.to_bits();
+    x.key_src_any.next = false;
+    x.key_tag_any.next = false;
+    x.key_handle.next = handle.to_bits();
+}
+
+#[test]
+fn the_rust_behaviour_answers_like_the_verilog() {
+    let mut uut = CamTop::<4>::default();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<CamTop<4>>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<CamTop<4>>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, clock, x);
+        // Three entries: a wildcard-source receive for tag 7, then two exact ones.
+        for e in [(1, 0, 7, true, false, 10), (1, 3, 7, false, false, 11), (1, 3, 8, false, false, 12)] {
+            set_insert(&mut x, e);
+            wait_clock_cycle!(sim, clock, x);
+        }
+        x.insert.next = false;
+        sim_assert_eq!(sim, x.count.val().index(), 3, x);
+        // Source 3, tag 7: both the wildcard (older) and handle 11 match; the oldest answers.
+        set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
+        wait_clock_cycle!(sim, clock, x);
+        x.search.next = false;
+        sim_assert!(sim, x.hit.val(), x);
+        sim_assert_eq!(sim, x.hit_handle.val().index(), 10, x);
+        wait_clock_cycle!(sim, clock, x);
+        // Remove it; the same search now answers handle 11.
+        x.remove.next = true;
+        wait_clock_cycle!(sim, clock, x);
+        x.remove.next = false;
+        sim_assert!(sim, !x.hit.val(), x);
+        sim_assert_eq!(sim, x.count.val().index(), 2, x);
+        set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
+        wait_clock_cycle!(sim, clock, x);
+        x.search.next = false;
+        sim_assert_eq!(sim, x.hit_handle.val().index(), 11, x);
+        sim_assert_eq!(sim, x.hit_tag.val().index(), 7, x);
+        // By handle; then a communicator that holds nothing.
+        set_key(&mut x, MODE_HANDLE, 0, 0, 0, 12);
+        wait_clock_cycle!(sim, clock, x);
+        sim_assert_eq!(sim, x.hit_handle.val().index(), 12, x);
+        set_key(&mut x, MODE_ENVELOPE, 2, 3, 7, 0);
+        wait_clock_cycle!(sim, clock, x);
+        x.search.next = false;
+        sim_assert!(sim, !x.hit.val(), x);
+        // Reset empties it.
+        x.reset.next = true;
+        wait_clock_cycle!(sim, clock, x);
+        x.reset.next = false;
+        sim_assert_eq!(sim, x.count.val().index(), 0, x);
+        sim_assert!(sim, !x.full.val(), x);
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10_000).unwrap();
+}
