@@ -218,22 +218,35 @@ fn cam_body(d: usize) -> String {
 localparam D = {d};
 localparam EW = {ew};
 
-// Slot i holds the entry word slot[i*EW +: EW]; the valid slots are a prefix.
+// Bit b of every slot's entry word is one vector, col[b*D +: D] (bit i: slot i), so the
+// compare, the select and the shift are whole-vector operations. The valid slots are a
+// prefix.
 reg [D-1:0] valid;
-reg [D*EW-1:0] slot;
+reg [EW*D-1:0] col;
 // The last search's match vector, and its prefix OR registered a cycle later.
 reg [D-1:0] mv;
 reg [D-1:0] upto_q;
 reg [{iw_msb}:0] used;
 
-function automatic slot_matches(input [EW-1:0] e, input [1:0] mode, input [{cw_msb}:0] c,
-        input [{sw_msb}:0] s, input [{tw_msb}:0] t, input s_any, input t_any, input [{hw_msb}:0] h);
+// Slots whose field of `w` bits at entry bit `lo` equals `k`.
+function automatic [D-1:0] field_eq(input [EW*D-1:0] c, input integer lo, input integer w, input [63:0] k);
+    integer j;
     begin
-        slot_matches = (mode == 2'd2)
-            | ((mode == 2'd1) & (e[{ho} +: {hw}] == h))
-            | ((mode == 2'd0) & (e[0 +: {cw}] == c)
-                & ((e[{so} +: {sw}] == s) | e[{sao}] | s_any)
-                & ((e[{to} +: {tw}] == t) | e[{tao}] | t_any));
+        field_eq = {{D{{1'b1}}}};
+        for (j = 0; j < w; j = j + 1) field_eq = field_eq & ~(c[(lo+j)*D +: D] ^ {{D{{k[j]}}}});
+    end
+endfunction
+
+// Slots that match a search (0: envelope with wildcards either side, 1: handle, 2: any).
+function automatic [D-1:0] matching(input [EW*D-1:0] c, input [1:0] mode, input [63:0] k_comm,
+        input [63:0] k_src, input [63:0] k_tag, input s_any, input t_any, input [63:0] k_handle);
+    begin
+        if (mode == 2'd2) matching = {{D{{1'b1}}}};
+        else if (mode == 2'd1) matching = field_eq(c, {ho}, {hw}, k_handle);
+        else if (mode == 2'd0) matching = field_eq(c, 0, {cw}, k_comm)
+            & (field_eq(c, {so}, {sw}, k_src) | c[{sao}*D +: D] | {{D{{s_any}}}})
+            & (field_eq(c, {to}, {tw}, k_tag) | c[{tao}*D +: D] | {{D{{t_any}}}});
+        else matching = {{D{{1'b0}}}};
     end
 endfunction
 
@@ -244,15 +257,10 @@ endfunction
 /* verilator lint_off UNUSEDSIGNAL */
 wire [EW-1:0] hit_entry;
 /* verilator lint_on UNUSEDSIGNAL */
-
-genvar b, g;
+genvar b;
 generate
     for (b = 0; b < EW; b = b + 1) begin : select
-        wire [D-1:0] column;
-        for (g = 0; g < D; g = g + 1) begin : slot_bit
-            assign column[g] = slot[g*EW + b];
-        end
-        assign hit_entry[b] = |(first & column);
+        assign hit_entry[b] = |(first & col[b*D +: D]);
     end
 endgenerate
 
@@ -271,11 +279,10 @@ wire [D-1:0] shift = remove ? upto_q : {{D{{1'b0}}}};
 wire [D-1:0] valid_shifted = (valid & ~shift) | ({{1'b0, valid[D-1:1]}} & shift);
 wire [D-1:0] insert_here = insert ? (~valid_shifted & {{valid_shifted[D-2:0], 1'b1}}) : {{D{{1'b0}}}};
 wire [EW-1:0] in_entry = {{in_handle, in_tag_any, in_src_any, in_tag, in_src, in_comm}};
-wire [D*EW-1:0] slot_up = {{{{EW{{1'b0}}}}, slot[D*EW-1:EW]}};
 wire removed = remove & (|(valid & upto_q));
 wire inserted = |insert_here;
 
-integer i;
+integer e;
 always @(posedge clock) begin
     if (reset) begin
         valid <= {{D{{1'b0}}}};
@@ -286,16 +293,14 @@ always @(posedge clock) begin
         upto_q <= upto;
         if (remove | insert) begin
             valid <= valid_shifted | insert_here;
-            for (i = 0; i < D; i = i + 1) begin
-                if (insert_here[i]) slot[i*EW +: EW] <= in_entry;
-                else if (shift[i]) slot[i*EW +: EW] <= slot_up[i*EW +: EW];
-            end
+            for (e = 0; e < EW; e = e + 1)
+                col[e*D +: D] <= (((col[e*D +: D] & ~shift) | ({{1'b0, col[e*D+1 +: D-1]}} & shift)) & ~insert_here)
+                    | (insert_here & {{D{{in_entry[e]}}}});
             used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
         end
         if (search) begin
-            for (i = 0; i < D; i = i + 1)
-                mv[i] <= valid[i] & slot_matches(slot[i*EW +: EW], search_mode, key_comm, key_src,
-                    key_tag, key_src_any, key_tag_any, key_handle);
+            mv <= valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
+                {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}});
         end else if (remove) begin
             mv <= {{D{{1'b0}}}};
         end
@@ -304,10 +309,10 @@ end
 "#,
         iw_msb = iw - 1,
         iw_pad = iw - 1,
-        cw_msb = cw - 1,
-        sw_msb = sw - 1,
-        tw_msb = tw - 1,
-        hw_msb = hw - 1,
+        k_pad_c = 64 - cw,
+        k_pad_s = 64 - sw,
+        k_pad_t = 64 - tw,
+        k_pad_h = 64 - hw,
     )
 }
 

@@ -7,33 +7,24 @@ pub fn levels(n: usize) -> usize {
     n.next_power_of_two().trailing_zeros() as usize
 }
 
-/// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]` (Kogge–Stone).
+/// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]`: a Kogge–Stone prefix OR
+/// of `log2 n` levels, each level one whole-vector shift and OR (one wire per level, so
+/// no net feeds itself and a simulator works on words, not bits).
 pub fn prefix_or(out: &str, input: &str, n: usize) -> String {
     let l = levels(n);
-    format!(
-        r#"// {out}[i] = |{input}[i:0]: a Kogge-Stone prefix OR of {l} levels. split_var: the
-// levels are separate nets, not a loop through one vector.
-wire [{total}:0] {out}_level{split};
-assign {out}_level[{msb}:0] = {input};
-genvar {out}_lv, {out}_g;
-generate
-    for ({out}_lv = 0; {out}_lv < {l}; {out}_lv = {out}_lv + 1) begin : {out}_prefix
-        for ({out}_g = 0; {out}_g < {n}; {out}_g = {out}_g + 1) begin : node
-            if ({out}_g >= (1 << {out}_lv)) begin : join_
-                assign {out}_level[({out}_lv+1)*{n} + {out}_g] =
-                    {out}_level[{out}_lv*{n} + {out}_g] | {out}_level[{out}_lv*{n} + {out}_g - (1 << {out}_lv)];
-            end else begin : pass
-                assign {out}_level[({out}_lv+1)*{n} + {out}_g] = {out}_level[{out}_lv*{n} + {out}_g];
-            end
-        end
-    end
-endgenerate
-wire [{msb}:0] {out} = {out}_level[{l}*{n} +: {n}];
-"#,
-        total = (l + 1) * n - 1,
-        split = if l > 0 { " /*verilator split_var*/" } else { "" },
-        msb = n - 1,
-    )
+    let msb = n - 1;
+    let mut text = format!("// {out}[i] = |{input}[i:0]: a Kogge-Stone prefix OR of {l} levels.\n");
+    text += &format!("wire [{msb}:0] {out}_l0 = {input};\n");
+    for k in 0..l {
+        let step = 1usize << k;
+        text += &format!(
+            "wire [{msb}:0] {out}_l{} = {out}_l{k} | {{{out}_l{k}[{}:0], {step}'d0}};\n",
+            k + 1,
+            n - 1 - step
+        );
+    }
+    text += &format!("wire [{msb}:0] {out} = {out}_l{l};\n");
+    text
 }
 
 /// Declares `wire [width-1:0] {out}`, the binary index of the set bit of the `n`-bit
@@ -85,11 +76,12 @@ mod tests {
     }
 
     #[test]
-    fn the_prefix_declares_its_genvars_before_the_generate_block() {
+    fn the_prefix_doubles_its_reach_each_level() {
         let text = prefix_or("upto", "mv", 8);
-        let genvar = text.find("genvar upto_lv, upto_g;").expect("genvars declared");
-        assert!(genvar < text.find("generate").unwrap(), "{text}");
-        assert!(text.contains("wire [7:0] upto = upto_level[3*8 +: 8];"), "{text}");
+        assert!(text.contains("wire [7:0] upto_l1 = upto_l0 | {upto_l0[6:0], 1'd0};"), "{text}");
+        assert!(text.contains("wire [7:0] upto_l3 = upto_l2 | {upto_l2[3:0], 4'd0};"), "{text}");
+        assert!(text.contains("wire [7:0] upto = upto_l3;"), "{text}");
+        assert!(prefix_or("p", "x", 1).contains("wire [0:0] p = p_l0;"));
     }
 
     #[test]
