@@ -25,9 +25,6 @@ use crate::trees::{encode_one_hot, levels, prefix_or};
 use array_init::array_init;
 use rust_hdl::prelude::*;
 
-/// Width of the list-number signals (up to 256 lists).
-pub const LIST_BITS: usize = 8;
-
 /// `a` is older than `b` in serial-number arithmetic: `a - b` is negative.
 pub fn older(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) < 0
