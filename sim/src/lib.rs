@@ -12,6 +12,7 @@ pub mod envelope;
 pub mod four_index;
 pub mod golden;
 pub mod hash_bins;
+pub mod host;
 pub mod linked_list;
 pub mod matcher;
 pub mod matchers;
