@@ -248,11 +248,11 @@ impl<E: CycleEngine> Split<'_, E> {
         self.queue.push(Scheduled { at: Reverse((at, self.next_event)), event });
     }
 
-    fn to_host(&mut self, e: ToHost) {
+    fn send_host(&mut self, e: ToHost) {
         self.schedule(self.now + self.opt.delay, Event::Host(e));
     }
 
-    fn to_nic(&mut self, e: ToNic) {
+    fn send_nic(&mut self, e: ToNic) {
         self.schedule(self.now + self.opt.delay, Event::Nic(e));
     }
 
@@ -271,7 +271,7 @@ impl<E: CycleEngine> Split<'_, E> {
     fn nic(&mut self, e: ToNic, ops: &[Op]) -> Result<(), String> {
         match e {
             ToNic::Arrive { op, msg, env } => match self.hardware(&ops[op])? {
-                Outcome::Matched { recv, .. } => self.to_host(ToHost::Matched { op, recv, msg }),
+                Outcome::Matched { recv, .. } => self.send_host(ToHost::Matched { op, recv, msg }),
                 Outcome::Queued => {
                     // The engine queued the message; its UMQ is otherwise empty in this
                     // mode, so a matched probe on the exact envelope takes this one back.
@@ -283,22 +283,22 @@ impl<E: CycleEngine> Split<'_, E> {
                     }
                     self.phase_sent += 1;
                     self.report.forwarded += 1;
-                    self.to_host(ToHost::Unexpected { op, msg, env, phase: self.phase_sent });
+                    self.send_host(ToHost::Unexpected { op, msg, env, phase: self.phase_sent });
                 }
                 other => return Err(format!("split mode: the engine answered {other:?} to {:?}", ops[op])),
             },
             ToNic::Post { send, recv, spec, stamp } => {
                 if self.opt.sync && stamp != self.phase_sent {
                     self.report.refused += 1;
-                    self.to_host(ToHost::Refused { send, phase: None });
+                    self.send_host(ToHost::Refused { send, phase: None });
                     return Ok(());
                 }
                 match self.hardware(&Op::PostRecv { recv, spec })? {
-                    Outcome::Queued => self.to_host(ToHost::Accepted { send }),
+                    Outcome::Queued => self.send_host(ToHost::Accepted { send }),
                     Outcome::Overflow => {
                         self.phase_sent += 1;
                         self.report.refused += 1;
-                        self.to_host(ToHost::Refused { send, phase: Some(self.phase_sent) });
+                        self.send_host(ToHost::Refused { send, phase: Some(self.phase_sent) });
                     }
                     other => return Err(format!("split mode: handing over {recv:?} got {other:?}")),
                 }
@@ -309,7 +309,7 @@ impl<E: CycleEngine> Split<'_, E> {
                     Outcome::NotFound => false,
                     other => return Err(format!("split mode: cancelling {recv:?} got {other:?}")),
                 };
-                self.to_host(ToHost::CancelAnswer { recv, cancelled });
+                self.send_host(ToHost::CancelAnswer { recv, cancelled });
             }
         }
         Ok(())
@@ -411,7 +411,7 @@ impl<E: CycleEngine> Split<'_, E> {
         self.next_send += 1;
         let send = self.next_send;
         self.in_flight.insert(send, InFlight { recv, spec, label });
-        self.to_nic(ToNic::Post { send, recv, spec, stamp: self.phase_seen });
+        self.send_nic(ToNic::Post { send, recv, spec, stamp: self.phase_seen });
     }
 
     /// Moves the host's oldest receives into hardware while it has room. Not while a
@@ -449,7 +449,7 @@ impl<E: CycleEngine> Split<'_, E> {
                     || self.in_flight.values().any(|f| f.recv == recv)
                 {
                     self.waiting_cancel = Some((op, recv));
-                    self.to_nic(ToNic::Cancel { recv });
+                    self.send_nic(ToNic::Cancel { recv });
                 } else {
                     self.settle(op, Outcome::NotFound, false);
                 }
