@@ -10,6 +10,11 @@
 //! and overflow needs a longer stream).
 
 //!
+//! `--ops FILE` runs your own operations (JSON lines of `Op`) instead of a random stream.
+//! `--host fallback|split` puts the host driver (`tagmatch_sim::host`) in front of the
+//! engine and checks unbounded MPI matching against the golden model with no queue
+//! limit; the table adds where matches were found and what the host did.
+//!
 //! `--engine optimistic` runs the thread array instead (small tables by default, 32
 //! descriptors and a 16-entry UMQ), command by command: blocks of up to `--threads`
 //! arrivals. Its stream draws envelopes from two communicators, three sources and two
@@ -19,10 +24,16 @@
 use crate::engine_gen::EngineConfig;
 use crate::report::Record;
 use crate::thread_array_gen::ThreadArrayConfig;
+use clap::ValueEnum;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::str::FromStr;
+use tagmatch_sim::op_file::read_ops;
 use tagmatch_sim::streams::{bursty_stream, random_stream, random_stream_from, Envelopes};
+use tagmatch_sim::Op;
 use tagmatch_testbench::cosim::{cosim, CosimError, CosimReport, EngineUnderTest};
+use tagmatch_testbench::host_cosim::{cosim_host, HostMode};
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
 
 /// Progress on a terminal, every 1,000 operations.
@@ -46,10 +57,70 @@ fn explain(result: Result<CosimReport, CosimError>, seed: u64) -> Result<CosimRe
     })
 }
 
-pub fn run(cfg: &EngineConfig, ops: usize, seed: u64) -> Result<Record, String> {
+/// Where a co-simulation's operations come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpsSource {
+    /// That many random operations from `--seed`.
+    Random(usize),
+    /// A user's JSON-lines file.
+    File(PathBuf),
+}
+
+impl FromStr for OpsSource {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            return s.parse().map(OpsSource::Random).map_err(|e| format!("--ops {s}: {e}"));
+        }
+        Ok(OpsSource::File(PathBuf::from(s)))
+    }
+}
+
+impl OpsSource {
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            OpsSource::Random(n) => Some(*n),
+            OpsSource::File(_) => None,
+        }
+    }
+
+    /// The operations: from the file, or `random(n)`.
+    fn load(&self, random: impl FnOnce(usize) -> Vec<Op>) -> Result<Vec<Op>, String> {
+        match self {
+            OpsSource::Random(n) => Ok(random(*n)),
+            OpsSource::File(path) => read_ops(path),
+        }
+    }
+}
+
+/// `--host`: the host driver's protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HostChoice {
+    /// The engine holds the oldest entries of both queues, the host what overflows.
+    Fallback,
+    /// The engine owns the posted receives, the host the unexpected messages (ConnectX).
+    Split,
+}
+
+impl HostChoice {
+    pub fn mode(self, delay: u64, sync: bool) -> HostMode {
+        match self {
+            HostChoice::Fallback => HostMode::Fallback,
+            HostChoice::Split => HostMode::Split { delay, sync },
+        }
+    }
+}
+
+pub const ENGINE_AGREES: &str = "RTL and golden model pair alike, RTL and cycle model to the cycle";
+pub const DRIVER_AGREES: &str =
+    "the host driver over the RTL pairs as the unbounded golden model, and as over the cycle model";
+
+pub fn run(cfg: &EngineConfig, source: &OpsSource, seed: u64) -> Result<Record, String> {
     let engine =
         EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config()? };
-    let stream = random_stream(seed, ops);
+    let stream = source.load(|n| random_stream(seed, n))?;
+    let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let r = explain(cosim(&engine, &stream, &mut progress(ops)), seed)?;
     let mut record = vec![
@@ -60,6 +131,56 @@ pub fn run(cfg: &EngineConfig, ops: usize, seed: u64) -> Result<Record, String> 
     ];
     record.extend(counts(&r, seed));
     Ok(record)
+}
+
+/// The host driver over the RTL. Random streams come in phases forty times the engine's
+/// queue over few envelopes, so the queues grow far past the engine and drain again.
+pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMode) -> Result<Record, String> {
+    let config = cfg.model_config()?;
+    let engine = EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config };
+    let phase = 40 * config.queue_capacity();
+    let stream =
+        source.load(|n| random_stream_from(seed, n, phase, Envelopes { comms: 2, sources: 4, tags: 3 }))?;
+    let ops = stream.len();
+    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
+    let r = cosim_host(&engine, &stream, mode, &mut progress(ops)).map_err(|e| match mode {
+        HostMode::Split { sync: false, .. } => {
+            format!("the phase counter is off and the race it closes shows (seed {seed}): {e}")
+        }
+        _ => format!("the host driver differs (seed {seed}): {e}"),
+    })?;
+    let h = &r.host;
+    let (name, delay, sync) = match mode {
+        HostMode::Fallback => ("fallback", None, None),
+        HostMode::Split { delay, sync } => ("split", Some(delay), Some(sync)),
+    };
+    Ok(vec![
+        ("engine", json!("two-level")),
+        ("cam_depth", json!(cfg.cam_depth)),
+        ("lists", json!(cfg.lists)),
+        ("list_capacity", json!(cfg.list_capacity)),
+        ("queue_capacity", json!(cfg.queue_capacity())),
+        ("host", json!(name)),
+        ("delay", json!(delay)),
+        ("sync", json!(sync)),
+        ("seed", json!(seed)),
+        ("ops", json!(h.ops)),
+        ("hw_share", json!((h.hardware_share() * 1e4).round() / 1e4)),
+        ("matched_in_hw", json!(h.matched_in_hardware)),
+        ("matched_in_host", json!(h.matched_in_host)),
+        ("fallbacks", json!(h.fallbacks)),
+        ("undone", json!(h.undone)),
+        ("readmitted", json!(h.readmitted)),
+        ("forwarded", json!(h.forwarded)),
+        ("refused", json!(h.refused)),
+        ("taken_back", json!(h.taken_back)),
+        ("host_inspected_per_op", json!((h.host_inspected_per_op() * 1e3).round() / 1e3)),
+        ("max_host_prq", json!(h.max_host_prq)),
+        ("max_host_umq", json!(h.max_host_umq)),
+        ("commands", json!(h.commands)),
+        ("cycles", json!(h.cycles)),
+        ("build_s", json!((r.build_seconds * 10.0).round() / 10.0)),
+    ])
 }
 
 pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Result<Record, String> {

@@ -5,7 +5,8 @@
 //! (a 256-entry CAM in front of 32,768 list entries split into 1, 4, 16 or 64 lists), a
 //! small one for quick simulation (an 8-entry CAM, 256 list entries), and two whose lists
 //! fit a Lattice ECP5's block RAM for the open timing flow (a 256- or 64-entry CAM with
-//! 4,096 list entries in 4 lists); other values are refused with the list of what is
+//! 4,096 list entries in 4 lists), and a tiny one (a 4-entry CAM and 4 lists of 3) that
+//! any stream overflows, for the host driver; other values are refused with the list of what is
 //! supported.
 
 use crate::board_gen;
@@ -78,6 +79,7 @@ configurations!(
     (64, 4096, 4, 10),
     (8, 256, 1, 8),
     (8, 256, 4, 6),
+    (4, 16, 4, 2),
     (8, 256, 16, 4),
     (8, 256, 64, 2),
 );

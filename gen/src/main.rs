@@ -264,8 +264,10 @@ enum Command {
         array: ArrayShape,
         #[arg(long, default_value_t = 4)]
         lists: u32,
-        #[arg(long, default_value_t = 20000)]
-        ops: usize,
+        /// Operations: a count of random ones, or a file of your own (JSON lines of `Op`,
+        /// see `tagmatch_sim::op_file`; a file named only by digits needs a `./`).
+        #[arg(long, default_value = "20000")]
+        ops: cosim_cmd::OpsSource,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// CAM entries (the small default makes streams spill past the CAM and overflow).
@@ -274,6 +276,17 @@ enum Command {
         /// List entries, over all lists.
         #[arg(long, default_value_t = 256)]
         list_capacity: u32,
+        /// Run the host driver over the engine, for unbounded MPI matching: `fallback` (the
+        /// host keeps what overflows) or `split` (the engine owns the receives, the host the
+        /// unexpected messages), against the unbounded golden model.
+        #[arg(long, value_enum)]
+        host: Option<cosim_cmd::HostChoice>,
+        /// Split mode: ticks a message takes between host and NIC.
+        #[arg(long, default_value_t = 4)]
+        delay: u64,
+        /// Split mode: switch the phase counter off, to see the race it closes.
+        #[arg(long)]
+        no_sync: bool,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
     },
@@ -538,23 +551,46 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Cosim { engine, array, lists, ops, seed, cam_depth, list_capacity, format } => {
-            let record = match engine {
-                Design::TwoLevel => {
+        Command::Cosim {
+            engine,
+            array,
+            lists,
+            ops,
+            seed,
+            cam_depth,
+            list_capacity,
+            host,
+            delay,
+            no_sync,
+            format,
+        } => {
+            let (record, agreement) = match (engine, host) {
+                (Design::TwoLevel, None) => {
                     array.unused()?;
                     let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
-                    cosim_cmd::run(&cfg, ops, seed)?
+                    (cosim_cmd::run(&cfg, &ops, seed)?, cosim_cmd::ENGINE_AGREES)
                 }
-                Design::Optimistic => {
+                (Design::TwoLevel, Some(choice)) => {
+                    array.unused()?;
+                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+                    let mode = choice.mode(delay, !no_sync);
+                    (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
+                }
+                (Design::Optimistic, None) => {
                     let cfg = array.config(thread_array_gen::SMALL_DESCRIPTORS)?;
-                    cosim_cmd::run_thread_array(&cfg, ops, seed)?
+                    let n =
+                        ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
+                    (cosim_cmd::run_thread_array(&cfg, n, seed)?, cosim_cmd::ENGINE_AGREES)
+                }
+                (Design::Optimistic, Some(_)) => {
+                    return Err(
+                        "--host drives the two-level engine; the thread array has no host driver".into()
+                    )
                 }
             };
-            let ops = report::field(&record, "ops").as_u64().unwrap_or(ops as u64);
+            let n = report::field(&record, "ops").as_u64().unwrap_or(0);
             print!("{}", render(&[record], format));
-            eprintln!(
-                "tagmatch: all {ops} operations agree: RTL and golden model pair alike, RTL and cycle model to the cycle"
-            );
+            eprintln!("tagmatch: all {n} operations agree: {agreement}");
             Ok(())
         }
         Command::Trace { action } => trace(action),
