@@ -322,8 +322,9 @@ enum TraceAction {
     /// Replay the run's matching through software matchers: work per match.
     Replay {
         path: PathBuf,
-        /// Matchers, comma separated, or "all"; or "engine" alone: the receive engine's
-        /// cycle-accurate model (cycles, overflows), sized by --cam-depth, --lists, --list-capacity.
+        /// Matchers, comma separated, or "all"; or alone "engine" (the receive engine's
+        /// cycle-accurate model) or "rtl" (its RTL in Verilator), behind the host driver,
+        /// sized by --cam-depth, --lists, --list-capacity: cycles, and what the host kept.
         #[arg(long, value_delimiter = ',', default_value = "all")]
         matcher: Vec<String>,
         /// The engine's shape (--matcher engine).
@@ -428,18 +429,27 @@ fn trace(action: TraceAction) -> Result<(), String> {
         }
         TraceAction::Replay { path, matcher, shape, bins, latency_us, per_rank, format } => {
             check_latency(latency_us)?;
-            if matcher.iter().any(|m| m == "engine") {
+            if let Some(hw) = matcher.iter().find(|m| *m == "engine" || *m == "rtl") {
                 if matcher.len() > 1 {
-                    return Err(
-                        "--matcher engine replays alone (its records carry cycles, not entries)".into()
-                    );
+                    return Err(format!(
+                        "--matcher {hw} replays alone (its records carry cycles, not entries)"
+                    ));
                 }
-                let cfg = TwoLevelConfig::from_list_capacity(
-                    shape.cam_depth as usize,
-                    shape.lists as usize,
-                    shape.list_capacity as usize,
-                )?;
-                let records = trace_cmd::replay_engine(&path, cfg, latency_us, per_rank)?;
+                let engine = if hw == "engine" {
+                    trace_cmd::ReplayEngine::Model(TwoLevelConfig::from_list_capacity(
+                        shape.cam_depth as usize,
+                        shape.lists as usize,
+                        shape.list_capacity as usize,
+                    )?)
+                } else {
+                    let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
+                    trace_cmd::ReplayEngine::Rtl(tagmatch_testbench::cosim::EngineUnderTest {
+                        name: cfg.build_name(),
+                        verilog: cfg.verilog()?,
+                        config: cfg.model_config()?,
+                    })
+                };
+                let records = trace_cmd::replay_engine(&path, engine, latency_us, per_rank)?;
                 print!("{}", render(&records, format));
                 return Ok(());
             }

@@ -5,15 +5,19 @@ use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::{json, Value};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use tagmatch_sim::bounded::BoundedGolden;
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::dumpi::trace::{read_run, Run};
 use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
+use tagmatch_sim::host::fallback::FallbackDriver;
+use tagmatch_sim::host::HostReport;
 use tagmatch_sim::replay::full::RankStream;
 use tagmatch_sim::replay::pending::{pending_recv, DepthStats};
 use tagmatch_sim::replay::{run_events, streams, RunEvents};
 use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions};
+use tagmatch_testbench::cosim::EngineUnderTest;
+use tagmatch_testbench::engine::{engine_spec, RtlEngine};
+use tagmatch_testbench::verilator::Model;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
@@ -283,29 +287,58 @@ fn replay_record(
     ]
 }
 
-/// Replays every rank's stream through the receive engine's cycle-accurate model: each
-/// outcome checked against the golden model with the engine's finite queues (an overflow
-/// is the engine's honest answer when a queue is full; the host would match in software),
-/// and the cycles the engine spends, with the command handshake of the benchmarks (the
-/// next operation is presented as soon as the last response is taken).
+/// Which engine a replay drives.
+pub enum ReplayEngine {
+    /// The cycle-accurate model.
+    Model(TwoLevelConfig),
+    /// The RTL in Verilator, reset between ranks.
+    Rtl(EngineUnderTest),
+}
+
+/// Replays every rank's stream through the receive engine behind the host driver
+/// (fallback mode, `tagmatch_sim::host`): every outcome checked against the unbounded
+/// golden model, so a trace whose queues outgrow the engine replays to the end with the
+/// overflow kept in software. Reports where the matches were found, what the host did,
+/// and the cycles the engine spent with the benchmarks' handshake (the next command is
+/// presented as soon as the last response is taken).
 pub fn replay_engine(
     path: &Path,
-    cfg: TwoLevelConfig,
+    engine: ReplayEngine,
     latency_us: f64,
     per_rank: bool,
 ) -> Result<Vec<Record>, String> {
     let (_, events) = load(path)?;
     let streams = streams_noted(&events, latency_us)?;
+    let (cfg, name) = match &engine {
+        ReplayEngine::Model(cfg) => (*cfg, "engine"),
+        ReplayEngine::Rtl(e) => (e.config, "rtl"),
+    };
+    let mut rtl = match &engine {
+        ReplayEngine::Model(_) => None,
+        ReplayEngine::Rtl(e) => {
+            eprintln!("tagmatch: building {} in Verilator (cached after the first time)", e.name);
+            let (model, _) = Model::build(&engine_spec(&e.name, e.verilog.clone(), false))?;
+            Some(RtlEngine::new(model)?)
+        }
+    };
     let mut out = Vec::new();
     let mut all = EngineReplay::default();
     for s in &streams {
-        let r = engine_replay_rank(s, cfg)?;
+        let r = match rtl.take() {
+            None => engine_replay_rank(s, TwoLevelModel::with_config(cfg), |m| Some(m.last_walk() as u64))?.0,
+            Some(mut e) => {
+                e.reset();
+                let (r, driver) = engine_replay_rank(s, e, |_| None)?;
+                rtl = Some(driver.into_engine());
+                r
+            }
+        };
         if per_rank {
-            out.push(r.record(Some(s.rank), &cfg));
+            out.push(r.record(Some(s.rank), &cfg, name));
         }
         all.merge(&r);
     }
-    out.push(all.record(None, &cfg));
+    out.push(all.record(None, &cfg, name));
     Ok(out)
 }
 
@@ -313,39 +346,62 @@ pub fn replay_engine(
 struct EngineReplay {
     ops: u64,
     matches: u64,
-    overflows: u64,
     cycles: u64,
+    /// The most engine cycles one MPI operation took, driver commands included.
     max_latency: u64,
-    walked: u64,
+    /// List elements the searches compared (the model knows; the RTL does not say).
+    walked: Option<u64>,
     prq_max: usize,
     umq_max: usize,
+    host: HostReport,
 }
 
 impl EngineReplay {
     fn merge(&mut self, o: &EngineReplay) {
         self.ops += o.ops;
         self.matches += o.matches;
-        self.overflows += o.overflows;
         self.cycles += o.cycles;
         self.max_latency = self.max_latency.max(o.max_latency);
-        self.walked += o.walked;
+        self.walked = match (self.walked, o.walked) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
         self.prq_max = self.prq_max.max(o.prq_max);
         self.umq_max = self.umq_max.max(o.umq_max);
+        let (h, oh) = (&mut self.host, &o.host);
+        h.ops += oh.ops;
+        h.commands += oh.commands;
+        h.matched_in_hardware += oh.matched_in_hardware;
+        h.matched_in_host += oh.matched_in_host;
+        h.fallbacks += oh.fallbacks;
+        h.undone += oh.undone;
+        h.readmitted += oh.readmitted;
+        h.host.searches += oh.host.searches;
+        h.host.inspected += oh.host.inspected;
+        h.max_host_prq = h.max_host_prq.max(oh.max_host_prq);
+        h.max_host_umq = h.max_host_umq.max(oh.max_host_umq);
     }
 
-    fn record(&self, rank: Option<u32>, cfg: &TwoLevelConfig) -> Record {
+    fn record(&self, rank: Option<u32>, cfg: &TwoLevelConfig, name: &str) -> Record {
         let per = |n: u64| if n == 0 { 0.0 } else { round(self.cycles as f64 / n as f64, 3) };
+        let h = &self.host;
         vec![
             ("rank", rank_value(rank)),
-            ("matcher", json!("engine")),
+            ("matcher", json!(name)),
             ("cam_depth", json!(cfg.cam_depth)),
             ("lists", json!(cfg.lists)),
+            ("queue_capacity", json!(cfg.queue_capacity())),
             ("ops", json!(self.ops)),
             ("matches", json!(self.matches)),
-            ("overflows", json!(self.overflows)),
+            ("hw_share", json!(round(h.hardware_share(), 4))),
+            ("fallbacks", json!(h.fallbacks)),
+            ("readmitted", json!(h.readmitted)),
+            ("undone", json!(h.undone)),
+            ("host_inspected_per_op", json!(round(h.host_inspected_per_op(), 3))),
+            ("commands", json!(h.commands)),
             ("cycles", json!(self.cycles)),
             ("cycles_per_op", json!(per(self.ops))),
-            ("max_latency", json!(self.max_latency)),
+            ("max_op_cycles", json!(self.max_latency)),
             ("list_elements_walked", json!(self.walked)),
             ("prq_max", json!(self.prq_max)),
             ("umq_max", json!(self.umq_max)),
@@ -353,28 +409,37 @@ impl EngineReplay {
     }
 }
 
-fn engine_replay_rank(stream: &RankStream, cfg: TwoLevelConfig) -> Result<EngineReplay, String> {
-    let mut engine = TwoLevelModel::with_config(cfg);
-    let mut golden = BoundedGolden::new(cfg.queue_capacity(), cfg.queue_capacity());
+/// One rank's stream through the driver over `engine`; `walk` reads the elements the last
+/// search compared, where the engine knows.
+fn engine_replay_rank<E: CycleEngine>(
+    stream: &RankStream,
+    engine: E,
+    walk: impl Fn(&E) -> Option<u64>,
+) -> Result<(EngineReplay, FallbackDriver<E>), String> {
+    let mut driver = FallbackDriver::new(engine);
+    let start = driver.engine().cycles();
+    let mut golden = Golden::new();
     let mut r = EngineReplay { ops: stream.ops.len() as u64, ..EngineReplay::default() };
     for (i, op) in stream.ops.iter().enumerate() {
         let want = golden.apply(op);
+        let before = driver.engine().cycles();
         let got =
-            engine.apply(op).map_err(|e| format!("rank {} operation {i} ({op:?}): {e}", stream.rank))?;
-        if got.outcome != want {
+            driver.apply(op).map_err(|e| format!("rank {} operation {i} ({op:?}): {e}", stream.rank))?;
+        if got != want {
             return Err(format!(
-                "the engine model disagrees with the golden model on rank {} at operation {i} ({op:?}): {:?} instead of {want:?}",
-                stream.rank, got.outcome
+                "the engine behind the host driver disagrees with the golden model on rank {} at operation {i} ({op:?}): {got:?} instead of {want:?}",
+                stream.rank
             ));
         }
         r.matches += matches!(want, tagmatch_sim::Outcome::Matched { .. }) as u64;
-        r.overflows += (want == tagmatch_sim::Outcome::Overflow) as u64;
-        r.max_latency = r.max_latency.max(got.latency());
-        r.walked += engine.last_walk() as u64;
-        let (p, u) = engine.queue_lengths();
-        r.prq_max = r.prq_max.max(p);
-        r.umq_max = r.umq_max.max(u);
+        r.max_latency = r.max_latency.max(driver.engine().cycles() - before);
+        if let Some(w) = walk(driver.engine()) {
+            *r.walked.get_or_insert(0) += w;
+        }
     }
-    r.cycles = engine.cycles();
-    Ok(r)
+    let s = golden.stats();
+    (r.prq_max, r.umq_max) = (s.max_prq_len, s.max_umq_len);
+    r.host = driver.report();
+    r.cycles = driver.engine().cycles() - start;
+    Ok((r, driver))
 }

@@ -101,20 +101,34 @@ fn trace_replay_reports_work_per_match_for_each_matcher() {
     assert!(rb < ll, "per-source lists walk less than one list: {rb} vs {ll}");
 
     // The engine's cycle model: the same pairing, in cycles; a small engine overflows.
-    let engine = |extra: &[&str]| {
+    let replay = |matcher: &str, extra: &[&str]| {
         let mut args =
-            vec!["trace", "replay", amg.to_str().unwrap(), "--matcher", "engine", "--format", "json"];
+            vec!["trace", "replay", amg.to_str().unwrap(), "--matcher", matcher, "--format", "json"];
         args.extend_from_slice(extra);
         json(&tagmatch(&args))
     };
+    let engine = |extra: &[&str]| replay("engine", extra);
     let paper = engine(&[]);
     assert_eq!(paper.len(), 1);
     assert_eq!(paper[0]["matches"], 15524);
-    assert_eq!(paper[0]["overflows"], 0);
+    // It fits: every match in hardware, no host work.
+    assert_eq!((paper[0]["fallbacks"].as_u64(), paper[0]["hw_share"].as_f64()), (Some(0), Some(1.0)));
+    assert_eq!(paper[0]["host_inspected_per_op"], 0.0);
     assert!(paper[0]["cycles"].as_u64().unwrap() >= 3 * paper[0]["ops"].as_u64().unwrap() - 1);
+    // A tiny engine overflows, and the host driver carries the replay to the end.
     let tiny = engine(&["--cam-depth", "8", "--lists", "4", "--list-capacity", "8", "--per-rank"]);
     assert_eq!(tiny.len(), 28, "27 ranks and the total");
-    assert!(tiny[27]["overflows"].as_u64().unwrap() > 0, "{}", tiny[27]);
+    assert_eq!(tiny[27]["matches"], 15524);
+    assert!(tiny[27]["fallbacks"].as_u64().unwrap() > 0, "{}", tiny[27]);
+    assert!(tiny[27]["hw_share"].as_f64().unwrap() < 1.0, "{}", tiny[27]);
+    // The RTL behind the driver: the same pairing, the same cycles as its model.
+    let rtl = replay("rtl", &["--cam-depth", "4", "--lists", "4", "--list-capacity", "16"]);
+    let model = engine(&["--cam-depth", "4", "--lists", "4", "--list-capacity", "16"]);
+    assert_eq!(rtl[0]["matches"], 15524);
+    for key in ["fallbacks", "readmitted", "undone", "commands", "cycles", "hw_share"] {
+        assert_eq!(rtl[0][key], model[0][key], "{key}: {} against {}", rtl[0], model[0]);
+    }
+    assert!(rtl[0]["fallbacks"].as_u64().unwrap() > 0, "{}", rtl[0]);
     let e = one_line_error(&tagmatch(&[
         "trace",
         "replay",

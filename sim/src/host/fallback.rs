@@ -34,6 +34,11 @@ impl<E: CycleEngine> FallbackDriver<E> {
         &mut self.engine
     }
 
+    /// The engine back, for another run (after a reset).
+    pub fn into_engine(self) -> E {
+        self.engine
+    }
+
     /// Entries the host holds: (receives, messages).
     pub fn host_lengths(&self) -> (usize, usize) {
         (self.host.prq_len(), self.host.umq_len())
