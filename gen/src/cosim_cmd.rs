@@ -129,7 +129,7 @@ pub fn run(cfg: &EngineConfig, source: &OpsSource, seed: u64) -> Result<Record, 
         ("lists", json!(cfg.lists)),
         ("list_capacity", json!(cfg.list_capacity)),
     ];
-    record.extend(counts(&r, seed));
+    record.extend(counts(&r, source.count().map(|_| seed)));
     Ok(record)
 }
 
@@ -163,7 +163,7 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
         ("host", json!(name)),
         ("delay", json!(delay)),
         ("sync", json!(sync)),
-        ("seed", json!(seed)),
+        ("seed", json!(source.count().map(|_| seed))),
         ("ops", json!(h.ops)),
         ("hw_share", json!((h.hardware_share() * 1e4).round() / 1e4)),
         ("matched_in_hw", json!(h.matched_in_hardware)),
@@ -198,7 +198,7 @@ pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Resul
         ("unexpected_capacity", json!(cfg.unexpected)),
         ("fast_path", json!(cfg.fast_path)),
     ];
-    record.extend(counts(&r, seed));
+    record.extend(counts(&r, Some(seed)));
     record.extend([
         ("blocks", json!(r.blocks)),
         ("fast_path_lanes", json!(r.fast_path)),
@@ -207,7 +207,8 @@ pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Resul
     Ok(record)
 }
 
-fn counts(r: &CosimReport, seed: u64) -> Record {
+/// What a run saw; `seed` is `None` for a user's file.
+fn counts(r: &CosimReport, seed: Option<u64>) -> Record {
     vec![
         ("seed", json!(seed)),
         ("ops", json!(r.ops)),

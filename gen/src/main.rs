@@ -7,6 +7,7 @@ mod cosim_cmd;
 mod engine_gen;
 mod estimate;
 mod hardware_bench;
+mod host_bench;
 mod model_bench;
 mod rate_bench;
 mod report;
@@ -250,6 +251,10 @@ enum Command {
         /// Sequences (rate).
         #[arg(long, default_value_t = 500)]
         sequences: u32,
+        /// Preposted and unload through the host driver (`fallback`), so depths past the
+        /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
+        #[arg(long, value_enum)]
+        host: Option<cosim_cmd::HostChoice>,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
         #[arg(long)]
@@ -619,6 +624,7 @@ fn run(cli: Cli) -> Result<(), String> {
             scenario,
             k,
             sequences,
+            host,
             format,
             plot,
         } => {
@@ -646,6 +652,44 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
+            }
+            if let Some(choice) = host {
+                if choice != cosim_cmd::HostChoice::Fallback {
+                    return Err("bench --host runs fallback mode; split mode is exercised by \
+                                `cosim --host split`"
+                        .into());
+                }
+                if engine == Engine::Software || !baselines.is_empty() {
+                    return Err(
+                        "--host drives the hardware engine (--engine model or rtl), without baselines".into(),
+                    );
+                }
+                let lists = if lists.is_empty() { vec![4] } else { lists };
+                let records = match engine {
+                    Engine::Rtl => {
+                        let configs = lists
+                            .iter()
+                            .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let depths = host_depths(depths, configs[0].queue_capacity());
+                        host_bench::run(bench, host_bench::Target::Rtl(&configs), &depths)?
+                    }
+                    _ => {
+                        let configs = lists
+                            .iter()
+                            .map(|&n| {
+                                TwoLevelConfig::from_list_capacity(
+                                    cam_depth as usize,
+                                    n as usize,
+                                    list_capacity as usize,
+                                )
+                            })
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let depths = host_depths(depths, configs[0].queue_capacity() as u32);
+                        host_bench::run(bench, host_bench::Target::Model(&configs), &depths)?
+                    }
+                };
+                return finish_hardware_bench(records, bench, list_capacity, format, plot);
             }
             if engine != Engine::Model && !baselines.is_empty() {
                 return Err("--baselines go beside the cycle model (--engine model)".into());
@@ -694,21 +738,46 @@ fn run(cli: Cli) -> Result<(), String> {
                     software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
                 }
             };
-            let mut records = records;
-            if engine != Engine::Software {
-                for w in timing_record::annotate(&mut records, list_capacity)? {
-                    eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
-                }
+            if engine == Engine::Software {
+                print!("{}", render(&records, format));
+                return Ok(());
             }
-            if let Some(svg) = plot {
-                let title = format!("{} benchmark, {}-entry CAM", bench.name(), cam_depth);
-                hardware_bench::plot(&records, &svg, &title)?;
-            }
-            let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
-            print!("{}", render(&shown, format));
-            Ok(())
+            finish_hardware_bench(records, bench, list_capacity, format, plot)
         }
     }
+}
+
+/// The host benchmark's depths: the ones asked for, or from one entry to past the
+/// engine's capacity.
+fn host_depths(asked: Vec<u32>, capacity: u32) -> Vec<u32> {
+    if !asked.is_empty() {
+        return asked;
+    }
+    let mut d = vec![1, 1000, 10000, capacity, capacity + capacity / 5];
+    d.sort_unstable();
+    d.dedup();
+    d
+}
+
+/// Nanoseconds from the measured clock, the plot and the table of a hardware benchmark.
+fn finish_hardware_bench(
+    mut records: Vec<report::Record>,
+    bench: Bench,
+    list_capacity: u32,
+    format: Format,
+    plot: Option<PathBuf>,
+) -> Result<(), String> {
+    for w in timing_record::annotate(&mut records, list_capacity)? {
+        eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
+    }
+    if let Some(svg) = plot {
+        let cam_depth = records.first().map(|r| report::field(r, "cam_depth").clone()).unwrap_or_default();
+        let title = format!("{} benchmark, {}-entry CAM", bench.name(), cam_depth);
+        hardware_bench::plot(&records, &svg, &title)?;
+    }
+    let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
+    print!("{}", render(&shown, format));
+    Ok(())
 }
 
 fn main() -> ExitCode {

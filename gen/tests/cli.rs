@@ -285,6 +285,87 @@ fn cosim_runs_rtl_against_golden_and_reports_what_it_saw() {
     assert_eq!(total, 4000, "every operation has one outcome");
 }
 
+/// The host driver over the tiny engine: both modes agree with the unbounded golden model
+/// on a stream that overflows it thousands of times; without the phase counter the race
+/// shows; a user's own operations run from a file.
+#[test]
+fn cosim_host_modes_and_an_operations_file() {
+    let tiny = ["--cam-depth", "4", "--lists", "4", "--list-capacity", "16", "--format", "json"];
+    let host = |mode: &str, extra: &[&str]| {
+        let mut args = vec!["cosim", "--host", mode, "--ops", "20000", "--seed", "3"];
+        args.extend_from_slice(&tiny);
+        args.extend_from_slice(extra);
+        tagmatch(&args)
+    };
+    let r = &json(&host("fallback", &[]))[0];
+    assert_eq!((r["ops"].as_u64(), r["queue_capacity"].as_u64()), (Some(20000), Some(16)));
+    assert!(r["fallbacks"].as_u64().unwrap() >= 1000, "{r}");
+    let share = r["hw_share"].as_f64().unwrap();
+    assert!(share > 0.0 && share < 1.0, "{r}");
+    let r = &json(&host("split", &["--delay", "3"]))[0];
+    assert_eq!(
+        (r["host"].as_str(), r["delay"].as_u64(), r["sync"].as_bool()),
+        (Some("split"), Some(3), Some(true))
+    );
+    assert!(r["forwarded"].as_u64().unwrap() > 0 && r["refused"].as_u64().unwrap() > 0, "{r}");
+    let out = host("split", &["--delay", "3", "--no-sync"]);
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    let e = e.lines().find(|l| l.starts_with("tagmatch: error:")).unwrap_or_default();
+    assert!(e.contains("the phase counter is off"), "{e}");
+
+    let dir = std::env::temp_dir().join(format!("tagmatch-ops-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ops.jsonl");
+    let mut lines = String::new();
+    for i in 1..=40 {
+        lines += &format!(
+            "{{\"PostRecv\":{{\"recv\":{i},\"spec\":{{\"comm\":0,\"src\":null,\"tag\":{}}}}}}}\n",
+            i % 3
+        );
+    }
+    for i in 1..=40 {
+        lines += &format!(
+            "{{\"Arrive\":{{\"msg\":{},\"env\":{{\"comm\":0,\"src\":1,\"tag\":{}}}}}}}\n",
+            100 + i,
+            i % 3
+        );
+    }
+    std::fs::write(&file, lines).unwrap();
+    let path = file.to_str().unwrap();
+    let mut args = vec!["cosim", "--host", "fallback", "--ops", path];
+    args.extend_from_slice(&tiny);
+    let r = &json(&tagmatch(&args))[0];
+    assert_eq!(r["ops"], 80);
+    assert_eq!(r["fallbacks"], 24, "40 receives on a 16-entry engine: {r}");
+    let mut args = vec!["cosim", "--ops", path];
+    args.extend_from_slice(&tiny);
+    let r = &json(&tagmatch(&args))[0];
+    assert_eq!((r["ops"].as_u64(), r["overflows"].as_u64()), (Some(80), Some(32)), "{r}");
+    assert!(r["seed"].is_null(), "a file has no seed: {r}");
+    std::fs::write(&file, "{\"Cancel\":{\"recv\":1}}\nnot json\n").unwrap();
+    let e = one_line_error(&tagmatch(&["cosim", "--ops", path]));
+    assert!(e.contains("line 2: not an operation"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Past the engine's capacity the benchmarks run through the host driver: the receives
+/// that do not fit wait in software and are matched there.
+#[test]
+fn bench_through_the_host_driver_runs_past_the_engine() {
+    let args = ["bench", "unload", "--engine", "model", "--host", "fallback", "--cam-depth", "8"];
+    let mut args = args.to_vec();
+    args.extend(["--lists", "4", "--list-capacity", "256", "--depths", "100,260,400", "--format", "json"]);
+    let recs = json(&tagmatch(&args));
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[1]["queue_capacity"], 260);
+    assert_eq!((recs[1]["fallbacks"].as_u64(), recs[1]["hw_share"].as_f64()), (Some(0), Some(1.0)));
+    assert_eq!(recs[2]["fallbacks"], 140, "{}", recs[2]);
+    assert!(recs[2]["cycles"].as_u64() > recs[1]["cycles"].as_u64());
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--host", "fallback"]));
+    assert!(e.contains("--engine model or rtl"), "{e}");
+}
+
 #[test]
 fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     let dir = std::env::temp_dir().join(format!("tagmatch-rtl-bench-{}", std::process::id()));
