@@ -3,12 +3,14 @@
 //! searched at once with the oldest candidate winning ([`parallel_lists`]), the two-level
 //! queue with its data mover ([`two_level_queue`]), the receive engine — PRQ and UMQ
 //! behind valid/ready command and response streams ([`receive_engine`]) — a true
-//! dual-port block RAM ([`dual_port_ram`]), and the optimistic matcher's thread array
-//! ([`thread_array`]).
+//! dual-port block RAM ([`dual_port_ram`]), the optimistic matcher's thread array
+//! ([`thread_array`]), and the one-sided offload unit: put/get progress, per-window
+//! counters, flush and FIN ([`onesided`]).
 
 pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;
+pub mod onesided;
 pub mod parallel_lists;
 pub mod receive_engine;
 pub mod single_cycle_cam;

@@ -16,6 +16,7 @@ pub mod host;
 pub mod linked_list;
 pub mod matcher;
 pub mod matchers;
+pub mod onesided;
 pub mod op_file;
 pub mod ops;
 pub mod optimistic;
