@@ -90,6 +90,8 @@ impl UnitPins for UnitModel {
         }
     }
 
+    // Indexed loops over the windows, line for line the RTL's `for w in 0..W`.
+    #[allow(clippy::needless_range_loop)]
     fn clock(&mut self, i: &Inputs) {
         let mask = self.mask();
         let mut nx = self.clone();
