@@ -9,6 +9,8 @@ mod estimate;
 mod hardware_bench;
 mod host_bench;
 mod model_bench;
+mod onesided_bench;
+mod onesided_gen;
 mod rate_bench;
 mod report;
 mod software_bench;
@@ -69,6 +71,33 @@ enum Design {
     TwoLevel,
     /// The optimistic tag matching thread array: lanes match a block of arrivals at once.
     Optimistic,
+    /// The one-sided offload unit: put/get progress, per-window counters, flush and FIN.
+    Onesided,
+}
+
+/// The one-sided unit's size (--engine onesided).
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct OnesidedShape {
+    /// Windows: 4, 16 or 64 [default: 16].
+    #[arg(long)]
+    windows: Option<usize>,
+    /// Bits of each window's counters: 16 (32, or 3 with 4 windows) [default: 16].
+    #[arg(long)]
+    counter_bits: Option<u32>,
+}
+
+impl OnesidedShape {
+    fn config(&self) -> Result<tagmatch_sim::onesided::UnitConfig, String> {
+        onesided_gen::configuration(self.windows, self.counter_bits)
+    }
+
+    /// Refuses one-sided options given for another design.
+    fn unused(&self) -> Result<(), String> {
+        if self.windows.is_some() || self.counter_bits.is_some() {
+            return Err("--windows and --counter-bits size the one-sided unit: add --engine onesided".into());
+        }
+        Ok(())
+    }
 }
 
 /// The thread array's shape (--engine optimistic).
@@ -173,6 +202,9 @@ enum BenchName {
     Unload,
     /// Matches per cycle of the optimistic matcher's threads (and the two-level engine).
     Rate,
+    /// Overlap of one-sided puts or gets with compute, offloaded to the one-sided unit
+    /// against a host-progressed baseline.
+    Onesided,
 }
 
 #[derive(Subcommand)]
@@ -186,6 +218,8 @@ enum Command {
         shape: EngineShape,
         #[command(flatten)]
         array: ArrayShape,
+        #[command(flatten)]
+        onesided: OnesidedShape,
         /// Also write a top-level wrapper, constraints and a project script for this board
         /// (`tagmatch boards` lists them).
         #[arg(long)]
@@ -251,6 +285,29 @@ enum Command {
         /// Sequences (rate).
         #[arg(long, default_value_t = 500)]
         sequences: u32,
+        /// Requests per run (onesided).
+        #[arg(long, value_delimiter = ',', default_value = "1,16,64")]
+        requests: Vec<u32>,
+        /// Bytes per request (onesided).
+        #[arg(long, value_delimiter = ',', default_value = "64,1024,4096,16384,65536")]
+        bytes: Vec<u32>,
+        /// Cycles the host computes between issuing and flushing (onesided).
+        #[arg(long, value_delimiter = ',', default_value = "10000")]
+        compute: Vec<u64>,
+        /// The network's latency, cycles from a request's last byte to its completion (onesided).
+        #[arg(long, default_value_t = 200)]
+        latency: u64,
+        /// The network's bandwidth, bytes per cycle (onesided).
+        #[arg(long, default_value_t = 32)]
+        bandwidth: u64,
+        /// Requests the network's send queue holds (onesided).
+        #[arg(long, default_value_t = 128)]
+        net_queue: usize,
+        /// Gets instead of puts (onesided).
+        #[arg(long)]
+        get: bool,
+        #[command(flatten)]
+        onesided: OnesidedShape,
         /// Preposted and unload through the host driver (`fallback`), so depths past the
         /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
         #[arg(long, value_enum)]
@@ -267,6 +324,8 @@ enum Command {
         engine: Design,
         #[command(flatten)]
         array: ArrayShape,
+        #[command(flatten)]
+        onesided: OnesidedShape,
         #[arg(long, default_value_t = 4)]
         lists: u32,
         /// Operations: a count of random ones, or a file of your own (JSON lines of `Op`,
@@ -473,7 +532,72 @@ fn run(cli: Cli) -> Result<(), String> {
             print!("{}", render(&boards::records()?, format));
             Ok(())
         }
-        Command::Gen { engine: Design::Optimistic, shape, array, board, estimate, timing, format, out } => {
+        Command::Gen {
+            engine: Design::Onesided,
+            shape,
+            array,
+            onesided,
+            board,
+            estimate,
+            timing,
+            format,
+            out,
+        } => {
+            if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
+                return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
+                            one-sided unit (--windows, --counter-bits)"
+                    .into());
+            }
+            array.unused()?;
+            if board.is_some() {
+                return Err(
+                    "--board wraps the two-level engine; the one-sided unit has no board wrapper yet".into(),
+                );
+            }
+            let cfg = onesided.config()?;
+            let tools = timing.tools()?;
+            let mut manifest = onesided_gen::generate(&cfg, &out)?;
+            let shape: report::Record = vec![
+                ("windows", serde_json::json!(cfg.windows)),
+                ("counter_bits", serde_json::json!(cfg.counter_bits)),
+            ];
+            let mut xilinx_levels = None;
+            if estimate {
+                eprintln!("tagmatch: synthesizing the one-sided unit in yosys");
+                let estimates =
+                    estimate::estimate(&out.join(onesided_gen::ONESIDED_FILE), &out.join("yosys"))?;
+                xilinx_levels = estimates.first().map(|e| e.logic_levels);
+                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
+                engine_gen::write_manifest(&out, &manifest)?;
+                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
+                print!("{}", render(&records, format));
+            }
+            if let Some(tools) = &tools {
+                let file = onesided_gen::ONESIDED_FILE;
+                timing.run(tools, &out, file, "onesided", &mut manifest, &shape, xilinx_levels, format)?;
+            }
+            eprintln!(
+                "tagmatch: wrote {} and manifest.json to {} ({} windows, {}-bit counters: {} requests outstanding per window)",
+                onesided_gen::ONESIDED_FILE,
+                out.display(),
+                cfg.windows,
+                cfg.counter_bits,
+                cfg.max_outstanding()
+            );
+            Ok(())
+        }
+        Command::Gen {
+            engine: Design::Optimistic,
+            shape,
+            array,
+            onesided,
+            board,
+            estimate,
+            timing,
+            format,
+            out,
+        } => {
+            onesided.unused()?;
             if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
                 return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
@@ -519,8 +643,19 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Command::Gen { engine: Design::TwoLevel, shape, array, board, estimate, timing, format, out } => {
+        Command::Gen {
+            engine: Design::TwoLevel,
+            shape,
+            array,
+            onesided,
+            board,
+            estimate,
+            timing,
+            format,
+            out,
+        } => {
             array.unused()?;
+            onesided.unused()?;
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let tools = timing.tools()?;
@@ -569,6 +704,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Cosim {
             engine,
             array,
+            onesided,
             lists,
             ops,
             seed,
@@ -579,6 +715,9 @@ fn run(cli: Cli) -> Result<(), String> {
             no_sync,
             format,
         } => {
+            if engine != Design::Onesided {
+                onesided.unused()?;
+            }
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
@@ -597,10 +736,15 @@ fn run(cli: Cli) -> Result<(), String> {
                         ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
                     (cosim_cmd::run_thread_array(&cfg, n, seed)?, cosim_cmd::ENGINE_AGREES)
                 }
-                (Design::Optimistic, Some(_)) => {
-                    return Err(
-                        "--host drives the two-level engine; the thread array has no host driver".into()
-                    )
+                (Design::Optimistic | Design::Onesided, Some(_)) => {
+                    return Err("--host drives the two-level engine".into())
+                }
+                (Design::Onesided, None) => {
+                    array.unused()?;
+                    let cfg = onesided.config()?;
+                    let n =
+                        ops.count().ok_or("--engine onesided runs random scripts: --ops takes a count")?;
+                    (cosim_cmd::run_onesided(&cfg, n, seed)?, cosim_cmd::ONESIDED_AGREES)
                 }
             };
             let n = report::field(&record, "ops").as_u64().unwrap_or(0);
@@ -624,11 +768,43 @@ fn run(cli: Cli) -> Result<(), String> {
             scenario,
             k,
             sequences,
+            requests,
+            bytes,
+            compute,
+            latency,
+            bandwidth,
+            net_queue,
+            get,
+            onesided,
             host,
             format,
             plot,
         } => {
+            if bench != BenchName::Onesided {
+                onesided.unused()?;
+            }
             let bench = match bench {
+                BenchName::Onesided => {
+                    if engine == Engine::Software {
+                        return Err(
+                            "bench onesided runs the unit's model (--engine model) or RTL (--engine rtl)"
+                                .into(),
+                        );
+                    }
+                    let cfg = onesided.config()?;
+                    let net = tagmatch_sim::onesided::network::NetworkConfig {
+                        latency,
+                        bytes_per_cycle: bandwidth,
+                        queue: net_queue,
+                    };
+                    let sweep = onesided_bench::Sweep { requests, bytes, compute, get, net };
+                    let records = onesided_bench::run(cfg, &sweep, engine == Engine::Rtl)?;
+                    if let Some(svg) = plot {
+                        onesided_bench::plot(&records, &svg)?;
+                    }
+                    print!("{}", render(&records, format));
+                    return Ok(());
+                }
                 BenchName::Preposted => Bench::Preposted,
                 BenchName::Unload => Bench::Unload,
                 BenchName::Rate => {

@@ -154,6 +154,10 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
             .find(|c| &thread_array_gen::parameters(c) == parameters)
             .map(|c| c.verilog().map(|v| content_hash(&v)))
             .transpose(),
+        "onesided" => crate::onesided_gen::all_configurations()
+            .find(|c| &crate::onesided_gen::parameters(c) == parameters)
+            .map(|c| crate::onesided_gen::verilog(&c).map(|v| content_hash(&v)))
+            .transpose(),
         _ => Ok(None),
     }
 }

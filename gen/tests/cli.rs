@@ -694,3 +694,77 @@ fn bench_records_carry_ns_at_the_recorded_fmax() {
     assert!(find("two-level", 4)["ns"].is_null(), "the 256-entry CAM engine is not in this record file");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The one-sided offload unit: generated with its manifest, co-simulated against its model,
+/// and its overlap benchmark on model and RTL alike.
+#[test]
+fn the_onesided_unit_generates_cosimulates_and_benchmarks() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-onesided-{}", std::process::id()));
+    let out = tagmatch(&[
+        "gen",
+        "--engine",
+        "onesided",
+        "--windows",
+        "4",
+        "--counter-bits",
+        "3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["engine"], "onesided");
+    assert_eq!(manifest["parameters"]["max_outstanding_per_window"], 7);
+    assert!(std::fs::read_to_string(dir.join("tagmatch_onesided.v")).unwrap().contains("module top("));
+    std::fs::remove_dir_all(&dir).ok();
+
+    let r = &json(&tagmatch(&[
+        "cosim",
+        "--engine",
+        "onesided",
+        "--windows",
+        "4",
+        "--counter-bits",
+        "3",
+        "--ops",
+        "3000",
+        "--format",
+        "json",
+    ]))[0];
+    assert!(r["requests"].as_u64().unwrap() > 1000 && r["fins"].as_u64().unwrap() > 100, "{r}");
+
+    let bench = |engine: &str| {
+        let args = [
+            "bench",
+            "onesided",
+            "--engine",
+            engine,
+            "--requests",
+            "16",
+            "--bytes",
+            "64,4096",
+            "--compute",
+            "5000",
+        ];
+        let mut args = args.to_vec();
+        args.extend(["--format", "json"]);
+        json(&tagmatch(&args))
+    };
+    let (model, rtl) = (bench("model"), bench("rtl"));
+    assert_eq!(model.len(), 2);
+    for (m, r) in model.iter().zip(&rtl) {
+        for key in ["comm_cycles", "offload_cycles", "baseline_cycles", "fin_delay"] {
+            assert_eq!(m[key], r[key], "{key}: model {m}, RTL {r}");
+        }
+    }
+    let big = &model[1];
+    assert!(big["offload_overlap_pct"].as_f64().unwrap() >= 95.0, "{big}");
+    assert!(big["baseline_overlap_pct"].as_f64().unwrap() < 50.0, "{big}");
+    assert!(big["fin_delay"].as_u64().unwrap() <= 3, "{big}");
+    let e =
+        one_line_error(&tagmatch(&["gen", "--engine", "onesided", "--windows", "5", "--out", "/tmp/never"]));
+    assert!(e.contains("supported:"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--windows", "4"]));
+    assert!(e.contains("--engine onesided"), "{e}");
+}
