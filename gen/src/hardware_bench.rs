@@ -11,13 +11,18 @@ use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
-use tagmatch_sim::cycle::bench::{preposted, unload};
+use tagmatch_sim::cycle::bench::{preposted, preposted_with_wait, unload, unload_with_wait};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
 /// Runs `bench` at every depth on each configuration's RTL in Verilator. Build and
 /// progress messages go to stderr.
-pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result<Vec<Record>, String> {
+pub fn run_rtl(
+    bench: Bench,
+    configs: &[EngineConfig],
+    depths: &[u32],
+    wait: bool,
+) -> Result<Vec<Record>, String> {
     for cfg in configs {
         cfg.model_config()?.check_depths(depths)?;
     }
@@ -42,12 +47,14 @@ pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result
                 let _ = std::io::stderr().flush();
             }
             let started = Instant::now();
-            let point = match bench {
-                Bench::Preposted => preposted(&mut engine, depth)?,
-                Bench::Unload => unload(&mut engine, depth)?,
+            let point = match (bench, wait) {
+                (Bench::Preposted, false) => preposted(&mut engine, depth)?,
+                (Bench::Unload, false) => unload(&mut engine, depth)?,
+                (Bench::Preposted, true) => preposted_with_wait(&mut engine, depth)?,
+                (Bench::Unload, true) => unload_with_wait(&mut engine, depth)?,
             };
             let seconds = started.elapsed().as_secs_f64();
-            out.push(vec![
+            let mut record = vec![
                 ("bench", json!(bench.name())),
                 ("engine", json!("rtl")),
                 ("design", json!("two-level")),
@@ -55,6 +62,13 @@ pub fn run_rtl(bench: Bench, configs: &[EngineConfig], depths: &[u32]) -> Result
                 ("lists", json!(cfg.lists)),
                 ("depth", json!(depth)),
                 ("cycles", json!(point.cycles)),
+            ];
+            if let Some(w) = point.wait_cycles {
+                record.push(("wait_cycles", json!(w)));
+            }
+            out.push(record);
+            let record = out.last_mut().expect("just pushed");
+            record.extend([
                 ("simulated_cycles", json!(point.simulated)),
                 ("sim_kcycles_per_s", json!((point.simulated as f64 / seconds / 1e3).round())),
                 ("build_s", json!((build.seconds * 10.0).round() / 10.0)),

@@ -308,6 +308,10 @@ enum Command {
         get: bool,
         #[command(flatten)]
         onesided: OnesidedShape,
+        /// Preposted and unload with the completion unit: a wait parked before the measured
+        /// deliveries, and `wait_cycles` to its answer beside `cycles` (model and rtl).
+        #[arg(long)]
+        wait: bool,
         /// Preposted and unload through the host driver (`fallback`), so depths past the
         /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
         #[arg(long, value_enum)]
@@ -776,6 +780,7 @@ fn run(cli: Cli) -> Result<(), String> {
             net_queue,
             get,
             onesided,
+            wait,
             host,
             format,
             plot,
@@ -829,6 +834,9 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
             }
+            if wait && (engine == Engine::Software || host.is_some()) {
+                return Err("--wait parks a wait in the engine's completion unit: --engine model or rtl, without --host".into());
+            }
             if let Some(choice) = host {
                 if choice != cosim_cmd::HostChoice::Fallback {
                     return Err("bench --host runs fallback mode; split mode is exercised by \
@@ -878,9 +886,12 @@ fn run(cli: Cli) -> Result<(), String> {
                     } else {
                         depths
                     };
+                    // The baselines are cost models without a completion unit: none by default with --wait.
+                    let baselines =
+                        if wait && baselines.is_empty() { vec!["none".to_string()] } else { baselines };
                     let designs =
                         model_designs(&lists, cam_depth, list_capacity, &baselines, software_cycles)?;
-                    let sweep = model_bench::run(bench, &designs, &depths)?;
+                    let sweep = model_bench::run(bench, &designs, &depths, wait)?;
                     eprintln!(
                         "tagmatch: {} points, {} simulated cycles in {:.2} s ({:.0} M cycles/s)",
                         sweep.records.len(),
@@ -898,7 +909,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         .collect::<Result<Vec<_>, _>>()?;
                     let depths =
                         if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
-                    hardware_bench::run_rtl(bench, &configs, &depths)?
+                    hardware_bench::run_rtl(bench, &configs, &depths, wait)?
                 }
                 Engine::Software => {
                     if !lists.is_empty() {

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 use tagmatch_sim::cycle::baselines::{Baseline, ASSOCIATIVE_ENTRIES, HASH_BUCKETS};
-use tagmatch_sim::cycle::bench::{preposted, unload, Point};
+use tagmatch_sim::cycle::bench::{preposted, preposted_with_wait, unload, unload_with_wait, Point};
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 
@@ -54,10 +54,16 @@ impl Design {
         }
     }
 
-    fn run(&self, bench: Bench, depths: &[u32], done: &(dyn Fn() + Sync)) -> Result<TimedPoints, String> {
+    fn run(
+        &self,
+        bench: Bench,
+        depths: &[u32],
+        wait: bool,
+        done: &(dyn Fn() + Sync),
+    ) -> Result<TimedPoints, String> {
         match *self {
-            Design::TwoLevel(c) => sweep(&mut TwoLevelModel::with_config(c), bench, depths, done),
-            Design::Baseline(b) => sweep(&mut b.engine()?, bench, depths, done),
+            Design::TwoLevel(c) => sweep(&mut TwoLevelModel::with_config(c), bench, depths, wait, done),
+            Design::Baseline(b) => sweep(&mut b.engine()?, bench, depths, wait, done),
         }
     }
 }
@@ -66,15 +72,18 @@ fn sweep(
     engine: &mut impl CycleEngine,
     bench: Bench,
     depths: &[u32],
+    wait: bool,
     done: &(dyn Fn() + Sync),
 ) -> Result<TimedPoints, String> {
     depths
         .iter()
         .map(|&depth| {
             let started = Instant::now();
-            let point = match bench {
-                Bench::Preposted => preposted(engine, depth),
-                Bench::Unload => unload(engine, depth),
+            let point = match (bench, wait) {
+                (Bench::Preposted, false) => preposted(engine, depth),
+                (Bench::Unload, false) => unload(engine, depth),
+                (Bench::Preposted, true) => preposted_with_wait(engine, depth),
+                (Bench::Unload, true) => unload_with_wait(engine, depth),
             }?;
             done();
             Ok((point, started.elapsed().as_secs_f64()))
@@ -89,11 +98,18 @@ pub struct Sweep {
     pub seconds: f64,
 }
 
-/// Runs `bench` at every depth on every design. Progress goes to stderr on a terminal.
-pub fn run(bench: Bench, designs: &[Design], depths: &[u32]) -> Result<Sweep, String> {
+/// Runs `bench` at every depth on every design, with a completion wait when `wait`.
+/// Progress goes to stderr on a terminal.
+pub fn run(bench: Bench, designs: &[Design], depths: &[u32], wait: bool) -> Result<Sweep, String> {
     for d in designs {
-        if let Design::TwoLevel(c) = d {
-            c.check_depths(depths)?;
+        match d {
+            Design::TwoLevel(c) => c.check_depths(depths)?,
+            Design::Baseline(_) if wait => {
+                return Err("--wait needs the engine's completion unit; the baselines are cost models \
+                            without one (add --baselines none)"
+                    .into())
+            }
+            Design::Baseline(_) => {}
         }
     }
     let total = designs.len() * depths.len();
@@ -117,7 +133,7 @@ pub fn run(bench: Bench, designs: &[Design], depths: &[u32]) -> Result<Sweep, St
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(design) = designs.get(i) else { break };
-                let r = design.run(bench, depths, &done);
+                let r = design.run(bench, depths, wait, &done);
                 results.lock().expect("no worker panics holding the lock")[i] = Some(r);
             });
         }
@@ -134,7 +150,7 @@ pub fn run(bench: Bench, designs: &[Design], depths: &[u32]) -> Result<Sweep, St
         let (cam, lists) = design.shape();
         for (&depth, (point, secs)) in depths.iter().zip(points) {
             simulated_cycles += point.simulated;
-            records.push(vec![
+            let mut record = vec![
                 ("bench", json!(bench.name())),
                 ("engine", json!("model")),
                 ("design", json!(design.name())),
@@ -143,9 +159,15 @@ pub fn run(bench: Bench, designs: &[Design], depths: &[u32]) -> Result<Sweep, St
                 ("lists", json!(lists)),
                 ("depth", json!(depth)),
                 ("cycles", json!(point.cycles)),
+            ];
+            if let Some(w) = point.wait_cycles {
+                record.push(("wait_cycles", json!(w)));
+            }
+            record.extend([
                 ("simulated_cycles", json!(point.simulated)),
                 ("sim_mcycles_per_s", json!((point.simulated as f64 / secs.max(1e-9) / 1e6).round())),
             ]);
+            records.push(record);
         }
     }
     Ok(Sweep { records, simulated_cycles, seconds })

@@ -6,13 +6,30 @@
 //! arrives (search the PRQ, else queue in the UMQ), cancel a receive by handle (search the
 //! PRQ by handle), probe (search the UMQ, leave the message), matched probe (search the
 //! UMQ and take the message). A receive's `ANY_SOURCE`/`ANY_TAG` travel as wildcard flags:
-//! stored with it in the PRQ, applied to the search when it scans the UMQ. Op codes 5-7
-//! answer `error` and change nothing.
+//! stored with it in the PRQ, applied to the search when it scans the UMQ. Op code 7
+//! answers `error` and changes nothing.
+//!
+//! Completion unit (FPL 2018): every match (a posted receive or a matched probe taking a
+//! message, a message taking a receive) counts one completed request in the counter of
+//! its *class*, the low 2 bits of its communicator. Four classes, not one counter per
+//! communicator: 65,536 32-bit counters would be a block RAM read in the decision cycle,
+//! and an MPI library picks its own context ids, so it can keep the communicators it waits
+//! on in different classes (or wait on a class and count the rest itself).
+//! - `wait(class, count)` (op 5; class in `cmd_comm`, count in `cmd_handle`) answers
+//!   `reached` at once if the class's counter has reached `count` (serial arithmetic on 32
+//!   bits), else `parked`: the wait is kept, other commands go on, and the match that
+//!   brings the counter to `count` is followed by a second response, `reached`, in the
+//!   cycle after its own is taken — one cycle added to that match. One wait is parked at a
+//!   time; another wait meanwhile answers `error`.
+//! - `test(class, count)` (op 6) answers `reached` or `not reached` at once.
+//! - Both carry the counter in `resp_msg` and `count` in `resp_recv`. `reset` clears the
+//!   counters and the parked wait.
 //!
 //! Responses (`resp_kind`): matched (receive and message handles), queued, cancelled, not
 //! found, probe found (message handle), probe found nothing, overflow — the queue the
 //! operation needed was full, the operation was not applied, and the host keeps it (to
-//! retry or to match in software; nothing is dropped) — and error.
+//! retry or to match in software; nothing is dropped) — error, and the completion unit's
+//! reached, not reached and parked.
 //!
 //! Pipeline (cycle `A` accepts the command): the command is registered at `A` before it
 //! fans out to the queues; `A + 1` starts the search in one queue; the cycle `W` that
@@ -32,6 +49,8 @@ pub const OP_ARRIVE: u64 = 1;
 pub const OP_CANCEL: u64 = 2;
 pub const OP_PROBE: u64 = 3;
 pub const OP_MATCHED_PROBE: u64 = 4;
+pub const OP_WAIT: u64 = 5;
+pub const OP_TEST: u64 = 6;
 
 pub const RESP_MATCHED: u64 = 0;
 pub const RESP_QUEUED: u64 = 1;
@@ -40,8 +59,15 @@ pub const RESP_NOT_FOUND: u64 = 3;
 pub const RESP_PROBE_FOUND: u64 = 4;
 pub const RESP_PROBE_NONE: u64 = 5;
 pub const RESP_OVERFLOW: u64 = 6;
-/// An op code the engine does not know (5-7); nothing changed.
+/// An op code the engine does not know (7), or a wait while another is parked; nothing
+/// changed.
 pub const RESP_ERROR: u64 = 7;
+pub const RESP_REACHED: u64 = 8;
+pub const RESP_NOT_REACHED: u64 = 9;
+pub const RESP_PARKED: u64 = 10;
+
+/// Completion classes: the low bits of the communicator.
+pub const COMPLETION_CLASSES: usize = 4;
 
 #[derive(LogicBlock)]
 pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
@@ -59,7 +85,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub cmd_handle: Signal<In, Bits<32>>,
     pub resp_valid: Signal<Out, Bit>,
     pub resp_ready: Signal<In, Bit>,
-    pub resp_kind: Signal<Out, Bits<3>>,
+    pub resp_kind: Signal<Out, Bits<4>>,
     pub resp_recv: Signal<Out, Bits<32>>,
     pub resp_msg: Signal<Out, Bits<32>>,
     /// The matched or probed entry's source and tag (a probe's status).
@@ -82,7 +108,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     tag_any: DFF<Bit>,
     handle: DFF<Bits<32>>,
     label: DFF<Bits<32>>,
-    kind: DFF<Bits<3>>,
+    kind: DFF<Bits<4>>,
     recv: DFF<Bits<32>>,
     msg: DFF<Bits<32>>,
     r_src: DFF<Bits<16>>,
@@ -92,6 +118,27 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     remove_umq: DFF<Bit>,
     insert_prq: DFF<Bit>,
     insert_umq: DFF<Bit>,
+    /// The completion unit: a counter per class, the parked wait, and whether the match
+    /// being answered ends it.
+    completions: [DFF<Bits<32>>; COMPLETION_CLASSES],
+    w_valid: DFF<Bit>,
+    w_class: DFF<Bits<2>>,
+    w_count: DFF<Bits<32>>,
+    wake: DFF<Bit>,
+    class_count: Signal<Local, Bits<32>>,
+    wait_count: Signal<Local, Bits<32>>,
+    is_match: Signal<Local, Bit>,
+    /// Counter minus count (test and wait), and counter after this match minus the parked
+    /// wait's count: their sign bits say whether the count is reached.
+    test_diff: Signal<Local, Bits<32>>,
+    wake_diff: Signal<Local, Bits<32>>,
+    class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
+    op_matched_probe: Constant<Bits<3>>,
+    op_wait: Constant<Bits<3>>,
+    op_test: Constant<Bits<3>>,
+    r_reached: Constant<Bits<4>>,
+    r_not_reached: Constant<Bits<4>>,
+    r_parked: Constant<Bits<4>>,
     s_idle: Constant<Bits<2>>,
     s_search: Constant<Bits<2>>,
     s_wait: Constant<Bits<2>>,
@@ -101,14 +148,14 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     op_cancel: Constant<Bits<3>>,
     op_probe: Constant<Bits<3>>,
     op_last: Constant<Bits<3>>,
-    r_matched: Constant<Bits<3>>,
-    r_queued: Constant<Bits<3>>,
-    r_cancelled: Constant<Bits<3>>,
-    r_not_found: Constant<Bits<3>>,
-    r_probe_found: Constant<Bits<3>>,
-    r_probe_none: Constant<Bits<3>>,
-    r_overflow: Constant<Bits<3>>,
-    r_error: Constant<Bits<3>>,
+    r_matched: Constant<Bits<4>>,
+    r_queued: Constant<Bits<4>>,
+    r_cancelled: Constant<Bits<4>>,
+    r_not_found: Constant<Bits<4>>,
+    r_probe_found: Constant<Bits<4>>,
+    r_probe_none: Constant<Bits<4>>,
+    r_overflow: Constant<Bits<4>>,
+    r_error: Constant<Bits<4>>,
     mode_envelope: Constant<Bits<2>>,
     mode_handle: Constant<Bits<2>>,
     one32: Constant<Bits<32>>,
@@ -118,7 +165,8 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
     fn default() -> Self {
-        let k = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
+        let o = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
+        let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let s = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
         ReceiveEngine {
             clock: Default::default(),
@@ -167,11 +215,28 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             s_search: s(1),
             s_wait: s(2),
             s_respond: s(3),
-            op_post: k(OP_POST),
-            op_arrive: k(OP_ARRIVE),
-            op_cancel: k(OP_CANCEL),
-            op_probe: k(OP_PROBE),
-            op_last: k(OP_MATCHED_PROBE),
+            op_post: o(OP_POST),
+            op_arrive: o(OP_ARRIVE),
+            op_cancel: o(OP_CANCEL),
+            op_probe: o(OP_PROBE),
+            op_last: o(OP_TEST),
+            completions: array_init::array_init(|_| Default::default()),
+            w_valid: Default::default(),
+            w_class: Default::default(),
+            w_count: Default::default(),
+            wake: Default::default(),
+            class_count: Default::default(),
+            wait_count: Default::default(),
+            is_match: Default::default(),
+            test_diff: Default::default(),
+            wake_diff: Default::default(),
+            class_index: array_init::array_init(|i| Constant::new((i as u64).to_bits())),
+            op_matched_probe: o(OP_MATCHED_PROBE),
+            op_wait: o(OP_WAIT),
+            op_test: o(OP_TEST),
+            r_reached: k(RESP_REACHED),
+            r_not_reached: k(RESP_NOT_REACHED),
+            r_parked: k(RESP_PARKED),
             r_matched: k(RESP_MATCHED),
             r_queued: k(RESP_QUEUED),
             r_cancelled: k(RESP_CANCELLED),
@@ -194,8 +259,23 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg, r_src,
-            r_tag, remove_prq, remove_umq, insert_prq, insert_umq
+            r_tag, remove_prq, remove_umq, insert_prq, insert_umq, w_valid, w_class, w_count, wake
         );
+        // The completion counters; the one of the command's class and the parked wait's.
+        self.class_count.next = self.zero32.val();
+        self.wait_count.next = self.zero32.val();
+        for i in 0..COMPLETION_CLASSES {
+            self.completions[i].clock.next = self.clock.val();
+            self.completions[i].d.next = self.completions[i].q.val();
+            if self.comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
+                self.class_count.next = self.completions[i].q.val();
+            }
+            if self.w_class.q.val() == self.class_index[i].val() {
+                self.wait_count.next = self.completions[i].q.val();
+            }
+        }
+        self.test_diff.next = self.class_count.val() - self.handle.q.val();
+        self.wake_diff.next = self.class_count.val() + self.one32.val() - self.w_count.q.val();
         self.prq.clock.next = self.clock.val();
         self.umq.clock.next = self.clock.val();
         self.prq.reset.next = self.reset.val();
@@ -205,6 +285,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
         self.uses_prq.next =
             (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
+        self.is_match.next = ((self.op.q.val() == self.op_post.val()) & self.umq.found.val())
+            | ((self.op.q.val() == self.op_arrive.val()) & self.prq.found.val())
+            | ((self.op.q.val() == self.op_matched_probe.val()) & self.umq.found.val());
         self.prq.search.next = false;
         self.prq.search_mode.next = self.mode_envelope.val();
         if self.op.q.val() == self.op_cancel.val() {
@@ -284,12 +367,35 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 }
             }
         } else if self.state.q.val() == self.s_search.val() {
-            if self.uses_prq.val() {
-                self.prq.search.next = true;
+            if (self.op.q.val() == self.op_wait.val()) | (self.op.q.val() == self.op_test.val()) {
+                // The completion unit answers from its counters, without a search.
+                self.msg.d.next = self.class_count.val();
+                self.recv.d.next = self.handle.q.val();
+                self.state.d.next = self.s_respond.val();
+                if !self.test_diff.val().get_bit(31) {
+                    self.kind.d.next = self.r_reached.val();
+                } else if self.op.q.val() == self.op_test.val() {
+                    self.kind.d.next = self.r_not_reached.val();
+                } else {
+                    self.kind.d.next = self.r_parked.val();
+                    self.w_valid.d.next = true;
+                    self.w_class.d.next = self.comm.q.val().get_bits::<2>(0);
+                    self.w_count.d.next = self.handle.q.val();
+                }
+                if (self.op.q.val() == self.op_wait.val()) & self.w_valid.q.val() {
+                    self.kind.d.next = self.r_error.val();
+                    self.w_valid.d.next = true;
+                    self.w_class.d.next = self.w_class.q.val();
+                    self.w_count.d.next = self.w_count.q.val();
+                }
             } else {
-                self.umq.search.next = true;
+                if self.uses_prq.val() {
+                    self.prq.search.next = true;
+                } else {
+                    self.umq.search.next = true;
+                }
+                self.state.d.next = self.s_wait.val();
             }
-            self.state.d.next = self.s_wait.val();
         } else if self.state.q.val() == self.s_wait.val() {
             // The answer's fields follow the searched queue while the engine waits and
             // freeze when it answers, so the queue's `done` steers no wide enable.
@@ -347,9 +453,32 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                         self.kind.d.next = self.r_probe_none.val();
                     }
                 }
+                // A match completes a request of the command's class, and may end the wait.
+                if self.is_match.val() {
+                    for i in 0..COMPLETION_CLASSES {
+                        if self.comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
+                            self.completions[i].d.next = self.completions[i].q.val() + self.one32.val();
+                        }
+                    }
+                    if self.w_valid.q.val()
+                        & (self.w_class.q.val() == self.comm.q.val().get_bits::<2>(0))
+                        & !self.wake_diff.val().get_bit(31)
+                    {
+                        self.wake.d.next = true;
+                    }
+                }
             }
         } else if self.resp_ready.val() {
-            self.state.d.next = self.s_idle.val();
+            if self.wake.q.val() {
+                // The match just taken ends the parked wait: its answer follows at once.
+                self.wake.d.next = false;
+                self.w_valid.d.next = false;
+                self.kind.d.next = self.r_reached.val();
+                self.msg.d.next = self.wait_count.val();
+                self.recv.d.next = self.w_count.q.val();
+            } else {
+                self.state.d.next = self.s_idle.val();
+            }
         }
         if self.reset.val() {
             self.state.d.next = self.s_idle.val();
@@ -358,6 +487,11 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.remove_umq.d.next = false;
             self.insert_prq.d.next = false;
             self.insert_umq.d.next = false;
+            self.w_valid.d.next = false;
+            self.wake.d.next = false;
+            for i in 0..COMPLETION_CLASSES {
+                self.completions[i].d.next = self.zero32.val();
+            }
         }
     }
 }
@@ -372,7 +506,8 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
         .spawn(|| {
             let mut uut = ReceiveEngine::<C, A, N>::default();
             uut.connect_all();
-            crate::trees::isolate_outputs(&generate_verilog(&uut))
+            // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
+            crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))
@@ -394,7 +529,7 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("cmd_handle", 32, true),
         ("resp_valid", 1, false),
         ("resp_ready", 1, true),
-        ("resp_kind", 3, false),
+        ("resp_kind", 4, false),
         ("resp_recv", 32, false),
         ("resp_msg", 32, false),
         ("resp_src", 16, false),

@@ -6,6 +6,7 @@
 
 pub mod arena_list;
 pub mod bounded;
+pub mod completion;
 pub mod cycle;
 pub mod dumpi;
 pub mod envelope;

@@ -6,13 +6,15 @@
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use tagmatch_hdl::receive_engine::*;
-use tagmatch_sim::cycle::{check_fits, Applied, CycleEngine};
+use tagmatch_sim::cycle::{check_fits, Applied, Completion, CompletionAnswer, CycleEngine, Wakeup};
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
 pub struct RtlEngine {
     model: Model,
     ports: CommandPorts,
     reset: PortId,
+    /// The late answer to a parked wait that followed the last operation's response.
+    wakeup: Option<Wakeup>,
 }
 
 /// The command and response stream ports the receive engine and the thread array share.
@@ -154,7 +156,7 @@ impl RtlEngine {
     pub fn new(model: Model) -> Result<Self, String> {
         let ports = CommandPorts::new(&model)?;
         let reset = model.port("reset")?;
-        Ok(RtlEngine { model, ports, reset })
+        Ok(RtlEngine { model, ports, reset, wakeup: None })
     }
 
     /// Holds `reset` high for one cycle: both queues empty, labels restart.
@@ -191,13 +193,55 @@ impl RtlEngine {
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
         let outcome = self.ports.outcome(&self.model, op)?;
         self.ports.acknowledge(&mut self.model);
+        // A match that ends a parked wait is followed at once by the wait's answer.
+        self.wakeup = None;
+        if self.model.get(self.ports.resp_valid) != 0 {
+            let kind = self.model.get(self.ports.resp_kind);
+            if kind != RESP_REACHED {
+                return Err(format!("a second response of kind {kind} after {op:?}"));
+            }
+            let counter = self.model.get(self.ports.resp_msg) as u32;
+            self.wakeup = Some(Wakeup { cycle: self.model.cycles(), counter });
+            self.ports.acknowledge(&mut self.model);
+        }
         Ok(Applied { outcome, accepted, responded })
+    }
+
+    /// A wait or test of the completion unit: the class goes in `cmd_comm`, the count in
+    /// `cmd_handle`.
+    pub fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {
+        let (code, Completion::Wait { class, count } | Completion::Test { class, count }) = match *c {
+            Completion::Wait { .. } => (OP_WAIT, *c),
+            Completion::Test { .. } => (OP_TEST, *c),
+        };
+        self.model.set(self.ports.cmd_comm, class as u64);
+        self.model.set(self.ports.cmd_handle, count as u64);
+        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        let counter = self.model.get(self.ports.resp_msg) as u32;
+        let answer = match self.model.get(self.ports.resp_kind) {
+            RESP_REACHED => CompletionAnswer::Reached(counter),
+            RESP_NOT_REACHED => CompletionAnswer::NotReached(counter),
+            RESP_PARKED => CompletionAnswer::Parked,
+            RESP_ERROR => CompletionAnswer::Refused,
+            other => return Err(format!("the completion unit answered kind {other} to {c:?}")),
+        };
+        self.ports.acknowledge(&mut self.model);
+        self.wakeup = None;
+        Ok((answer, accepted, responded))
     }
 }
 
 impl CycleEngine for RtlEngine {
     fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         RtlEngine::apply(self, op)
+    }
+
+    fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {
+        RtlEngine::complete(self, c)
+    }
+
+    fn take_wakeup(&mut self) -> Option<Wakeup> {
+        self.wakeup.take()
     }
 
     fn cycles(&self) -> u64 {

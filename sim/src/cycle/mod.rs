@@ -39,6 +39,64 @@ pub trait CycleEngine {
     fn apply(&mut self, op: &Op) -> Result<Applied, String>;
     /// Cycles simulated so far.
     fn cycles(&self) -> u64;
+
+    /// A wait or test of the completion unit, with when it was accepted and answered.
+    fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {
+        Err(format!("this engine has no completion unit ({c:?})"))
+    }
+
+    /// The parked wait that the last operation's match ended, if it did.
+    fn take_wakeup(&mut self) -> Option<Wakeup> {
+        None
+    }
+}
+
+/// A command of the completion unit (`hdl/src/receive_engine.rs`): `class` is a
+/// communicator's low 2 bits, `count` compares with the class's counter of matches by
+/// serial arithmetic on 32 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    /// Answer when the counter reaches `count`; other commands go on meanwhile.
+    Wait { class: u8, count: u32 },
+    /// Answer at once whether it has.
+    Test { class: u8, count: u32 },
+}
+
+/// The completion unit's answers; each carries the class's counter where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompletionAnswer {
+    Reached(u32),
+    NotReached(u32),
+    /// The wait is kept; a [`Wakeup`] follows the match that ends it.
+    Parked,
+    /// A wait while another is parked: nothing changed.
+    Refused,
+}
+
+/// The late answer to a parked wait: the cycle it was valid in and the counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wakeup {
+    pub cycle: u64,
+    pub counter: u32,
+}
+
+/// Whether `counter` has reached `count` (serial arithmetic: the sign of the difference).
+pub fn reached(counter: u32, count: u32) -> bool {
+    (counter.wrapping_sub(count) as i32) >= 0
+}
+
+/// Completion classes: a communicator's low 2 bits.
+pub const COMPLETION_CLASSES: usize = 4;
+
+/// The class a matching operation counts in: its communicator's low bits.
+pub fn completion_class(op: &Op) -> Option<usize> {
+    match *op {
+        Op::PostRecv { spec, .. } | Op::Probe { spec } | Op::MatchedProbe { spec } => {
+            Some(spec.comm as usize % COMPLETION_CLASSES)
+        }
+        Op::Arrive { env, .. } => Some(env.comm as usize % COMPLETION_CLASSES),
+        Op::Cancel { .. } => None,
+    }
 }
 
 /// Widths of the engine's command fields: communicators and ranks 16 bits, tags and
