@@ -143,3 +143,36 @@ fn without_the_phase_counter_the_race_reorders_messages() {
     }
     assert!(broken > 0, "no random stream showed the race");
 }
+
+/// Found in review: a handle reused after its match (valid in stream order) while the
+/// host has not yet heard of the match, and a capacity above the engine's (refusals for
+/// room). Both must settle every operation in MPI order, not corrupt or spin.
+#[test]
+fn split_mode_survives_reused_handles_and_refusals_for_room() {
+    let spec = |t| RecvSpec::new(0, Some(t), Some(t));
+    let idle = Op::Probe { spec: RecvSpec::new(9, None, None) };
+    let ops = vec![
+        Op::PostRecv { recv: RecvId(10), spec: spec(5) },
+        Op::PostRecv { recv: RecvId(11), spec: spec(6) },
+        Op::PostRecv { recv: RecvId(1), spec: spec(0) },
+        Op::Arrive { msg: MsgId(100), env: Envelope::new(0, 0, 0) },
+        Op::PostRecv { recv: RecvId(1), spec: spec(1) },
+        idle,
+        idle,
+        Op::Cancel { recv: RecvId(1) },
+        Op::Arrive { msg: MsgId(101), env: Envelope::new(0, 1, 1) },
+    ];
+    for capacity in [2, 3, 8] {
+        for delay in [0, 1, 3, 9] {
+            let mut model = TwoLevelModel::with_config(TwoLevelConfig::new(1, 1, 1).unwrap());
+            let run = run_split(&mut model, &ops, SplitOptions { delay, sync: true, capacity }).unwrap();
+            run.check(&ops).unwrap_or_else(|e| panic!("capacity {capacity} delay {delay}: {e}"));
+        }
+    }
+    // Refusals for room: three receives on an engine that holds two, told it holds three.
+    let three: Vec<Op> = (1..=3).map(|i| Op::PostRecv { recv: RecvId(i), spec: spec(i as u32) }).collect();
+    let mut model = TwoLevelModel::with_config(TwoLevelConfig::new(1, 1, 1).unwrap());
+    let run = run_split(&mut model, &three, SplitOptions { delay: 2, sync: true, capacity: 3 }).unwrap();
+    run.check(&three).unwrap();
+    assert!(run.report.refused > 0, "{:?}", run.report);
+}

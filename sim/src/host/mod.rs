@@ -31,8 +31,9 @@
 //!   receive by its handle (`cancel`, exact); a message by a matched probe on its exact
 //!   envelope — exact because any other queued message with that envelope would match
 //!   the host receive, which (3) rules out — and pairs the two in software.
-//! - *probes* and *cancels* look in hardware first, then in the host; a hit in hardware
-//!   is the oldest (1). A cancel of a receive the host holds never reaches the engine.
+//! - *probes* look in hardware first, then in the host; a hit in hardware is the oldest
+//!   (1). A *cancel* looks in the host first (a handle is in one place only), so a
+//!   cancel of a receive the host holds never reaches the engine.
 //!
 //! So every search visits the queue's entries oldest first, across the two parts, which
 //! is MPI's order (C1: a message takes the oldest matching receive; C2: a receive the

@@ -21,6 +21,16 @@
 //! into its own PRQ at once — in posting order, ahead of its other receives — and matches
 //! the message against them. Without the counter (`sync: false`) both sides trust the
 //! hand-over and the race shows.
+//!
+//! The host hands over no more receives than `capacity`, counting those in flight and
+//! those whose matches it has not heard of, so with the engine's true capacity a refusal
+//! for room does not happen. With a larger one it can: then the host hands nothing over
+//! until a match or a cancel reports a free slot.
+//!
+//! A stream may post a receive under a handle whose match the host has not heard of yet
+//! (valid in stream order: the message came first). The host holds that call, and every
+//! later one, until the handle is settled, so it never sees two live receives with one
+//! handle.
 
 use super::store::HostQueues;
 use super::HostReport;
@@ -186,7 +196,9 @@ pub fn run_split<E: CycleEngine>(engine: &mut E, ops: &[Op], opt: SplitOptions) 
         next_send: 0,
         next_label: 0,
         waiting_cancel: None,
+        waiting_handle: None,
         held_calls: VecDeque::new(),
+        hardware_full: false,
         outcomes: vec![None; ops.len()],
         order: Vec::with_capacity(ops.len()),
         report: HostReport::default(),
@@ -236,7 +248,12 @@ struct Split<'e, E> {
     /// A cancel waiting for the NIC's answer: (operation, receive). The host's later calls
     /// wait behind it, so calls settle in program order.
     waiting_cancel: Option<(usize, RecvId)>,
+    /// A receive posted under a handle the host still sees live (its match not yet
+    /// reported): it and every later call wait until that handle is settled.
+    waiting_handle: Option<RecvId>,
     held_calls: VecDeque<usize>,
+    /// The engine refused a receive for room: no hand-overs until a slot is reported free.
+    hardware_full: bool,
     outcomes: Vec<Option<Outcome>>,
     order: Vec<usize>,
     report: HostReport,
@@ -318,11 +335,7 @@ impl<E: CycleEngine> Split<'_, E> {
     fn host_event(&mut self, e: ToHost, ops: &[Op]) -> Result<(), String> {
         match e {
             ToHost::Call { op } => {
-                if self.waiting_cancel.is_some() {
-                    self.held_calls.push_back(op);
-                } else {
-                    self.call(op, ops);
-                }
+                self.held_calls.push_back(op);
             }
             ToHost::Matched { op, recv, msg } => {
                 if self.in_hardware.remove(&recv).is_none() {
@@ -330,6 +343,7 @@ impl<E: CycleEngine> Split<'_, E> {
                         "split mode: the NIC matched {recv:?}, which the host never saw accepted"
                     ));
                 }
+                self.hardware_full = false;
                 self.settle(op, Outcome::Matched { recv, msg }, true);
             }
             ToHost::Unexpected { op, msg, env, phase } => {
@@ -355,6 +369,11 @@ impl<E: CycleEngine> Split<'_, E> {
                 }
             },
             ToHost::Refused { send, phase } => {
+                if phase.is_some() {
+                    // Refused for room: the host's count was high enough to send it, so it
+                    // cannot tell when room comes back; the next reported removal says.
+                    self.hardware_full = true;
+                }
                 if let Some(p) = phase {
                     self.phase_seen = p;
                     if self.opt.sync {
@@ -374,6 +393,7 @@ impl<E: CycleEngine> Split<'_, E> {
                 debug_assert_eq!(waiting, recv);
                 let outcome = if cancelled {
                     self.in_hardware.remove(&recv);
+                    self.hardware_full = false;
                     Outcome::Cancelled { recv }
                 } else if self.host.cancel(recv) {
                     // Refused on the way and taken back before the answer came.
@@ -382,14 +402,38 @@ impl<E: CycleEngine> Split<'_, E> {
                     Outcome::NotFound
                 };
                 self.settle(op, outcome, cancelled);
-                while self.waiting_cancel.is_none() {
-                    let Some(next) = self.held_calls.pop_front() else { break };
-                    self.call(next, ops);
-                }
             }
         }
+        self.run_held_calls(ops);
         self.hand_over_backlog();
         Ok(())
+    }
+
+    /// Whether the host still sees receive `recv` live: held, in flight or in hardware.
+    fn live(&self, recv: RecvId) -> bool {
+        self.host.holds_recv(recv)
+            || self.in_hardware.contains_key(&recv)
+            || self.in_flight.values().any(|f| f.recv == recv)
+    }
+
+    /// Runs the host's calls in program order until one has to wait: a cancel for the
+    /// NIC's answer, or a receive whose handle the host still sees live (the stream reuses
+    /// it after a match the host has not heard of yet).
+    fn run_held_calls(&mut self, ops: &[Op]) {
+        if self.waiting_handle.is_some_and(|r| !self.live(r)) {
+            self.waiting_handle = None;
+        }
+        while self.waiting_cancel.is_none() && self.waiting_handle.is_none() {
+            let Some(&next) = self.held_calls.front() else { break };
+            if let Op::PostRecv { recv, .. } = ops[next] {
+                if self.live(recv) {
+                    self.waiting_handle = Some(recv);
+                    break;
+                }
+            }
+            self.held_calls.pop_front();
+            self.call(next, ops);
+        }
     }
 
     /// Every receive in flight has a stamp below the phase just seen and will be refused:
@@ -401,8 +445,9 @@ impl<E: CycleEngine> Split<'_, E> {
         }
     }
 
-    /// Receives the hardware holds or will hold, as far as the host knows (never fewer
-    /// than it really holds, since matches are reported late).
+    /// Receives the hardware holds or will hold, as far as the host knows: never fewer
+    /// than it really holds, since matches are reported late and a handle is not posted
+    /// again while the host still sees it live.
     fn hardware_load(&self) -> usize {
         self.in_hardware.len() + self.in_flight.len()
     }
@@ -417,7 +462,8 @@ impl<E: CycleEngine> Split<'_, E> {
     /// Moves the host's oldest receives into hardware while it has room. Not while a
     /// cancel waits: the receive it names could pass the cancel on the link.
     fn hand_over_backlog(&mut self) {
-        while self.waiting_cancel.is_none() && self.hardware_load() < self.opt.capacity {
+        while self.waiting_cancel.is_none() && !self.hardware_full && self.hardware_load() < self.opt.capacity
+        {
             let Some((label, recv, spec)) = self.host.pop_oldest_posted() else { break };
             self.report.readmitted += 1;
             self.hand_over(recv, spec, label);
@@ -434,7 +480,8 @@ impl<E: CycleEngine> Split<'_, E> {
                 self.next_label += 1;
                 let label = self.next_label;
                 // Behind host receives, or with the hardware full, it waits in software.
-                if self.host.prq_len() > 0 || self.hardware_load() >= self.opt.capacity {
+                if self.host.prq_len() > 0 || self.hardware_full || self.hardware_load() >= self.opt.capacity
+                {
                     self.report.fallbacks += 1;
                     self.host.push_posted(label, recv, spec);
                 } else {
