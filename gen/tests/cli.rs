@@ -768,3 +768,24 @@ fn the_onesided_unit_generates_cosimulates_and_benchmarks() {
     let e = one_line_error(&tagmatch(&["bench", "preposted", "--windows", "4"]));
     assert!(e.contains("--engine onesided"), "{e}");
 }
+
+/// `--wait`: a completion wait parked before the measured deliveries answers one cycle
+/// after the last match, on the model and the RTL alike.
+#[test]
+fn bench_wait_measures_to_the_completion_units_answer() {
+    let run = |engine: &str| {
+        let mut args = vec!["bench", "unload", "--engine", engine, "--wait", "--cam-depth", "8"];
+        args.extend(["--lists", "4", "--list-capacity", "256", "--depths", "1,100", "--format", "json"]);
+        json(&tagmatch(&args))
+    };
+    let (model, rtl) = (run("model"), run("rtl"));
+    for (m, r) in model.iter().zip(&rtl) {
+        assert_eq!(m["wait_cycles"].as_u64(), m["cycles"].as_u64().map(|c| c + 1), "{m}");
+        assert_eq!(
+            (m["cycles"].clone(), m["wait_cycles"].clone()),
+            (r["cycles"].clone(), r["wait_cycles"].clone())
+        );
+    }
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--wait"]));
+    assert!(e.contains("--engine model or rtl"), "{e}");
+}
