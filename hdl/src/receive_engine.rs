@@ -129,9 +129,10 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     wait_count: Signal<Local, Bits<32>>,
     is_match: Signal<Local, Bit>,
     /// Counter minus count (test and wait), and counter after this match minus the parked
-    /// wait's count: their sign bits say whether the count is reached.
+    /// wait's count: below 2^31 means the count is reached (serial arithmetic).
     test_diff: Signal<Local, Bits<32>>,
     wake_diff: Signal<Local, Bits<32>>,
+    half: Constant<Bits<32>>,
     class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
     op_matched_probe: Constant<Bits<3>>,
     op_wait: Constant<Bits<3>>,
@@ -230,6 +231,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             is_match: Default::default(),
             test_diff: Default::default(),
             wake_diff: Default::default(),
+            half: Constant::new((1u64 << 31).to_bits()),
             class_index: array_init::array_init(|i| Constant::new((i as u64).to_bits())),
             op_matched_probe: o(OP_MATCHED_PROBE),
             op_wait: o(OP_WAIT),
@@ -372,7 +374,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.msg.d.next = self.class_count.val();
                 self.recv.d.next = self.handle.q.val();
                 self.state.d.next = self.s_respond.val();
-                if !self.test_diff.val().get_bit(31) {
+                if self.test_diff.val() < self.half.val() {
                     self.kind.d.next = self.r_reached.val();
                 } else if self.op.q.val() == self.op_test.val() {
                     self.kind.d.next = self.r_not_reached.val();
@@ -462,7 +464,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                     }
                     if self.w_valid.q.val()
                         & (self.w_class.q.val() == self.comm.q.val().get_bits::<2>(0))
-                        & !self.wake_diff.val().get_bit(31)
+                        & (self.wake_diff.val() < self.half.val())
                     {
                         self.wake.d.next = true;
                     }
