@@ -37,4 +37,20 @@ echo
 echo "== message rate (optimistic tag matching): thread array model, beside the two-level engine =="
 $tm bench rate --plot out/rate.svg
 echo
-echo "plots: out/{preposted,unload}-{model,rtl}.svg, out/rate.svg (add --format csv|json for scripts)"
+echo "== unbounded matching: the host driver over a 16-entry engine's RTL, 20,000 operations, both modes =="
+$tm cosim --host fallback --cam-depth 4 --lists 4 --list-capacity 16 --ops 20000 --seed 1
+$tm cosim --host split --delay 4 --cam-depth 4 --lists 4 --list-capacity 16 --ops 20000 --seed 1
+echo
+echo "== past the default engine's 33,020 entries: preposted and unload through the host driver (cycle model) =="
+$tm bench preposted --engine model --host fallback --depths 1000,33020,40000
+$tm bench unload --engine model --host fallback --depths 1000,33020,40000
+echo
+echo "== the completion unit: preposted with a wait, to the match and to the wait's answer =="
+$tm bench preposted --engine model --wait --lists 4 --depths 1,257,1000
+echo
+echo "== one-sided offload: the unit against its model, then overlap against a host-progressed baseline =="
+$tm gen --engine onesided --out out/onesided
+$tm cosim --engine onesided --ops 20000 --seed 1
+$tm bench onesided --engine model --plot out/onesided-overlap.svg
+echo
+echo "plots: out/{preposted,unload}-{model,rtl}.svg, out/rate.svg, out/onesided-overlap.svg (add --format csv|json for scripts)"
