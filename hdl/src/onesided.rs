@@ -34,9 +34,9 @@
 //! after the completion that ends the wait, FIN_ALL 3 (one more to AND the windows'
 //! flags).
 //!
-//! The command register takes a command every other cycle: `cmd_ready` comes from a
-//! register that falls for the cycle after each acceptance. A skid buffer would allow
-//! one per cycle; at the network's bytes per cycle no put is that short.
+//! Commands enter a command register through a one-entry skid buffer, so the unit takes
+//! a command every cycle while the register drains every cycle, and `cmd_ready` still
+//! comes from a register (it falls when the skid entry is full).
 
 use rust_hdl::prelude::*;
 
@@ -79,6 +79,12 @@ pub struct OneSidedUnit<const W: usize, const CB: usize> {
     c_window: DFF<Bits<8>>,
     c_target: DFF<Bits<16>>,
     c_bytes: DFF<Bits<32>>,
+    // The skid entry: a command taken while the command register could not move on.
+    k_valid: DFF<Bit>,
+    k_op: DFF<Bits<2>>,
+    k_window: DFF<Bits<8>>,
+    k_target: DFF<Bits<16>>,
+    k_bytes: DFF<Bits<32>>,
     // The request register towards the network.
     n_valid: DFF<Bit>,
     n_get: DFF<Bit>,
@@ -162,6 +168,11 @@ impl<const W: usize, const CB: usize> Default for OneSidedUnit<W, CB> {
             c_window: Default::default(),
             c_target: Default::default(),
             c_bytes: Default::default(),
+            k_valid: Default::default(),
+            k_op: Default::default(),
+            k_window: Default::default(),
+            k_target: Default::default(),
+            k_bytes: Default::default(),
             n_valid: Default::default(),
             n_get: Default::default(),
             n_window: Default::default(),
@@ -212,8 +223,9 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ready, c_valid, c_op, c_window, c_target, c_bytes, n_valid, n_get, n_window,
-            n_target, n_bytes, all_wait, all_fin, err, err_window, r_valid, r_kind, r_window
+            self, clock, ready, c_valid, c_op, c_window, c_target, c_bytes, k_valid, k_op, k_window,
+            k_target, k_bytes, n_valid, n_get, n_window, n_target, n_bytes, all_wait, all_fin, err,
+            err_window, r_valid, r_kind, r_window
         );
         for w in 0..W {
             self.issued[w].clock.next = self.clock.val();
@@ -326,18 +338,37 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
                 self.taken.next = true;
             }
         }
-        if self.taken.val() {
-            self.c_valid.d.next = false;
+        // The command register moves on when empty or taken: to the skid entry if it holds
+        // one, else to the command just offered. Otherwise an offered command waits in the
+        // skid entry (it is free whenever `cmd_ready` is high).
+        if !self.c_valid.q.val() | self.taken.val() {
+            if self.k_valid.q.val() {
+                self.c_valid.d.next = true;
+                self.c_op.d.next = self.k_op.q.val();
+                self.c_window.d.next = self.k_window.q.val();
+                self.c_target.d.next = self.k_target.q.val();
+                self.c_bytes.d.next = self.k_bytes.q.val();
+                self.k_valid.d.next = false;
+            } else if self.cmd_valid.val() & self.ready.q.val() {
+                self.c_valid.d.next = true;
+                self.c_op.d.next = self.cmd_op.val();
+                self.c_window.d.next = self.cmd_window.val();
+                self.c_target.d.next = self.cmd_target.val();
+                self.c_bytes.d.next = self.cmd_bytes.val();
+            } else {
+                self.c_valid.d.next = false;
+            }
+            self.ready.d.next = true;
+        } else {
+            if self.cmd_valid.val() & self.ready.q.val() {
+                self.k_valid.d.next = true;
+                self.k_op.d.next = self.cmd_op.val();
+                self.k_window.d.next = self.cmd_window.val();
+                self.k_target.d.next = self.cmd_target.val();
+                self.k_bytes.d.next = self.cmd_bytes.val();
+            }
+            self.ready.d.next = !(self.k_valid.q.val() | (self.cmd_valid.val() & self.ready.q.val()));
         }
-        if self.cmd_valid.val() & self.ready.q.val() {
-            self.c_valid.d.next = true;
-            self.c_op.d.next = self.cmd_op.val();
-            self.c_window.d.next = self.cmd_window.val();
-            self.c_target.d.next = self.cmd_target.val();
-            self.c_bytes.d.next = self.cmd_bytes.val();
-        }
-        self.ready.d.next =
-            !((self.c_valid.q.val() & !self.taken.val()) | (self.cmd_valid.val() & self.ready.q.val()));
 
         // The response register: an error first, then the lowest window's FIN, then FIN_ALL.
         self.loaded.next = false;
@@ -369,6 +400,7 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
         if self.reset.val() {
             self.ready.d.next = false;
             self.c_valid.d.next = false;
+            self.k_valid.d.next = false;
             self.n_valid.d.next = false;
             self.r_valid.d.next = false;
             self.all_wait.d.next = false;

@@ -27,6 +27,8 @@ pub struct UnitModel {
     cfg: UnitConfig,
     ready: bool,
     command: Option<Held>,
+    /// The skid entry.
+    skid: Option<Held>,
     request: Option<Request>,
     issued: Vec<u64>,
     completed: Vec<u64>,
@@ -48,6 +50,7 @@ impl UnitModel {
             cfg,
             ready: false,
             command: None,
+            skid: None,
             request: None,
             issued: vec![0; w],
             completed: vec![0; w],
@@ -164,15 +167,21 @@ impl UnitPins for UnitModel {
                 taken = true;
             }
         }
-        if taken {
-            nx.command = None;
-        }
         let accept = i.cmd_valid && self.ready;
-        if accept {
-            nx.command =
-                Some(Held { op: i.cmd_op, window: i.cmd_window, target: i.cmd_target, bytes: i.cmd_bytes });
+        let offered = Held { op: i.cmd_op, window: i.cmd_window, target: i.cmd_target, bytes: i.cmd_bytes };
+        if self.command.is_none() || taken {
+            nx.command = match self.skid {
+                Some(k) => Some(k),
+                None => accept.then_some(offered),
+            };
+            nx.skid = None;
+            nx.ready = true;
+        } else {
+            if accept {
+                nx.skid = Some(offered);
+            }
+            nx.ready = !(self.skid.is_some() || accept);
         }
-        nx.ready = !((self.command.is_some() && !taken) || accept);
 
         if slot_free {
             let mut loaded = false;
@@ -197,6 +206,7 @@ impl UnitPins for UnitModel {
         if i.reset {
             nx.ready = false;
             nx.command = None;
+            nx.skid = None;
             nx.request = None;
             nx.response = None;
             nx.all_wait = false;
