@@ -21,7 +21,15 @@
 //! - `flush_all` waits for every request accepted before it, of every window;
 //! - each flush gets exactly one FIN;
 //! - a flush with nothing outstanding answers at once: 3 cycles after it is accepted (its
-//!   command register, the flag, the response register).
+//!   command register, the flag, the response register); a flush_all 4 (one more to AND
+//!   the windows' flags).
+//!
+//! The host must take responses while it sends commands: answers wait in one flag per
+//! window and one response register, so a host that keeps sending flushes of one window
+//! without reading fills them and the command stream stalls behind them.
+//!
+//! A completion of a window with nothing outstanding is ignored, so a reset while
+//! requests are still in the network cannot leave a window's counters unbalanced.
 //!
 //! A second flush of a window whose first has not been answered waits in the command
 //! register (and so does every command behind it), which keeps one flag per window.
@@ -266,7 +274,12 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
         // Completions, and the flushes they end.
         self.all_ok_vec.next = self.zero_windows.val();
         for w in 0..W {
-            if self.cpl_valid.val() & (self.cpl_window.val() == self.index[w].val()) {
+            // A completion counts only against something outstanding: one still in flight
+            // across a reset would otherwise leave the window looking saturated forever.
+            if self.cpl_valid.val()
+                & (self.cpl_window.val() == self.index[w].val())
+                & (self.issued[w].q.val() != self.completed[w].q.val())
+            {
                 self.completed_next[w].next = self.completed[w].q.val() + self.one.val();
             } else {
                 self.completed_next[w].next = self.completed[w].q.val();

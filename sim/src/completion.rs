@@ -75,4 +75,13 @@ mod tests {
         assert_eq!(c.command(&Completion::Test { class: 1, count: 3 }), CompletionAnswer::NotReached(2));
         assert_eq!(c.command(&Completion::Wait { class: 1, count: 1 }), CompletionAnswer::Reached(2));
     }
+
+    #[test]
+    fn counts_compare_by_serial_arithmetic() {
+        use crate::cycle::reached;
+        assert!(reached(5, 3) && reached(5, 5) && !reached(5, 6));
+        assert!(reached(3, u32::MAX - 2), "a count behind a wrapped counter is reached");
+        assert!(!reached(0, 1 << 31), "exactly half the space ahead is not reached");
+        assert!(reached(0, (1 << 31) + 1), "just past half is behind");
+    }
 }

@@ -164,6 +164,7 @@ impl RtlEngine {
         self.model.set(self.reset, 1);
         self.model.tick(1);
         self.model.set(self.reset, 0);
+        self.wakeup = None;
     }
 
     /// Sends command code `code` with handle `handle` and no other fields (for codes the

@@ -1,14 +1,14 @@
 //! The one-sided offload unit's RTL behind the model's pins ([`UnitPins`]), and its
 //! co-simulation: the same host script and network run on the RTL and on the
-//! cycle-accurate model must log the same handshakes in the same cycles, and the log must
-//! keep the ordering rules (`tagmatch_sim::onesided::check`). A difference keeps a
-//! waveform of the RTL run.
+//! cycle-accurate model must log the same handshakes (every command, request, completion
+//! and response) in the same cycles, and the log must keep the ordering rules
+//! (`tagmatch_sim::onesided::check`). A difference keeps a waveform of the RTL run.
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use std::path::PathBuf;
 use tagmatch_hdl::onesided::onesided_ports;
 use tagmatch_sim::onesided::check::{check, Summary};
-use tagmatch_sim::onesided::harness::{run, Log, ResponsePolicy, Step};
+use tagmatch_sim::onesided::harness::{cycle_limit, run, Log, ResponsePolicy, Step};
 use tagmatch_sim::onesided::model::UnitModel;
 use tagmatch_sim::onesided::network::NetworkConfig;
 use tagmatch_sim::onesided::{Inputs, Outputs, UnitConfig, UnitPins};
@@ -144,9 +144,15 @@ pub fn cosim_onesided(
     let (model, build) = Model::build(&onesided_spec(&unit.name, unit.verilog.clone(), false))?;
     let started = std::time::Instant::now();
     let windows = unit.config.windows;
-    let limit = 1 << 34;
-    let rtl_log = run(&mut RtlUnit::new(model)?, windows, script, net, policy, limit)?;
-    let model_log = run(&mut UnitModel::new(unit.config), windows, script, net, policy, limit)?;
+    let limit = cycle_limit(script, net);
+    let with_waveform = |e: String| match waveform_of(unit, script, net, policy) {
+        Ok(w) => format!("{e}; waveform: {}", w.display()),
+        Err(we) => format!("{e}; no waveform ({we})"),
+    };
+    let rtl_log = run(&mut RtlUnit::new(model)?, windows, script, net, policy, limit)
+        .map_err(|e| with_waveform(format!("the RTL: {e}")))?;
+    let model_log = run(&mut UnitModel::new(unit.config), windows, script, net, policy, limit)
+        .map_err(|e| format!("the model (the RTL finished): {e}"))?;
     if let Some(at) = first_difference(&rtl_log, &model_log) {
         let waveform = match waveform_of(unit, script, net, policy) {
             Ok(w) => format!("waveform: {}", w.display()),
@@ -183,7 +189,7 @@ fn waveform_of(
     let mut rtl = RtlUnit::new(traced)?;
     rtl.model_mut().trace_to(&vcd)?;
     // The run's own errors are what the waveform shows; they end it early.
-    let _ = run(&mut rtl, unit.config.windows, script, net, policy, 1 << 34);
+    let _ = run(&mut rtl, unit.config.windows, script, net, policy, cycle_limit(script, net));
     rtl.model_mut().close_trace();
     Ok(vcd)
 }

@@ -1,5 +1,5 @@
-//! The one-sided offload unit's RTL against its cycle-accurate model, pin for pin, and
-//! against the ordering rules: random scripts over slow and fast networks with a busy
+//! The one-sided offload unit's RTL against its cycle-accurate model, handshake for
+//! handshake, and against the ordering rules: random scripts over slow and fast networks with a busy
 //! host, on a unit of 4 windows with 3-bit counters (a window saturates at 7 outstanding
 //! requests; the counters wrap thousands of times) and one of 16 windows with 16-bit
 //! counters; then the timing the module docs promise.
@@ -76,4 +76,44 @@ fn flush_timing_is_what_the_module_docs_say() {
     assert_eq!(completed.len(), 1);
     assert_eq!(fins[1], completed[0] + 2, "{log:?}");
     assert_eq!(fin_all[0], completed[0] + 3, "{log:?}");
+}
+
+/// A reset while a request is still in the network: its completion, arriving after the
+/// reset, is ignored, and the window flushes at once afterwards (RTL and model alike).
+#[test]
+fn a_completion_after_reset_leaves_no_window_unbalanced() {
+    use tagmatch_sim::onesided::model::UnitModel;
+    use tagmatch_sim::onesided::{Inputs, UnitPins, OP_FLUSH, OP_PUT};
+    fn scenario(unit: &mut impl UnitPins) -> Vec<(bool, u8)> {
+        let idle = Inputs { net_ready: true, resp_ready: true, ..Inputs::default() };
+        unit.clock(&idle);
+        let put = Inputs { cmd_valid: true, cmd_op: OP_PUT, cmd_bytes: 64, ..idle };
+        while !unit.outputs().cmd_ready {
+            unit.clock(&idle);
+        }
+        unit.clock(&put);
+        for _ in 0..3 {
+            unit.clock(&idle); // the request leaves for the network
+        }
+        unit.clock(&Inputs { reset: true, ..idle });
+        unit.clock(&idle);
+        unit.clock(&Inputs { cpl_valid: true, cpl_window: 0, ..idle }); // the stale completion
+        let flush = Inputs { cmd_valid: true, cmd_op: OP_FLUSH, ..idle };
+        while !unit.outputs().cmd_ready {
+            unit.clock(&idle);
+        }
+        unit.clock(&flush);
+        (0..4)
+            .map(|_| {
+                let o = unit.outputs();
+                unit.clock(&idle);
+                (o.resp_valid, o.resp_kind)
+            })
+            .collect()
+    }
+    let unit = narrow();
+    let (model, _) = Model::build(&onesided_spec(&unit.name, unit.verilog.clone(), false)).unwrap();
+    let rtl = scenario(&mut RtlUnit::new(model).unwrap());
+    assert_eq!(rtl, scenario(&mut UnitModel::new(unit.config)));
+    assert_eq!(rtl[2], (true, RESP_FIN), "the flush answers 3 cycles after it is taken: {rtl:?}");
 }

@@ -12,7 +12,7 @@
 //! `(T_comm + compute − T) / min(T_comm, compute)`, clamped to 0–100 %. It is 100 % when
 //! the run takes `max(T_comm, compute)`, 0 % when it takes their sum.
 
-use super::harness::{run, Event, Log, ResponsePolicy, Step};
+use super::harness::{cycle_limit, run, Event, Log, ResponsePolicy, Step};
 use super::network::NetworkConfig;
 use super::{Command, Inputs, UnitPins, RESP_FIN};
 
@@ -84,9 +84,9 @@ pub fn overlap_point(
     }
     let issue: Vec<Step> = (0..requests).map(|i| Step::Send(request(get, i, bytes))).collect();
     let flush = [Step::Send(Command::Flush { window: 0 }), Step::AwaitFins];
-    let limit = 1_000_000_000;
     let mut go = |script: Vec<Step>| -> Result<Log, String> {
         reset(unit);
+        let limit = cycle_limit(&script, net);
         run(unit, windows, script.as_slice(), net, ResponsePolicy::Always, limit)
     };
     let alone = go([issue.clone(), flush.to_vec()].concat())?;

@@ -9,6 +9,10 @@
 //!   accepted before it completed;
 //! - an error answers the oldest unanswered command naming a window the unit lacks;
 //! - nothing else is answered, nothing twice, and by the end everything owed is answered.
+//!
+//! The rules say when an answer may come, not how soon: that a flush waits for nothing
+//! accepted after it is held by the co-simulation against the model's timing and by the
+//! flush timing test, not here.
 
 use super::harness::{Event, Log};
 use super::{Command, RESP_ERROR, RESP_FIN, RESP_FIN_ALL};

@@ -133,8 +133,37 @@ pub fn run(
         unit.clock(&i);
         now += 1;
     }
+    // Everything owed was taken: the unit must now stay quiet and ready.
+    for _ in 0..16 {
+        let o = unit.outputs();
+        if o.resp_valid || o.net_valid || !o.cmd_ready {
+            return Err(format!(
+                "cycle {now}: after every response owed was taken the unit still drives {o:?} \
+                 (a duplicate answer, an extra request, or a stuck command stream)"
+            ));
+        }
+        unit.clock(&Inputs { net_ready: true, resp_ready: true, ..Inputs::default() });
+        now += 1;
+    }
     log.cycles = now;
     Ok(log)
+}
+
+/// A cycle limit no correct run of `script` over `net` reaches: each step's own worst
+/// case (a transfer and the latency, or the compute), with room to spare.
+pub fn cycle_limit(script: &[Step], net: NetworkConfig) -> u64 {
+    let slack = net.latency + 64;
+    let steps: u64 = script
+        .iter()
+        .map(|s| match *s {
+            Step::Send(Command::Put { bytes, .. } | Command::Get { bytes, .. }) => {
+                net.transfer_cycles(bytes) + slack
+            }
+            Step::Compute(n) => n + 1,
+            Step::Send(_) | Step::AwaitFins => slack,
+        })
+        .sum();
+    2 * steps + 10_000
 }
 
 /// Whether the unit answers `c`: flushes (FIN), and commands naming a missing window (error).

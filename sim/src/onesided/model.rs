@@ -1,5 +1,5 @@
 //! The one-sided unit's cycle-accurate model: the RTL's registers, one edge at a time, for
-//! any number of windows and counter width. Co-simulation holds the RTL to it pin for pin.
+//! any number of windows and counter width. Co-simulation holds the RTL to it handshake for handshake, cycle for cycle.
 
 use super::{Inputs, Outputs, UnitConfig, UnitPins, OP_FLUSH, OP_FLUSH_ALL, OP_GET, OP_PUT};
 use super::{RESP_ERROR, RESP_FIN, RESP_FIN_ALL};
@@ -110,7 +110,7 @@ impl UnitPins for UnitModel {
         let windows = self.cfg.windows;
         let completed_next: Vec<u64> = (0..windows)
             .map(|w| {
-                let hit = i.cpl_valid && i.cpl_window as usize == w;
+                let hit = i.cpl_valid && i.cpl_window as usize == w && self.issued[w] != self.completed[w];
                 (self.completed[w] + hit as u64) & mask
             })
             .collect();
