@@ -102,6 +102,11 @@ pub struct OneSidedUnit<const W: usize, const CB: usize> {
     // Per window.
     issued: [DFF<Bits<CB>>; W],
     completed: [DFF<Bits<CB>>; W],
+    /// `issued != completed`, registered from the next values so that the completion
+    /// count does not wait on a CB-bit compare.
+    outstanding: [DFF<Bit>; W],
+    /// `issued - completed` is the counters' limit, registered the same way.
+    saturated_q: [DFF<Bit>; W],
     flush_wait: [DFF<Bit>; W],
     flush_target: [DFF<Bits<CB>>; W],
     fin: [DFF<Bit>; W],
@@ -118,6 +123,7 @@ pub struct OneSidedUnit<const W: usize, const CB: usize> {
     r_window: DFF<Bits<8>>,
     // Combinational helpers.
     completed_next: [Signal<Local, Bits<CB>>; W],
+    issued_next: [Signal<Local, Bits<CB>>; W],
     is_cmd_window: [Signal<Local, Bit>; W],
     all_ok_vec: Signal<Local, Bits<W>>,
     taken: Signal<Local, Bit>,
@@ -188,6 +194,8 @@ impl<const W: usize, const CB: usize> Default for OneSidedUnit<W, CB> {
             n_bytes: Default::default(),
             issued: array_init::array_init(|_| Default::default()),
             completed: array_init::array_init(|_| Default::default()),
+            outstanding: array_init::array_init(|_| Default::default()),
+            saturated_q: array_init::array_init(|_| Default::default()),
             flush_wait: array_init::array_init(|_| Default::default()),
             flush_target: array_init::array_init(|_| Default::default()),
             fin: array_init::array_init(|_| Default::default()),
@@ -201,6 +209,7 @@ impl<const W: usize, const CB: usize> Default for OneSidedUnit<W, CB> {
             r_kind: Default::default(),
             r_window: Default::default(),
             completed_next: array_init::array_init(|_| Default::default()),
+            issued_next: array_init::array_init(|_| Default::default()),
             is_cmd_window: array_init::array_init(|_| Default::default()),
             all_ok_vec: Default::default(),
             taken: Default::default(),
@@ -237,13 +246,15 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
         );
         for w in 0..W {
             self.issued[w].clock.next = self.clock.val();
+            self.outstanding[w].clock.next = self.clock.val();
+            self.saturated_q[w].clock.next = self.clock.val();
+            self.issued_next[w].next = self.issued[w].q.val();
             self.completed[w].clock.next = self.clock.val();
             self.flush_wait[w].clock.next = self.clock.val();
             self.flush_target[w].clock.next = self.clock.val();
             self.fin[w].clock.next = self.clock.val();
             self.all_ok[w].clock.next = self.clock.val();
             self.all_target[w].clock.next = self.clock.val();
-            self.issued[w].d.next = self.issued[w].q.val();
             self.completed[w].d.next = self.completed[w].q.val();
             self.flush_wait[w].d.next = self.flush_wait[w].q.val();
             self.flush_target[w].d.next = self.flush_target[w].q.val();
@@ -278,7 +289,7 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
             // across a reset would otherwise leave the window looking saturated forever.
             if self.cpl_valid.val()
                 & (self.cpl_window.val() == self.index[w].val())
-                & (self.issued[w].q.val() != self.completed[w].q.val())
+                & self.outstanding[w].q.val()
             {
                 self.completed_next[w].next = self.completed[w].q.val() + self.one.val();
             } else {
@@ -317,11 +328,8 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
                 }
             } else if (self.c_op.q.val() == self.op_put.val()) | (self.c_op.q.val() == self.op_get.val()) {
                 for w in 0..W {
-                    if self.is_cmd_window[w].val()
-                        & self.net_free.val()
-                        & ((self.issued[w].q.val() - self.completed[w].q.val()) != self.saturated.val())
-                    {
-                        self.issued[w].d.next = self.issued[w].q.val() + self.one.val();
+                    if self.is_cmd_window[w].val() & self.net_free.val() & !self.saturated_q[w].q.val() {
+                        self.issued_next[w].next = self.issued[w].q.val() + self.one.val();
                         self.n_valid.d.next = true;
                         self.n_get.d.next = self.c_op.q.val() == self.op_get.val();
                         self.n_window.d.next = self.c_window.q.val();
@@ -410,6 +418,13 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
             }
         }
 
+        for w in 0..W {
+            self.issued[w].d.next = self.issued_next[w].val();
+            self.outstanding[w].d.next = self.issued_next[w].val() != self.completed_next[w].val();
+            self.saturated_q[w].d.next =
+                (self.issued_next[w].val() - self.completed_next[w].val()) == self.saturated.val();
+        }
+
         if self.reset.val() {
             self.ready.d.next = false;
             self.c_valid.d.next = false;
@@ -421,6 +436,8 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
             self.err.d.next = false;
             for w in 0..W {
                 self.issued[w].d.next = self.zero.val();
+                self.outstanding[w].d.next = false;
+                self.saturated_q[w].d.next = false;
                 self.completed[w].d.next = self.zero.val();
                 self.flush_wait[w].d.next = false;
                 self.fin[w].d.next = false;
