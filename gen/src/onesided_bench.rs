@@ -95,22 +95,29 @@ fn record(p: &OverlapPoint, cfg: UnitConfig, sweep: &Sweep, engine: &str) -> Rec
 }
 
 /// Overlap against message size, one solid line per (requests, compute) offloaded and a
-/// dashed one for the baseline.
+/// dashed one for the host-progressed baseline.
 pub fn plot(records: &[Record], path: &Path) -> Result<(), String> {
+    let compute = |r: &Record| field(r, "compute").as_u64().unwrap_or(0);
+    // Short legend entries: the compute time goes in the title when there is only one.
+    let one_compute = records.iter().all(|r| compute(r) == records.first().map_or(0, compute));
     let mut series: Vec<Series> = Vec::new();
     for r in records {
         let n = field(r, "requests").as_u64().unwrap_or(0);
-        let c = field(r, "compute").as_u64().unwrap_or(0);
         let x = field(r, "bytes").as_f64().unwrap_or(1.0);
+        let c = if one_compute { String::new() } else { format!(", C {}", compute(r)) };
         for (key, label, dashed) in
-            [("offload_overlap_pct", "offloaded", false), ("baseline_overlap_pct", "host-progressed", true)]
+            [("offload_overlap_pct", "offload", false), ("baseline_overlap_pct", "host", true)]
         {
             let y = field(r, key).as_f64().unwrap_or(0.0);
-            Series::extend(&mut series, format!("{label}, {n} requests, compute {c}"), &[(x, y)], dashed);
+            Series::extend(&mut series, format!("{label}, {n} req{c}"), &[(x, y)], dashed);
         }
     }
+    let title = match records.first().filter(|_| one_compute) {
+        Some(r) => format!("one-sided offload: overlap with {} cycles of compute", compute(r)),
+        None => "one-sided offload: overlap of communication and compute".into(),
+    };
     Chart {
-        title: "one-sided offload: overlap of communication and compute".into(),
+        title,
         x_label: "bytes per request".into(),
         y_label: "overlap (%)".into(),
         x_scale: Scale::Log2,
