@@ -11,8 +11,8 @@
 //! next command waits for that.
 
 use super::entry::{Entry, Key};
-use super::{check_fits, completion_class, reached, Applied, CycleEngine};
-use super::{Completion, CompletionAnswer, Wakeup, COMPLETION_CLASSES};
+use super::{check_fits, Applied, Completion, CompletionAnswer, CycleEngine, Wakeup};
+use crate::completion::CompletionCounters;
 use crate::envelope::{MsgId, RecvId};
 use crate::ops::{Op, Outcome};
 
@@ -44,10 +44,9 @@ pub struct QueueEngine<Q> {
     label: u32,
     /// The cycle the driver is at: the one after the last acknowledgement.
     now: u64,
-    /// The completion unit: matches per class, the parked wait (class, count), and the
-    /// late answer the last operation caused.
-    completions: [u32; COMPLETION_CLASSES],
-    parked: Option<(usize, u32)>,
+    /// The completion unit's counters and parked wait (the golden semantics; this model
+    /// adds when things happen), and the late answer the last operation caused.
+    completions: CompletionCounters,
     wakeup: Option<Wakeup>,
 }
 
@@ -60,8 +59,7 @@ impl<Q: Queue> QueueEngine<Q> {
             umq_free_at: 0,
             label: 0,
             now: 0,
-            completions: [0; COMPLETION_CLASSES],
-            parked: None,
+            completions: CompletionCounters::new(),
             wakeup: None,
         }
     }
@@ -151,19 +149,12 @@ impl<Q: Queue> CycleEngine for QueueEngine<Q> {
             Change::Umq(work) => self.umq_free_at = responded + work,
         }
         self.now = responded + 1;
-        self.wakeup = None;
-        let matched = matches!(outcome, Outcome::Matched { .. } | Outcome::MatchedProbed(Some(_)));
-        if let Some(class) = completion_class(op).filter(|_| matched) {
-            self.completions[class] = self.completions[class].wrapping_add(1);
-            if let Some((c, count)) = self.parked {
-                if c == class && reached(self.completions[class], count) {
-                    // The wait's answer follows the match's, in the cycle after it is taken.
-                    self.parked = None;
-                    self.wakeup = Some(Wakeup { cycle: responded + 1, counter: self.completions[class] });
-                    self.now = responded + 2;
-                }
-            }
-        }
+        // A match that ends the parked wait: the wait's answer follows the match's, in the
+        // cycle after it is taken.
+        self.wakeup = self.completions.observe(op, &outcome).map(|counter| {
+            self.now = responded + 2;
+            Wakeup { cycle: responded + 1, counter }
+        });
         Ok(Applied { outcome, accepted, responded })
     }
 
@@ -171,18 +162,7 @@ impl<Q: Queue> CycleEngine for QueueEngine<Q> {
     /// one after.
     fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {
         let accepted = self.now.max(self.prq_free_at).max(self.umq_free_at);
-        let (Completion::Wait { class, count } | Completion::Test { class, count }) = *c;
-        let class = class as usize % COMPLETION_CLASSES;
-        let counter = self.completions[class];
-        let answer = match c {
-            Completion::Wait { .. } if self.parked.is_some() => CompletionAnswer::Refused,
-            _ if reached(counter, count) => CompletionAnswer::Reached(counter),
-            Completion::Test { .. } => CompletionAnswer::NotReached(counter),
-            Completion::Wait { .. } => {
-                self.parked = Some((class, count));
-                CompletionAnswer::Parked
-            }
-        };
+        let answer = self.completions.command(c);
         let responded = accepted + 2;
         self.now = responded + 1;
         self.wakeup = None;
