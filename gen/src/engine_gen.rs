@@ -121,15 +121,9 @@ pub fn content_hash(text: &str) -> String {
 /// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
 /// wrapper, constraints and project script; returns the manifest.
 pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result<serde_json::Value, String> {
-    let verilog = cfg.verilog()?;
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let file = ENGINE_FILE;
-    std::fs::write(out.join(file), &verilog)
-        .map_err(|e| format!("cannot write {}: {e}", out.join(file).display()))?;
-    let ports: Vec<_> = receive_engine_ports()
-        .into_iter()
-        .map(|(n, w, i)| json!({"name": n, "width": w, "direction": if i { "input" } else { "output" }}))
-        .collect();
+    write_verilog(out, file, &cfg.verilog()?)?;
+    let ports = ports_json(receive_engine_ports());
     let mut files = vec![file.to_string()];
     if let Some(b) = board {
         files.extend(board_gen::generate(b, file, out)?);
@@ -181,6 +175,21 @@ pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
         "source_bits": 16,
         "tag_bits": 32,
     })
+}
+
+/// Writes `verilog` as `out/file`, creating `out` first.
+pub fn write_verilog(out: &Path, file: &str, verilog: &str) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let path = out.join(file);
+    std::fs::write(&path, verilog).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A design's (name, width, is input) ports as the manifest lists them.
+pub fn ports_json<S: AsRef<str>>(ports: impl IntoIterator<Item = (S, u32, bool)>) -> Vec<serde_json::Value> {
+    ports
+        .into_iter()
+        .map(|(n, w, i)| json!({"name": n.as_ref(), "width": w, "direction": if i { "input" } else { "output" }}))
+        .collect()
 }
 
 pub fn write_manifest(out: &Path, manifest: &serde_json::Value) -> Result<(), String> {

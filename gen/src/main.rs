@@ -195,6 +195,38 @@ impl TimingArgs {
     }
 }
 
+/// `gen --estimate` and `--timing` on the Verilog `file` just written into `out`, for any
+/// design: yosys' figures into the manifest and a table (`announce` said first), then the
+/// open flow with the Xilinx depth the estimate already measured.
+#[allow(clippy::too_many_arguments)]
+fn estimate_and_time(
+    with_estimate: bool,
+    announce: &str,
+    timing: &TimingArgs,
+    tools: &Option<timing::Tools>,
+    out: &std::path::Path,
+    file: &str,
+    design: &str,
+    manifest: &mut serde_json::Value,
+    shape: &report::Record,
+    format: Format,
+) -> Result<(), String> {
+    let mut xilinx_levels = None;
+    if with_estimate {
+        eprintln!("tagmatch: {announce}");
+        let estimates = estimate::estimate(&out.join(file), &out.join("yosys"))?;
+        xilinx_levels = estimates.first().map(|e| e.logic_levels);
+        manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
+        engine_gen::write_manifest(out, manifest)?;
+        let records: Vec<_> = estimates.iter().map(|e| e.record(shape)).collect();
+        print!("{}", render(&records, format));
+    }
+    if let Some(tools) = tools {
+        timing.run(tools, out, file, design, manifest, shape, xilinx_levels, format)?;
+    }
+    Ok(())
+}
+
 /// The benchmarks `tagmatch bench` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum BenchName {
@@ -565,21 +597,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 ("windows", serde_json::json!(cfg.windows)),
                 ("counter_bits", serde_json::json!(cfg.counter_bits)),
             ];
-            let mut xilinx_levels = None;
-            if estimate {
-                eprintln!("tagmatch: synthesizing the one-sided unit in yosys");
-                let estimates =
-                    estimate::estimate(&out.join(onesided_gen::ONESIDED_FILE), &out.join("yosys"))?;
-                xilinx_levels = estimates.first().map(|e| e.logic_levels);
-                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
-                engine_gen::write_manifest(&out, &manifest)?;
-                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
-                print!("{}", render(&records, format));
-            }
-            if let Some(tools) = &tools {
-                let file = onesided_gen::ONESIDED_FILE;
-                timing.run(tools, &out, file, "onesided", &mut manifest, &shape, xilinx_levels, format)?;
-            }
+            let file = onesided_gen::ONESIDED_FILE;
+            let announce = "synthesizing the one-sided unit in yosys";
+            estimate_and_time(
+                estimate,
+                announce,
+                &timing,
+                &tools,
+                &out,
+                file,
+                "onesided",
+                &mut manifest,
+                &shape,
+                format,
+            )?;
             eprintln!(
                 "tagmatch: wrote {} and manifest.json to {} ({} windows, {}-bit counters: {} requests outstanding per window)",
                 onesided_gen::ONESIDED_FILE,
@@ -619,21 +650,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 ("threads", serde_json::json!(cfg.threads)),
                 ("descriptors", serde_json::json!(cfg.descriptors)),
             ];
-            let mut xilinx_levels = None;
-            if estimate {
-                eprintln!("tagmatch: synthesizing the thread array in yosys");
-                let file = out.join(thread_array_gen::THREAD_ARRAY_FILE);
-                let estimates = estimate::estimate(&file, &out.join("yosys"))?;
-                xilinx_levels = estimates.first().map(|e| e.logic_levels);
-                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
-                engine_gen::write_manifest(&out, &manifest)?;
-                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
-                print!("{}", render(&records, format));
-            }
-            if let Some(tools) = &tools {
-                let file = thread_array_gen::THREAD_ARRAY_FILE;
-                timing.run(tools, &out, file, "optimistic", &mut manifest, &shape, xilinx_levels, format)?;
-            }
+            let file = thread_array_gen::THREAD_ARRAY_FILE;
+            let announce = "synthesizing the thread array in yosys";
+            estimate_and_time(
+                estimate,
+                announce,
+                &timing,
+                &tools,
+                &out,
+                file,
+                "optimistic",
+                &mut manifest,
+                &shape,
+                format,
+            )?;
             eprintln!(
                 "tagmatch: wrote {} and manifest.json to {} ({} lanes, {} receive descriptors, {} bins per index, \
                  {} unexpected messages, fast path {})",
@@ -668,29 +698,29 @@ fn run(cli: Cli) -> Result<(), String> {
                 ("cam_depth", serde_json::json!(cfg.cam_depth)),
                 ("lists", serde_json::json!(cfg.lists)),
             ];
-            let mut xilinx_levels = None;
-            if estimate {
+            if tools.is_some() && cfg.cam_depth > 64 {
                 eprintln!(
-                    "tagmatch: synthesizing the engine in yosys (about a minute for the small engines, an hour or more for a 256-entry CAM)"
+                    "tagmatch: warning: the flow on a {}-entry CAM takes hours if it finishes at all \
+                     (the WebAssembly yosys once ran out of stack on a 256-deep CAM)",
+                    cfg.cam_depth
                 );
-                let estimates = estimate::estimate(&out.join(engine_gen::ENGINE_FILE), &out.join("yosys"))?;
-                xilinx_levels = estimates.first().map(|e| e.logic_levels);
-                manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
-                engine_gen::write_manifest(&out, &manifest)?;
-                let records: Vec<_> = estimates.iter().map(|e| e.record(&shape)).collect();
-                print!("{}", render(&records, format));
             }
-            if let Some(tools) = &tools {
-                if cfg.cam_depth > 64 {
-                    eprintln!(
-                        "tagmatch: warning: the flow on a {}-entry CAM takes hours if it finishes at all \
-                         (the WebAssembly yosys once ran out of stack on a 256-deep CAM)",
-                        cfg.cam_depth
-                    );
-                }
-                let file = engine_gen::ENGINE_FILE;
-                timing.run(tools, &out, file, "two-level", &mut manifest, &shape, xilinx_levels, format)?;
-            }
+            let file = engine_gen::ENGINE_FILE;
+            let announce =
+                "synthesizing the engine in yosys (about a minute for the small engines, an hour or \
+                            more for a 256-entry CAM)";
+            estimate_and_time(
+                estimate,
+                announce,
+                &timing,
+                &tools,
+                &out,
+                file,
+                "two-level",
+                &mut manifest,
+                &shape,
+                format,
+            )?;
             let files: Vec<&str> =
                 manifest["files"].as_array().into_iter().flatten().filter_map(|f| f.as_str()).collect();
             // stdout carries only data (the estimate table), so scripts can parse it.

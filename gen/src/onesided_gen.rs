@@ -6,7 +6,7 @@
 //! per window), 16 windows with 32-bit counters, and 4 windows with 3-bit counters, which
 //! the tests drive to saturation.
 
-use crate::engine_gen::{content_hash, write_manifest};
+use crate::engine_gen::{content_hash, ports_json, write_manifest, write_verilog};
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::onesided::{onesided_ports, onesided_verilog};
@@ -79,13 +79,8 @@ pub fn all_configurations() -> impl Iterator<Item = UnitConfig> {
 /// Writes the Verilog and `manifest.json` into `out`; returns the manifest.
 pub fn generate(cfg: &UnitConfig, out: &Path) -> Result<serde_json::Value, String> {
     let text = verilog(cfg)?;
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let path = out.join(ONESIDED_FILE);
-    std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let ports: Vec<_> = onesided_ports()
-        .into_iter()
-        .map(|(n, w, i)| json!({"name": n, "width": w, "direction": if i { "input" } else { "output" }}))
-        .collect();
+    write_verilog(out, ONESIDED_FILE, &text)?;
+    let ports = ports_json(onesided_ports());
     let manifest = json!({
         "engine": "onesided",
         "top": "top",

@@ -9,7 +9,7 @@
 //! descriptor table is registers that every lane reads, so its Verilator build time and
 //! its logic grow with lanes × descriptors.
 
-use crate::engine_gen::{content_hash, write_manifest};
+use crate::engine_gen::{content_hash, ports_json, write_manifest, write_verilog};
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog};
@@ -115,13 +115,8 @@ pub fn configuration(
 /// Writes the Verilog and `manifest.json` into `out`; returns the manifest.
 pub fn generate(cfg: &ThreadArrayConfig, out: &Path) -> Result<serde_json::Value, String> {
     let verilog = cfg.verilog()?;
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    let path = out.join(THREAD_ARRAY_FILE);
-    std::fs::write(&path, &verilog).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let ports: Vec<_> = thread_array_ports(cfg.threads)
-        .into_iter()
-        .map(|(n, w, i)| json!({"name": n, "width": w, "direction": if i { "input" } else { "output" }}))
-        .collect();
+    write_verilog(out, THREAD_ARRAY_FILE, &verilog)?;
+    let ports = ports_json(thread_array_ports(cfg.threads));
     let manifest = json!({
         "engine": "optimistic",
         "top": "top",
