@@ -368,18 +368,7 @@ impl EngineReplay {
         };
         self.prq_max = self.prq_max.max(o.prq_max);
         self.umq_max = self.umq_max.max(o.umq_max);
-        let (h, oh) = (&mut self.host, &o.host);
-        h.ops += oh.ops;
-        h.commands += oh.commands;
-        h.matched_in_hardware += oh.matched_in_hardware;
-        h.matched_in_host += oh.matched_in_host;
-        h.fallbacks += oh.fallbacks;
-        h.undone += oh.undone;
-        h.readmitted += oh.readmitted;
-        h.host.searches += oh.host.searches;
-        h.host.inspected += oh.host.inspected;
-        h.max_host_prq = h.max_host_prq.max(oh.max_host_prq);
-        h.max_host_umq = h.max_host_umq.max(oh.max_host_umq);
+        self.host.merge(&o.host);
     }
 
     fn record(&self, rank: Option<u32>, cfg: &TwoLevelConfig, name: &str) -> Record {

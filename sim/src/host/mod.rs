@@ -103,6 +103,28 @@ impl HostReport {
         self.max_host_umq = self.max_host_umq.max(umq as u64);
     }
 
+    /// Adds another run's counts (runs of one trace's ranks, say); maxima stay maxima.
+    pub fn merge(&mut self, o: &HostReport) {
+        self.ops += o.ops;
+        self.commands += o.commands;
+        self.cycles += o.cycles;
+        self.matched_in_hardware += o.matched_in_hardware;
+        self.matched_in_host += o.matched_in_host;
+        self.fallbacks += o.fallbacks;
+        self.undone += o.undone;
+        self.readmitted += o.readmitted;
+        self.forwarded += o.forwarded;
+        self.refused += o.refused;
+        self.taken_back += o.taken_back;
+        self.host.searches += o.host.searches;
+        self.host.inspected += o.host.inspected;
+        self.host.max_inspected = self.host.max_inspected.max(o.host.max_inspected);
+        self.host.max_prq_len = self.host.max_prq_len.max(o.host.max_prq_len);
+        self.host.max_umq_len = self.host.max_umq_len.max(o.host.max_umq_len);
+        self.max_host_prq = self.max_host_prq.max(o.max_host_prq);
+        self.max_host_umq = self.max_host_umq.max(o.max_host_umq);
+    }
+
     /// Share of pairings and probe hits the engine found (1 when there were none).
     pub fn hardware_share(&self) -> f64 {
         let all = self.matched_in_hardware + self.matched_in_host;
