@@ -19,6 +19,15 @@ fn json(out: &Output) -> Vec<serde_json::Value> {
     serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON array").as_array().unwrap().clone()
 }
 
+/// Runs `gen <args> --out <dir>`, which must succeed; returns the manifest it wrote.
+fn generate(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let mut args = [&["gen"], args].concat();
+    args.extend(["--out", dir.to_str().unwrap()]);
+    let out = tagmatch(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
 fn one_line_error(out: &Output) -> String {
     assert!(!out.status.success(), "expected a failure, got: {}", String::from_utf8_lossy(&out.stdout));
     let err = String::from_utf8_lossy(&out.stderr).to_string();
@@ -234,20 +243,7 @@ fn software_bench_json_records_are_flat() {
 #[test]
 fn gen_writes_verilog_and_a_manifest() {
     let dir = std::env::temp_dir().join(format!("tagmatch-gen-{}", std::process::id()));
-    let out = tagmatch(&[
-        "gen",
-        "--cam-depth",
-        "8",
-        "--lists",
-        "4",
-        "--list-capacity",
-        "256",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let manifest = generate(&dir, &["--cam-depth", "8", "--lists", "4", "--list-capacity", "256"]);
     assert_eq!(manifest["top"], "top");
     assert_eq!(manifest["parameters"]["lists"], 4);
     assert_eq!(manifest["parameters"]["queue_capacity"], 8 + 4 * 63);
@@ -475,20 +471,7 @@ fn model_bench_sweeps_deep_queues_beside_the_baselines() {
 #[test]
 fn the_thread_array_generates_and_cosimulates() {
     let dir = std::env::temp_dir().join(format!("tagmatch-array-{}", std::process::id()));
-    let out = tagmatch(&[
-        "gen",
-        "--engine",
-        "optimistic",
-        "--threads",
-        "4",
-        "--descriptors",
-        "32",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let manifest = generate(&dir, &["--engine", "optimistic", "--threads", "4", "--descriptors", "32"]);
     assert_eq!(manifest["parameters"]["threads"], 4);
     assert_eq!(manifest["parameters"]["bins"], 4);
     let ports = manifest["ports"].as_array().unwrap();
@@ -593,20 +576,7 @@ fn timing_without_its_tools_is_a_one_line_error() {
 /// as `gen --timing --record` writes it; `stale` records another design's hash.
 fn record_file(dir: &std::path::Path, lists: &str, fmax_mhz: f64, stale: bool) -> PathBuf {
     let generated = dir.join(format!("engine-{lists}"));
-    let out = tagmatch(&[
-        "gen",
-        "--cam-depth",
-        "8",
-        "--lists",
-        lists,
-        "--list-capacity",
-        "256",
-        "--out",
-        generated.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(generated.join("manifest.json")).unwrap()).unwrap();
+    let manifest = generate(&generated, &["--cam-depth", "8", "--lists", lists, "--list-capacity", "256"]);
     let hash = if stale { "0123456789abcdef".into() } else { manifest["hash"].clone() };
     let file = serde_json::json!({"records": [{
         "design": "two-level",
@@ -700,20 +670,7 @@ fn bench_records_carry_ns_at_the_recorded_fmax() {
 #[test]
 fn the_onesided_unit_generates_cosimulates_and_benchmarks() {
     let dir = std::env::temp_dir().join(format!("tagmatch-onesided-{}", std::process::id()));
-    let out = tagmatch(&[
-        "gen",
-        "--engine",
-        "onesided",
-        "--windows",
-        "4",
-        "--counter-bits",
-        "3",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let manifest = generate(&dir, &["--engine", "onesided", "--windows", "4", "--counter-bits", "3"]);
     assert_eq!(manifest["engine"], "onesided");
     assert_eq!(manifest["parameters"]["max_outstanding_per_window"], 7);
     assert!(std::fs::read_to_string(dir.join("tagmatch_onesided.v")).unwrap().contains("module top("));
