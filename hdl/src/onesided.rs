@@ -126,8 +126,11 @@ pub struct OneSidedUnit<const W: usize, const CB: usize> {
     issued_next: [Signal<Local, Bits<CB>>; W],
     is_cmd_window: [Signal<Local, Bit>; W],
     all_ok_vec: Signal<Local, Bits<W>>,
+    /// The windows with a FIN waiting, the lowest of them (one-hot) and its number.
+    fin_vec: Signal<Local, Bits<W>>,
+    fin_first: Signal<Local, Bits<W>>,
+    fin_window: Signal<Local, Bits<8>>,
     taken: Signal<Local, Bit>,
-    loaded: Signal<Local, Bit>,
     net_free: Signal<Local, Bit>,
     slot_free: Signal<Local, Bit>,
     // Constants.
@@ -139,6 +142,7 @@ pub struct OneSidedUnit<const W: usize, const CB: usize> {
     saturated: Constant<Bits<CB>>,
     zero: Constant<Bits<CB>>,
     zero_windows: Constant<Bits<W>>,
+    one_windows: Constant<Bits<W>>,
     op_put: Constant<Bits<2>>,
     op_get: Constant<Bits<2>>,
     op_flush: Constant<Bits<2>>,
@@ -212,8 +216,10 @@ impl<const W: usize, const CB: usize> Default for OneSidedUnit<W, CB> {
             issued_next: array_init::array_init(|_| Default::default()),
             is_cmd_window: array_init::array_init(|_| Default::default()),
             all_ok_vec: Default::default(),
+            fin_vec: Default::default(),
+            fin_first: Default::default(),
+            fin_window: Default::default(),
             taken: Default::default(),
-            loaded: Default::default(),
             net_free: Default::default(),
             slot_free: Default::default(),
             index: array_init::array_init(|w| Constant::new((w as u64).to_bits())),
@@ -224,6 +230,7 @@ impl<const W: usize, const CB: usize> Default for OneSidedUnit<W, CB> {
             saturated: Constant::new(((1u64 << CB) - 1).to_bits()),
             zero: Constant::new(0u64.to_bits()),
             zero_windows: Constant::new(0u64.to_bits()),
+            one_windows: Constant::new(1u64.to_bits()),
             op_put: k2(OP_PUT),
             op_get: k2(OP_GET),
             op_flush: k2(OP_FLUSH),
@@ -392,25 +399,38 @@ impl<const W: usize, const CB: usize> Logic for OneSidedUnit<W, CB> {
         }
 
         // The response register: an error first, then the lowest window's FIN, then FIN_ALL.
-        self.loaded.next = false;
+        // The lowest waiting window is the lowest set bit of the FIN vector (x & -x, a carry
+        // chain) and its number an OR of one-hot terms, so the choice is no priority chain
+        // over the windows.
+        self.fin_vec.next = self.zero_windows.val();
+        for w in 0..W {
+            if self.fin[w].q.val() {
+                self.fin_vec.next = self.fin_vec.val() | self.window_bit[w].val();
+            }
+        }
+        self.fin_first.next = self.fin_vec.val() & (!self.fin_vec.val() + self.one_windows.val());
+        self.fin_window.next = self.zero8.val();
+        for w in 0..W {
+            if self.fin_first.val().get_bit(w) {
+                self.fin_window.next = self.fin_window.val() | self.index[w].val();
+            }
+        }
         if self.slot_free.val() {
             if self.err.q.val() {
                 self.r_valid.d.next = true;
                 self.r_kind.d.next = self.k_error.val();
                 self.r_window.d.next = self.err_window.q.val();
                 self.err.d.next = false;
-                self.loaded.next = true;
-            }
-            for w in 0..W {
-                if self.fin[w].q.val() & !self.loaded.val() {
-                    self.r_valid.d.next = true;
-                    self.r_kind.d.next = self.k_fin.val();
-                    self.r_window.d.next = self.index[w].val();
-                    self.fin[w].d.next = false;
-                    self.loaded.next = true;
+            } else if self.fin_vec.val().any() {
+                self.r_valid.d.next = true;
+                self.r_kind.d.next = self.k_fin.val();
+                self.r_window.d.next = self.fin_window.val();
+                for w in 0..W {
+                    if self.fin_first.val().get_bit(w) {
+                        self.fin[w].d.next = false;
+                    }
                 }
-            }
-            if self.all_fin.q.val() & !self.loaded.val() {
+            } else if self.all_fin.q.val() {
                 self.r_valid.d.next = true;
                 self.r_kind.d.next = self.k_fin_all.val();
                 self.r_window.d.next = self.zero8.val();
