@@ -79,7 +79,6 @@ fn lint(dir: &Path, xilinx: bool) {
         "--lint-only",
         "-Wall",
         "-Wno-DECLFILENAME",
-        "-Wno-UNOPTFLAT",
         "--top-module",
         "tagmatch_board_top",
     ]);
