@@ -75,13 +75,7 @@ fn constrained_names(text: &str) -> BTreeSet<String> {
 
 fn lint(dir: &Path, xilinx: bool) {
     let mut cmd = Command::new("verilator");
-    cmd.args([
-        "--lint-only",
-        "-Wall",
-        "-Wno-DECLFILENAME",
-        "--top-module",
-        "tagmatch_board_top",
-    ]);
+    cmd.args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "tagmatch_board_top"]);
     if xilinx {
         cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/xilinx_primitives.v"));
     }
