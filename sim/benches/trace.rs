@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tagmatch_sim::dumpi::trace::read_run;
 use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
-use tagmatch_sim::replay::pending::pending_recv;
+use tagmatch_sim::replay::pending::{pending_recv, BinHash};
 use tagmatch_sim::replay::{run_events, streams};
 use tagmatch_sim::Matcher;
 
@@ -26,7 +26,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let ev = run_events(&read_run(&path, &|_, _| {}).unwrap()).unwrap();
             BINS.iter()
-                .map(|&n| ev.ranks.iter().map(|(_, e)| pending_recv(e, n).max_depth).max())
+                .map(|&n| ev.ranks.iter().map(|(_, e)| pending_recv(e, n, BinHash::Own).max_depth).max())
                 .collect::<Vec<_>>()
         })
     });

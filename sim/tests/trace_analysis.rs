@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use tagmatch_sim::dumpi::trace::read_run;
-use tagmatch_sim::replay::pending::{pending_recv, DepthStats};
+use tagmatch_sim::replay::pending::{pending_recv, BinHash, DepthStats};
 use tagmatch_sim::replay::{run_events, streams, RunEvents};
 use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions, Op, Outcome};
 
@@ -15,9 +15,13 @@ fn events(name: &str) -> RunEvents {
 }
 
 fn pending_all(ev: &RunEvents, bins: usize) -> DepthStats {
+    pending_hashed(ev, bins, BinHash::Own)
+}
+
+fn pending_hashed(ev: &RunEvents, bins: usize, hash: BinHash) -> DepthStats {
     let mut all = DepthStats::default();
     for (_, e) in &ev.ranks {
-        all.merge(&pending_recv(e, bins));
+        all.merge(&pending_recv(e, bins, hash));
     }
     all
 }
@@ -35,6 +39,16 @@ fn amg_pending_receive_depth_matches_the_published_analyzer() {
         last = s.max_depth;
     }
     assert!(last <= 2);
+}
+
+#[test]
+fn amg_bin_counts_with_the_analyzers_hash_reproduce_its_figures() {
+    let ev = events("amg-n27");
+    let depths: Vec<u64> = [1, 16, 32, 64, 128, 256]
+        .iter()
+        .map(|&b| pending_hashed(&ev, b, BinHash::Analyzer).max_depth)
+        .collect();
+    assert_eq!(depths, [25, 3, 2, 1, 1, 0], "the published analyzer's amg-n27 figures");
 }
 
 #[test]

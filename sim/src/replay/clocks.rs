@@ -36,7 +36,7 @@ pub fn causal_offsets(
         let mut by_request: HashMap<i64, usize> = HashMap::new();
         for e in events {
             match &e.event {
-                Event::Post { request, comm, src, tag } => match (src, tag) {
+                Event::Post { request, comm, src, tag, .. } => match (src, tag) {
                     (Some(s), Some(t)) => {
                         let done = if request.is_none() { Some(e.end) } else { None };
                         if let Some(q) = request {
@@ -71,14 +71,12 @@ pub fn causal_offsets(
         let mut sent: HashMap<(usize, u32, i64, i64), usize> = HashMap::new();
         for e in events {
             let Event::Send { comm, dest, tag } = &e.event else { continue };
-            let Ok(dest_world) = comms.world_rank(*comm, *dest) else { continue };
-            let (Some(&d), Some(src)) = (index.get(&dest_world), comms.local_rank(*comm, *rank)) else {
-                continue;
-            };
-            if wildcard_comms.contains(&(d, *comm)) {
+            let Ok(route) = comms.route(*comm, *rank, *dest) else { continue };
+            let Some(&d) = index.get(&route.dest_world) else { continue };
+            if wildcard_comms.contains(&(d, route.arrival_comm)) {
                 continue;
             }
-            let key = (d, *comm, src as i64, *tag);
+            let key = (d, route.arrival_comm, route.source as i64, *tag);
             let k = sent.entry(key).or_insert(0);
             if let Some(&c) = completions.get(&key).and_then(|v| v.get(*k)) {
                 let b = bound.entry((d, s)).or_insert(f64::INFINITY);
@@ -112,7 +110,7 @@ mod tests {
     use super::*;
 
     fn t(time: f64, event: Event) -> Timed {
-        Timed { time, end: time, event }
+        Timed { time, end: time, event, call: "MPI_Irecv", record: 0 }
     }
 
     #[test]
@@ -122,7 +120,7 @@ mod tests {
         // clock must be at least 4.0 (+ latency) behind.
         let r0 = vec![t(5.0, Event::Send { comm: 0, dest: 1, tag: 7 })];
         let r1 = vec![
-            t(0.5, Event::Post { request: Some(3), comm: 0, src: Some(0), tag: Some(7) }),
+            t(0.5, Event::Post { request: Some(3), comm: 0, handle: 2, src: Some(0), tag: Some(7) }),
             t(1.0, Event::Complete { requests: vec![3] }),
         ];
         let off = causal_offsets(&[(0, r0), (1, r1)], &comms, 0.1).unwrap();

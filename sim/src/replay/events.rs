@@ -2,7 +2,7 @@
 //! and cancels, with communicators mapped to global ids. Everything else (collectives,
 //! queries, datatypes) is stepped over.
 
-use super::comms::{Communicators, Creation};
+use super::comms::{Communicators, Creation, GroupCall};
 use crate::dumpi::{Arg, Record};
 
 /// `MPI_ANY_SOURCE` and `MPI_ANY_TAG` as DUMPI stores them.
@@ -12,10 +12,12 @@ const UNDEFINED_INDEX: i64 = -32766;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
-    /// A receive is posted; `request` is `None` for a blocking receive.
+    /// A receive is posted; `request` is `None` for a blocking receive. `handle` is the
+    /// communicator as the rank's trace names it.
     Post {
         request: Option<i64>,
         comm: u32,
+        handle: i64,
         src: Option<i64>,
         tag: Option<i64>,
     },
@@ -40,12 +42,14 @@ pub enum Event {
 }
 
 /// An event with the wall-clock times (seconds) at which its call was entered and
-/// returned.
+/// returned, and the call and record it came from (for messages).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Timed {
     pub time: f64,
     pub end: f64,
     pub event: Event,
+    pub call: &'static str,
+    pub record: usize,
 }
 
 fn wild(v: i64) -> Option<i64> {
@@ -71,7 +75,8 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
         let (time, end) = r
             .wall
             .map_or((i as f64 * 1e-9, i as f64 * 1e-9), |w| (w.start.as_secs_f64(), w.stop.as_secs_f64()));
-        let mut push = |event: Event| out.push(Timed { time, end, event });
+        let call = r.name();
+        let mut push = |event: Event| out.push(Timed { time, end, event, call, record: i });
         match r.name() {
             "MPI_Send" | "MPI_Bsend" | "MPI_Ssend" | "MPI_Rsend" | "MPI_Isend" | "MPI_Ibsend"
             | "MPI_Issend" | "MPI_Irsend" => {
@@ -82,19 +87,37 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
             "MPI_Recv" | "MPI_Irecv" => {
                 if let Some(c) = comms.resolve(rank, int(4)?) {
                     let request = if r.name() == "MPI_Irecv" { Some(int(5)?) } else { None };
-                    push(Event::Post { request, comm: c, src: wild(int(2)?), tag: wild(int(3)?) });
+                    push(Event::Post {
+                        request,
+                        comm: c,
+                        handle: int(4)?,
+                        src: wild(int(2)?),
+                        tag: wild(int(3)?),
+                    });
                 }
             }
             "MPI_Sendrecv" => {
                 if let Some(c) = comms.resolve(rank, int(8)?) {
                     push(Event::Send { comm: c, dest: int(2)?, tag: int(3)? });
-                    push(Event::Post { request: None, comm: c, src: wild(int(6)?), tag: wild(int(7)?) });
+                    push(Event::Post {
+                        request: None,
+                        comm: c,
+                        handle: int(8)?,
+                        src: wild(int(6)?),
+                        tag: wild(int(7)?),
+                    });
                 }
             }
             "MPI_Sendrecv_replace" => {
                 if let Some(c) = comms.resolve(rank, int(6)?) {
                     push(Event::Send { comm: c, dest: int(2)?, tag: int(3)? });
-                    push(Event::Post { request: None, comm: c, src: wild(int(4)?), tag: wild(int(5)?) });
+                    push(Event::Post {
+                        request: None,
+                        comm: c,
+                        handle: int(6)?,
+                        src: wild(int(4)?),
+                        tag: wild(int(5)?),
+                    });
                 }
             }
             "MPI_Probe" | "MPI_Iprobe" => {
@@ -147,6 +170,7 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
                                 push(Event::Post {
                                     request: Some(q),
                                     comm: c,
+                                    handle: *h,
                                     src: wild(*src),
                                     tag: wild(*tag),
                                 });
@@ -165,8 +189,51 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
             "MPI_Comm_split" => {
                 comms.created(rank, int(0)?, Creation::Split { color: int(1)?, key: int(2)? }, int(3)?)
             }
-            "MPI_Comm_create" => comms.created(rank, int(0)?, Creation::Create, int(2)?),
-            "MPI_Comm_free" => comms.freed(rank, int(0)?),
+            "MPI_Comm_create" => comms.created(rank, int(0)?, Creation::Create { group: int(1)? }, int(2)?),
+            "MPI_Intercomm_create" => {
+                let creation = Creation::Intercomm {
+                    local_leader: int(1)?,
+                    peer: int(2)?,
+                    remote_leader: int(3)?,
+                    tag: int(4)?,
+                };
+                comms.created(rank, int(0)?, creation, int(5)?)
+            }
+            "MPI_Intercomm_merge" => {
+                comms.created(rank, int(0)?, Creation::Merge { high: int(1)? != 0 }, int(2)?)
+            }
+            "MPI_Comm_free" | "MPI_Comm_disconnect" => comms.freed(rank, int(0)?),
+            "MPI_Comm_group" | "MPI_Comm_remote_group" => {
+                let remote = r.name() == "MPI_Comm_remote_group";
+                comms.group(rank, GroupCall::OfComm { comm: int(0)?, remote }, int(1)?)
+            }
+            "MPI_Group_incl" | "MPI_Group_excl" => {
+                let (group, ranks) = (int(0)?, r.ints(2).ok_or_else(bad)?.to_vec());
+                let call = if r.name() == "MPI_Group_incl" {
+                    GroupCall::Incl { group, ranks }
+                } else {
+                    GroupCall::Excl { group, ranks }
+                };
+                comms.group(rank, call, int(3)?)
+            }
+            "MPI_Group_range_incl" | "MPI_Group_range_excl" => {
+                let Some(Arg::Rows(rows)) = r.args.get(2) else { return Err(bad()) };
+                let ranges = rows
+                    .iter()
+                    .map(|row| <[i64; 3]>::try_from(row.as_slice()).map_err(|_| bad()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let group = int(0)?;
+                let call = if r.name() == "MPI_Group_range_incl" {
+                    GroupCall::RangeIncl { group, ranges }
+                } else {
+                    GroupCall::RangeExcl { group, ranges }
+                };
+                comms.group(rank, call, int(3)?)
+            }
+            "MPI_Group_union" => comms.group(rank, GroupCall::Union(int(0)?, int(1)?), int(2)?),
+            "MPI_Group_intersection" => comms.group(rank, GroupCall::Intersection(int(0)?, int(1)?), int(2)?),
+            "MPI_Group_difference" => comms.group(rank, GroupCall::Difference(int(0)?, int(1)?), int(2)?),
+            "MPI_Group_free" => comms.group_freed(rank, int(0)?),
             _ => {}
         }
     }

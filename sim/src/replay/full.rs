@@ -5,7 +5,7 @@
 //! Messages from ranks that are not in the trace never arrive: a single-rank trace of a
 //! larger job shows its posted receives waiting.
 
-use super::comms::Communicators;
+use super::comms::{Communicators, Unroutable};
 use super::events::{Event, Timed};
 use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
 use crate::ops::Op;
@@ -18,6 +18,11 @@ pub struct RankStream {
     pub ops: Vec<Op>,
     /// Sends by this rank to ranks that are not in the trace.
     pub sends_to_untraced: u64,
+    /// Sends by this rank on communicators whose members the trace does not give (see
+    /// [`super::comms`]): dropped.
+    pub sends_unroutable: u64,
+    /// The first communicator such a send used, for the report.
+    pub unroutable_comm: Option<u32>,
 }
 
 struct Pending {
@@ -29,9 +34,26 @@ struct Pending {
     op: Op,
 }
 
-fn to_u32(v: i64, what: &str, rank: u32) -> Result<u32, String> {
-    u32::try_from(v)
-        .map_err(|_| format!("rank {rank}: {what} {v} is not a rank or tag the matchers can hold"))
+/// Where an event came from, for messages: "rank 3, record 120 (MPI_Irecv)".
+fn at(rank: u32, e: &Timed) -> String {
+    format!("rank {rank}, record {} ({})", e.record, e.call)
+}
+
+fn tag_u32(v: i64, rank: u32, e: &Timed) -> Result<u32, String> {
+    u32::try_from(v).map_err(|_| format!("{}: tag {v} is negative or above 2^32", at(rank, e)))
+}
+
+/// A receive's or probe's source, checked against the communicator's size (the remote
+/// group's on an intercommunicator), or against the world when the size is unknown.
+fn source_u32(v: i64, comm: u32, comms: &Communicators, rank: u32, e: &Timed) -> Result<u32, String> {
+    let limit = comms.source_range(comm).unwrap_or(comms.world_size());
+    u32::try_from(v).ok().filter(|&s| s < limit).ok_or_else(|| {
+        format!(
+            "{}: source rank {v} is outside {}, which has {limit} ranks",
+            at(rank, e),
+            comms.describe(comm)
+        )
+    })
 }
 
 /// Builds every traced rank's stream. `latency` is in seconds; `offsets` corrects each
@@ -50,11 +72,11 @@ pub fn matching_streams(
     for (i, (rank, events)) in ranks.iter().enumerate() {
         let mut requests: HashMap<i64, RecvId> = HashMap::new();
         let offset = offsets.get(rank).copied().unwrap_or(0.0);
-        for (seq, Timed { time, event, .. }) in events.iter().enumerate() {
-            let time = time + offset;
+        for (seq, e) in events.iter().enumerate() {
+            let (time, event) = (e.time + offset, &e.event);
             let own = |op: Op| Pending { time, class: 0, from: *rank, seq, op };
             match event {
-                Event::Post { request, comm, src, tag } => {
+                Event::Post { request, comm, src, tag, .. } => {
                     if src.is_some_and(|s| s < 0) {
                         continue; // MPI_PROC_NULL: completes at once, matches nothing
                     }
@@ -64,8 +86,8 @@ pub fn matching_streams(
                     }
                     let spec = RecvSpec::new(
                         *comm,
-                        src.map(|s| to_u32(s, "source", *rank)).transpose()?,
-                        tag.map(|t| to_u32(t, "tag", *rank)).transpose()?,
+                        src.map(|s| source_u32(s, *comm, comms, *rank, e)).transpose()?,
+                        tag.map(|t| tag_u32(t, *rank, e)).transpose()?,
                     );
                     queues[i].push(own(Op::PostRecv { recv: RecvId(recv_id), spec }));
                 }
@@ -75,8 +97,8 @@ pub fn matching_streams(
                     }
                     let spec = RecvSpec::new(
                         *comm,
-                        src.map(|s| to_u32(s, "source", *rank)).transpose()?,
-                        tag.map(|t| to_u32(t, "tag", *rank)).transpose()?,
+                        src.map(|s| source_u32(s, *comm, comms, *rank, e)).transpose()?,
+                        tag.map(|t| tag_u32(t, *rank, e)).transpose()?,
                     );
                     queues[i].push(own(Op::Probe { spec }));
                 }
@@ -89,17 +111,21 @@ pub fn matching_streams(
                     if *dest < 0 {
                         continue; // MPI_PROC_NULL
                     }
-                    let dest_world =
-                        comms.world_rank(*comm, *dest).map_err(|e| format!("rank {rank}: a send on {e}"))?;
-                    let Some(&d) = traced.get(&dest_world) else {
+                    let route = match comms.route(*comm, *rank, *dest) {
+                        Ok(route) => route,
+                        Err(Unroutable::UnknownMembers) => {
+                            streams[i].sends_unroutable += 1;
+                            streams[i].unroutable_comm.get_or_insert(*comm);
+                            continue;
+                        }
+                        Err(Unroutable::Invalid(why)) => return Err(format!("{}: {why}", at(*rank, e))),
+                    };
+                    let Some(&d) = traced.get(&route.dest_world) else {
                         streams[i].sends_to_untraced += 1;
                         continue;
                     };
-                    let src = comms.local_rank(*comm, *rank).ok_or_else(|| {
-                        format!("rank {rank} sends on communicator {comm} it is not a member of")
-                    })?;
                     msg_id += 1;
-                    let env = Envelope::new(*comm, src, to_u32(*tag, "tag", *rank)?);
+                    let env = Envelope::new(route.arrival_comm, route.source, tag_u32(*tag, *rank, e)?);
                     queues[d].push(Pending {
                         time: time + latency,
                         class: 1,

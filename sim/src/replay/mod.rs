@@ -3,6 +3,7 @@
 //! ([`pending`]), and matching streams rebuilt across ranks ([`full`]) that any
 //! [`crate::Matcher`] can replay.
 
+pub mod analyzer_hash;
 pub mod clocks;
 pub mod comms;
 pub mod events;
@@ -72,6 +73,19 @@ pub fn run_events(run: &Run) -> Result<RunEvents, String> {
     for (rank, trace) in &run.ranks {
         ranks.push((*rank, rank_events(*rank, &trace.records, &mut comms)?));
     }
-    comms.finish();
+    let traced: Vec<u32> = ranks.iter().map(|(r, _)| *r).collect();
+    comms.finish(&traced);
+    // Records of one communicator made on different ranks through different parents (the
+    // two sides of a merged intercommunicator) get one id only once all ranks are read.
+    for (_, events) in &mut ranks {
+        for e in events {
+            match &mut e.event {
+                events::Event::Post { comm, .. }
+                | events::Event::Send { comm, .. }
+                | events::Event::Probe { comm, .. } => *comm = comms.canonical(*comm),
+                _ => {}
+            }
+        }
+    }
     Ok(RunEvents { world_size: world, ranks, comms })
 }

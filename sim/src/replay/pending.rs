@@ -9,9 +9,14 @@
 //! pass). Like the analyzer, a data point is taken at each completing call, before the
 //! completion: the deepest bin of any table. `max_depth` and `mean_depth` are over data
 //! points; `empty_share` is the mean share of empty bins in the no-wildcard table.
-//! Blocking receives never wait in a queue here, as in the analyzer. The bin hash is our
-//! own, so only the one-bin figures are directly comparable with the analyzer's.
+//! Blocking receives never wait in a queue here, as in the analyzer; `blocking` counts
+//! them so a report can say what the definition leaves out.
+//!
+//! Two bin hashes: [`BinHash::Own`], the hash the software matchers use (over global
+//! communicator ids), and [`BinHash::Analyzer`], the analyzer's Pearson hash over the
+//! trace's own handles ([`super::analyzer_hash`]), which reproduces its figures.
 
+use super::analyzer_hash::analyzer_bin;
 use super::events::{Event, Timed};
 use crate::matcher::{mix3, reduce};
 use std::collections::HashMap;
@@ -24,6 +29,15 @@ pub struct DepthStats {
     pub empty_share_sum: f64,
     /// Data points taken.
     pub points: u64,
+    /// Blocking receives, which this definition does not count.
+    pub blocking: u64,
+}
+
+/// Which hash puts a receive in a bin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinHash {
+    Own,
+    Analyzer,
 }
 
 impl DepthStats {
@@ -48,6 +62,7 @@ impl DepthStats {
         self.depth_sum += other.depth_sum;
         self.empty_share_sum += other.empty_share_sum;
         self.points += other.points;
+        self.blocking += other.blocking;
     }
 }
 
@@ -55,7 +70,7 @@ impl DepthStats {
 type Slot = (usize, usize);
 
 /// Runs the pending-receive model over one rank's events with `bins` bins per table.
-pub fn pending_recv(events: &[Timed], bins: usize) -> DepthStats {
+pub fn pending_recv(events: &[Timed], bins: usize, hash: BinHash) -> DepthStats {
     let bins = bins.max(1);
     let mut counts: [Vec<u32>; 4] = [vec![0; bins], vec![0; bins], vec![0; bins], vec![0; 1]];
     let mut pending: HashMap<i64, Slot> = HashMap::new();
@@ -67,14 +82,26 @@ pub fn pending_recv(events: &[Timed], bins: usize) -> DepthStats {
     };
     for e in events {
         match &e.event {
-            Event::Post { request: Some(request), comm, src, tag } => {
+            Event::Post { request: None, .. } => stats.blocking += 1,
+            Event::Post { request: Some(request), comm, handle, src, tag } => {
                 remove(&mut pending, &mut counts, *request); // a reused handle replaces a stale entry
-                let slot = match (src, tag) {
-                    (Some(s), Some(t)) => (0, reduce(mix3(*comm, *s as u32, *t as u32), bins) as usize),
-                    (None, Some(t)) => (1, reduce(mix3(*comm, u32::MAX, *t as u32), bins) as usize),
-                    (Some(s), None) => (2, reduce(mix3(*comm, *s as u32, u32::MAX), bins) as usize),
-                    (None, None) => (3, 0),
+                                                             // The analyzer reads a negative source or tag (PROC_NULL too) as a wildcard.
+                let src = src.and_then(|s| u32::try_from(s).ok());
+                let tag = tag.and_then(|t| u32::try_from(t).ok());
+                let table = match (src, tag) {
+                    (Some(_), Some(_)) => 0,
+                    (None, Some(_)) => 1,
+                    (Some(_), None) => 2,
+                    (None, None) => 3,
                 };
+                let bin = match hash {
+                    _ if table == 3 => 0,
+                    BinHash::Own => {
+                        reduce(mix3(*comm, src.unwrap_or(u32::MAX), tag.unwrap_or(u32::MAX)), bins) as usize
+                    }
+                    BinHash::Analyzer => analyzer_bin(src, tag, u32::try_from(*handle).unwrap_or(0), bins),
+                };
+                let slot = (table, bin);
                 counts[slot.0][slot.1] += 1;
                 pending.insert(*request, slot);
             }
@@ -104,12 +131,14 @@ mod tests {
         Timed {
             time: 0.0,
             end: 0.0,
-            event: Event::Post { request: Some(request), comm: 0, src: Some(src), tag: Some(tag) },
+            event: Event::Post { request: Some(request), comm: 0, handle: 2, src: Some(src), tag: Some(tag) },
+            call: "MPI_Irecv",
+            record: 0,
         }
     }
 
     fn complete(requests: Vec<i64>) -> Timed {
-        Timed { time: 0.0, end: 0.0, event: Event::Complete { requests } }
+        Timed { time: 0.0, end: 0.0, event: Event::Complete { requests }, call: "MPI_Waitall", record: 0 }
     }
 
     #[test]
@@ -118,12 +147,13 @@ mod tests {
         ev.push(complete(vec![0, 1, 2, 3, 4]));
         ev.push(post(7, 1, 1));
         ev.push(complete(vec![7]));
-        let s = pending_recv(&ev, 1);
+        let s = pending_recv(&ev, 1, BinHash::Own);
         assert_eq!(s.max_depth, 4);
         assert_eq!(s.points, 2);
         assert_eq!(s.mean_depth(), 2.0);
         assert_eq!(s.empty_share(), 0.0);
         // With many bins, five distinct envelopes rarely share one.
-        assert!(pending_recv(&ev, 256).max_depth <= 1);
+        assert!(pending_recv(&ev, 256, BinHash::Own).max_depth <= 1);
+        assert!(pending_recv(&ev, 256, BinHash::Analyzer).max_depth <= 1);
     }
 }
