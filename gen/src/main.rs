@@ -407,6 +407,9 @@ enum TraceAction {
         bins: Vec<usize>,
         #[arg(long, value_enum, default_value = "full")]
         mode: trace_cmd::Mode,
+        /// The bin hash of pending-recv mode.
+        #[arg(long, value_enum, default_value = "own")]
+        hash: trace_cmd::Hash,
         /// Network latency added to a send's time to get its arrival (full mode), in microseconds.
         #[arg(long, default_value_t = 1.0)]
         latency_us: f64,
@@ -505,12 +508,19 @@ fn check_latency(latency_us: f64) -> Result<(), String> {
 
 fn trace(action: TraceAction) -> Result<(), String> {
     match action {
-        TraceAction::Stats { path, bins, mode, latency_us, per_rank, format, plot } => {
+        TraceAction::Stats { path, bins, mode, hash, latency_us, per_rank, format, plot } => {
             check_latency(latency_us)?;
             if let Some(bad) = bins.iter().find(|&&b| b == 0 || b > 65536) {
                 return Err(format!("bad bin count {bad}: 1 to 65536"));
             }
-            let records = trace_cmd::stats(&path, mode, &bins, latency_us, per_rank || plot.is_some())?;
+            let records = trace_cmd::stats(
+                &path,
+                mode,
+                hash.bin_hash(),
+                &bins,
+                latency_us,
+                per_rank || plot.is_some(),
+            )?;
             if let Some(svg) = plot {
                 let title = format!(
                     "{} ({} mode)",

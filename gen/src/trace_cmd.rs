@@ -12,7 +12,7 @@ use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
 use tagmatch_sim::host::fallback::FallbackDriver;
 use tagmatch_sim::host::HostReport;
 use tagmatch_sim::replay::full::RankStream;
-use tagmatch_sim::replay::pending::{pending_recv, DepthStats};
+use tagmatch_sim::replay::pending::{pending_recv, BinHash, DepthStats};
 use tagmatch_sim::replay::{run_events, streams, RunEvents};
 use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions};
 use tagmatch_testbench::cosim::EngineUnderTest;
@@ -25,6 +25,24 @@ pub enum Mode {
     PendingRecv,
     /// Arrivals rebuilt across ranks and real PRQ/UMQ matching.
     Full,
+}
+
+/// The bin hash of pending-recv mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hash {
+    /// The hash the software matchers use.
+    Own,
+    /// The published trace analyzer's (Pearson's hash over the trace's handles): its figures exactly.
+    Analyzer,
+}
+
+impl Hash {
+    pub fn bin_hash(self) -> BinHash {
+        match self {
+            Hash::Own => BinHash::Own,
+            Hash::Analyzer => BinHash::Analyzer,
+        }
+    }
 }
 
 impl Mode {
@@ -76,6 +94,15 @@ fn streams_noted(events: &RunEvents, latency_us: f64) -> Result<Vec<RankStream>,
             events.comms.assumed()
         );
     }
+    let unroutable: u64 = streams.iter().map(|s| s.sends_unroutable).sum();
+    if let Some(comm) = streams.iter().find_map(|s| s.unroutable_comm) {
+        eprintln!(
+            "note: {unroutable} send(s) on communicators whose members the trace does not give were dropped, \
+             e.g. on {}: {}",
+            events.comms.describe(comm),
+            events.comms.unknown_why(comm).unwrap_or("its members are unknown")
+        );
+    }
     Ok(streams)
 }
 
@@ -89,7 +116,7 @@ fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<u64,
         matched += matches!(want, tagmatch_sim::Outcome::Matched { .. }) as u64;
         if want != got {
             return Err(format!(
-                "{} disagrees with the golden model on rank {} at operation {i} ({op:?}): {got:?} instead of {want:?}",
+                "{} disagrees with the golden model on rank {} at operation {i} ({op}): {got} instead of {want}",
                 matcher.name(),
                 stream.rank
             ));
@@ -101,24 +128,36 @@ fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<u64,
 pub fn stats(
     path: &Path,
     mode: Mode,
+    hash: BinHash,
     bins: &[usize],
     latency_us: f64,
     per_rank: bool,
 ) -> Result<Vec<Record>, String> {
+    if mode == Mode::Full && hash == BinHash::Analyzer {
+        return Err("--hash analyzer is the analyzer's definition: use it with --mode pending-recv".into());
+    }
     let (_, events) = load(path)?;
     let mut out = Vec::new();
     match mode {
         Mode::PendingRecv => {
+            let mut blocking = 0;
             for &b in bins {
                 let mut all = DepthStats::default();
                 for (rank, ev) in &events.ranks {
-                    let s = pending_recv(ev, b);
+                    let s = pending_recv(ev, b, hash);
                     all.merge(&s);
                     if per_rank {
                         out.push(pending_record(Some(*rank), b, &s));
                     }
                 }
+                blocking = all.blocking;
                 out.push(pending_record(None, b, &all));
+            }
+            if blocking > 0 {
+                eprintln!(
+                    "note: pending-recv counts nonblocking receives only, as the analyzer does: {blocking} \
+                     blocking receive(s) (MPI_Recv, MPI_Sendrecv) are not counted; --mode full counts them"
+                );
             }
         }
         Mode::Full => {
@@ -412,11 +451,10 @@ fn engine_replay_rank<E: CycleEngine>(
     for (i, op) in stream.ops.iter().enumerate() {
         let want = golden.apply(op);
         let before = driver.engine().cycles();
-        let got =
-            driver.apply(op).map_err(|e| format!("rank {} operation {i} ({op:?}): {e}", stream.rank))?;
+        let got = driver.apply(op).map_err(|e| format!("rank {} operation {i} ({op}): {e}", stream.rank))?;
         if got != want {
             return Err(format!(
-                "the engine behind the host driver disagrees with the golden model on rank {} at operation {i} ({op:?}): {got:?} instead of {want:?}",
+                "the engine behind the host driver disagrees with the golden model on rank {} at operation {i} ({op}): {got} instead of {want}",
                 stream.rank
             ));
         }

@@ -39,3 +39,34 @@ pub enum Outcome {
     /// the host keeps the operation.
     Overflow,
 }
+
+/// How messages name an operation: "post receive 7 (comm 0 src ANY tag 3)".
+impl std::fmt::Display for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Op::PostRecv { recv, spec } => write!(f, "post receive {} ({spec})", recv.0),
+            Op::Arrive { msg, env } => write!(f, "arrival of message {} ({env})", msg.0),
+            Op::Cancel { recv } => write!(f, "cancel of receive {}", recv.0),
+            Op::Probe { spec } => write!(f, "probe ({spec})"),
+            Op::MatchedProbe { spec } => write!(f, "matched probe ({spec})"),
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let found = |f: &mut std::fmt::Formatter<'_>, m: &Option<MsgId>| match m {
+            Some(m) => write!(f, "found message {}", m.0),
+            None => f.write_str("found nothing"),
+        };
+        match self {
+            Outcome::Matched { recv, msg } => write!(f, "matched receive {} with message {}", recv.0, msg.0),
+            Outcome::Queued => f.write_str("queued"),
+            Outcome::Cancelled { recv } => write!(f, "cancelled receive {}", recv.0),
+            Outcome::NotFound => f.write_str("not found"),
+            Outcome::Probed(m) => found(f, m),
+            Outcome::MatchedProbed(m) => found(f, m).and_then(|_| f.write_str(" and removed it")),
+            Outcome::Overflow => f.write_str("overflow"),
+        }
+    }
+}

@@ -77,7 +77,10 @@ impl TwoLevelConfig {
     pub fn new(cam_depth: usize, lists: usize, entries_per_list: usize) -> Result<Self, String> {
         let cfg = TwoLevelConfig { cam_depth, lists, entries_per_list };
         if cam_depth == 0 || lists == 0 || entries_per_list == 0 {
-            return Err(format!("{cfg:?}: CAM depth, lists and list size must all be at least 1"));
+            return Err(format!(
+                "CAM depth {}, {} lists of {} entries: each must be at least 1",
+                cfg.cam_depth, cfg.lists, cfg.entries_per_list
+            ));
         }
         if lists > MAX_LISTS {
             return Err(format!("{lists} lists: the engine numbers lists in 8 bits (at most {MAX_LISTS})"));

@@ -268,9 +268,9 @@ impl<E: CycleEngine> CycleEngine for FallbackDriver<E> {
 }
 
 fn unexpected_answer(op: &Op, got: Outcome) -> String {
-    format!("the engine answered {got:?} to {op:?}, which it never should")
+    format!("the engine answered \"{got}\" to {op}, which it never should")
 }
 
 fn broken(op: &Op, doing: &str, got: Outcome) -> String {
-    format!("host driver invariant broken while {doing} for {op:?}: the engine answered {got:?}")
+    format!("host driver invariant broken while {doing} for {op}: the engine answered \"{got}\"")
 }

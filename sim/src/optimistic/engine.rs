@@ -49,7 +49,9 @@ pub struct OptimisticEngine {
 impl OptimisticEngine {
     pub fn new(cfg: OptimisticConfig) -> Result<Self, String> {
         if !cfg.is_hardware() {
-            return Err(format!("{cfg:?}: the hardware removes lazily and has no early booking check"));
+            return Err("the hardware thread array removes lazily and has no early booking check: \
+                 its configuration cannot ask for either"
+                .into());
         }
         Ok(OptimisticEngine { matcher: OptimisticMatcher::new(cfg)?, threads: cfg.threads, now: 0 })
     }

@@ -122,7 +122,10 @@ impl OptimisticConfig {
             return Err(format!("{} threads: from 1 to {MAX_THREADS} (one booking bit each)", self.threads));
         }
         if self.descriptors == 0 || self.unexpected == 0 {
-            return Err(format!("{self:?}: descriptors and unexpected messages must be at least 1"));
+            return Err(format!(
+                "{} receive descriptors and {} unexpected-message slots: each must be at least 1",
+                self.descriptors, self.unexpected
+            ));
         }
         if !self.bins.is_power_of_two() || self.bins > 1 << 14 {
             return Err(format!("{} bins: a power of two up to 16,384 (the hash keeps low bits)", self.bins));
