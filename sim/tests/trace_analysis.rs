@@ -111,3 +111,24 @@ fn text_form_gives_the_same_statistics_as_the_binary_form() {
     }
     assert_eq!(pending_all(&txt, 1).max_depth, 18);
 }
+
+#[test]
+fn every_shared_trace_replays_the_same_way_on_every_run_and_through_the_engine() {
+    use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+    use tagmatch_sim::host::fallback::FallbackDriver;
+    for name in ["amg-n27", "crystalrouter", "multigrid", "bigfft", "sst-testtrace"] {
+        let first = format!("{:?}", streams(&events(name), 1e-6).unwrap());
+        for _ in 0..19 {
+            assert_eq!(format!("{:?}", streams(&events(name), 1e-6).unwrap()), first, "{name}");
+        }
+        // A small engine, so the bigger traces overflow it into the host driver.
+        let cfg = TwoLevelConfig::new(8, 2, 15).unwrap();
+        for s in &streams(&events(name), 1e-6).unwrap().0 {
+            let mut driver = FallbackDriver::new(TwoLevelModel::with_config(cfg));
+            let mut g = Golden::new();
+            for op in &s.ops {
+                assert_eq!(driver.apply(op).unwrap(), g.apply(op), "{name} rank {}: {op}", s.rank);
+            }
+        }
+    }
+}
