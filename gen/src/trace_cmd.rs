@@ -161,7 +161,9 @@ pub fn stats(
             }
         }
         Mode::Full => {
-            let streams = streams_noted(&events, latency_us)?;
+            let streams = streams_noted(&events, latency_us).map_err(|e| {
+                format!("{e} (--mode pending-recv reads each rank alone and needs no messages rebuilt)")
+            })?;
             let untraced: u64 = streams.iter().map(|s| s.sends_to_untraced).sum();
             if untraced > 0 {
                 eprintln!("note: {untraced} sends go to ranks that are not in the trace; they never arrive");

@@ -442,17 +442,22 @@ impl Communicators {
             for id in 1..self.infos.len() as u32 {
                 changed |= self.unify(id);
             }
+            let mut caches = Caches::default();
             for id in 1..self.infos.len() as u32 {
-                changed |= self.settle_members(id, &traced);
+                changed |= self.settle_members(id, &traced, &mut caches);
             }
             if !changed {
                 break;
             }
         }
         for id in 0..self.infos.len() {
-            let info = &self.infos[id];
-            if self.find(id as u32) == id as u32 && info.members.is_none() && info.unknown_why.is_none() {
-                self.infos[id].unknown_why = Some("its members could not be rebuilt from the trace");
+            let info = &mut self.infos[id];
+            if info.members.is_none() && info.unknown_why.is_none() {
+                info.unknown_why = Some(match info.kind {
+                    Kind::Create => "its group could not be rebuilt from the trace",
+                    Kind::Intercomm => "its leaders' records do not pair it with another side",
+                    _ => "its members could not be rebuilt from the trace",
+                });
             }
         }
     }
@@ -533,7 +538,7 @@ impl Communicators {
     }
 
     /// Computes an id's members when what it depends on is known.
-    fn settle_members(&mut self, id: u32, traced: &HashSet<u32>) -> bool {
+    fn settle_members(&mut self, id: u32, traced: &HashSet<u32>, caches: &mut Caches) -> bool {
         let info = &self.infos[id as usize];
         if self.find(id) != id || info.members.is_some() || info.unknown_why.is_some() {
             return false;
@@ -548,7 +553,11 @@ impl Communicators {
                 None => return false,
             },
             Kind::Split(_) => match &parent.members {
-                Some(m) if (0..m.len()).all(|r| m.get(r).is_some_and(|w| traced.contains(&w))) => {
+                Some(m)
+                    if *caches.fully_traced.entry(self.find(info.parent)).or_insert_with(|| {
+                        (0..m.len()).all(|r| m.get(r).is_some_and(|w| traced.contains(&w)))
+                    }) =>
+                {
                     let mut order: Vec<(i64, u32, u32)> = info
                         .participants
                         .iter()
@@ -573,17 +582,13 @@ impl Communicators {
                     .participants
                     .iter()
                     .map(|p| match p.detail {
-                        Detail::Group(g) => self.eval_group(g, 0),
+                        Detail::Group(g) => self.eval_group(g, &mut caches.groups),
                         _ => None,
                     })
                     .collect();
                 match groups.first() {
-                    _ if groups.iter().any(Option::is_none) => {
-                        if groups.iter().all(|g| g.is_some() || self.group_may_settle()) {
-                            return false;
-                        }
-                        Err("its group could not be rebuilt")
-                    }
+                    // Perhaps in a later round, when its communicators are settled.
+                    _ if groups.iter().any(Option::is_none) => return false,
                     Some(Some(first)) if groups.iter().all(|g| g.as_ref() == Some(first)) => {
                         Ok(Members::list(first.clone()))
                     }
@@ -618,24 +623,27 @@ impl Communicators {
         true
     }
 
-    /// Whether a group that is not evaluable yet might become so in a later round.
-    fn group_may_settle(&self) -> bool {
-        self.infos.iter().enumerate().any(|(i, c)| {
-            self.find(i as u32) == i as u32
-                && c.members.is_none()
-                && c.unknown_why.is_none()
-                && !matches!(c.kind, Kind::Create)
-        })
+    /// A group's world ranks in group order, when its communicators' members are known.
+    /// Groups only refer to earlier groups, so the groups it needs are evaluated in arena
+    /// order, each once (no recursion for a mutated trace to exhaust).
+    fn eval_group(&self, g: usize, memo: &mut HashMap<usize, Option<Vec<u32>>>) -> Option<Vec<u32>> {
+        let mut need = std::collections::BTreeSet::new();
+        let mut stack = vec![g];
+        while let Some(h) = stack.pop() {
+            if memo.contains_key(&h) || !need.insert(h) {
+                continue;
+            }
+            stack.extend(self.groups.get(h).map_or(Vec::new(), group_inputs).into_iter().filter(|&c| c < h));
+        }
+        for h in need {
+            let v = self.eval_one(h, memo);
+            memo.insert(h, v);
+        }
+        memo.get(&g).cloned().flatten()
     }
 
-    /// A group's world ranks in group order, when its communicators' members are known.
-    fn eval_group(&self, g: usize, depth: u32) -> Option<Vec<u32>> {
-        // Groups only reference earlier groups, but a mutated trace must not recurse
-        // without bound.
-        if depth > 64 {
-            return None;
-        }
-        let sub = |h: usize| if h < g { self.eval_group(h, depth + 1) } else { None };
+    fn eval_one(&self, g: usize, memo: &HashMap<usize, Option<Vec<u32>>>) -> Option<Vec<u32>> {
+        let sub = |h: usize| if h < g { memo.get(&h).cloned().flatten() } else { None };
         let pick = |base: &[u32], ranks: &[i64]| -> Option<Vec<u32>> {
             ranks.iter().map(|&r| usize::try_from(r).ok().and_then(|r| base.get(r).copied())).collect()
         };
@@ -753,6 +761,28 @@ impl Communicators {
             Unroutable::Invalid(format!("world rank {sender} is not a member of {}", self.describe(id)))
         })?;
         Ok(Route { dest_world, arrival_comm: arrival, source })
+    }
+}
+
+/// Results reused within one round of [`Communicators::finish`].
+#[derive(Default)]
+struct Caches {
+    /// Per communicator: whether every member is traced.
+    fully_traced: HashMap<u32, bool>,
+    groups: HashMap<usize, Option<Vec<u32>>>,
+}
+
+/// The groups a group expression is built from.
+fn group_inputs(e: &GroupExpr) -> Vec<usize> {
+    match e {
+        GroupExpr::Unknown | GroupExpr::Empty | GroupExpr::OfComm { .. } => Vec::new(),
+        GroupExpr::Incl(h, _)
+        | GroupExpr::Excl(h, _)
+        | GroupExpr::RangeIncl(h, _)
+        | GroupExpr::RangeExcl(h, _) => {
+            vec![*h]
+        }
+        GroupExpr::Union(a, b) | GroupExpr::Intersection(a, b) | GroupExpr::Difference(a, b) => vec![*a, *b],
     }
 }
 
