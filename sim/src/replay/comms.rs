@@ -20,8 +20,8 @@
 //!
 //! **What cannot be known.** A split's members are only certain when every member of its
 //! parent is traced (a one-rank trace of a large job sees its own split call, not the
-//! others'); a dup of an intercommunicator and an intercommunicator whose leaders are not
-//! traced are not rebuilt; neither is an `MPI_Comm_create` whose ranks passed different
+//! others'); communicators made from an intercommunicator (other than by merging it) and
+//! an intercommunicator whose leaders are not traced are not rebuilt; neither is an `MPI_Comm_create` whose ranks passed different
 //! groups (MPI-3's disjoint groups). Such a communicator has unknown members: sends on it
 //! are dropped and counted by the replay ([`Route`]), never a failure.
 //!
@@ -546,7 +546,9 @@ impl Communicators {
         let parent = &self.infos[self.find(info.parent) as usize];
         let outcome: Result<Members, &'static str> = match info.kind {
             Kind::SelfOf(_) | Kind::Assumed(_) => return false,
-            Kind::Dup if parent.kind == Kind::Intercomm => Err("it is a dup of an intercommunicator"),
+            Kind::Dup | Kind::Split(_) | Kind::Create | Kind::Intercomm if parent.kind == Kind::Intercomm => {
+                Err("it is made from an intercommunicator")
+            }
             Kind::Dup | Kind::Intercomm => match &parent.members {
                 Some(m) => Ok(m.clone()),
                 None if parent.unknown_why.is_some() => Err("its parent's members are unknown"),
