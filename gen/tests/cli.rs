@@ -87,7 +87,13 @@ fn trace_stats_plot_is_an_svg_with_a_line_per_rank() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("rank,bins,mode,max_depth,mean_depth"));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));
-    assert_eq!(text.matches("<polyline").count(), 27 + 2, "27 ranks, max and mean of the run");
+    // The ranks in thin grey (and the legend's one "per rank" sample), the run in colour.
+    let grey =
+        text.split("<polyline").filter(|p| p.starts_with(r##" fill="none" opacity="1" stroke="#AAAAAA""##));
+    assert_eq!(grey.count(), 27 + 1, "27 ranks and their legend entry");
+    for name in ["max depth, all ranks", "mean depth, all ranks", "per rank"] {
+        assert!(text.contains(&format!(">\n{name}\n</text>")), "{name} missing from the legend");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
