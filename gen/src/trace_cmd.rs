@@ -1,9 +1,9 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
+use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::{json, Value};
-use std::io::{IsTerminal, Write};
 use std::path::Path;
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
@@ -36,21 +36,20 @@ impl Mode {
     }
 }
 
-fn progress_printer(what: &'static str) -> impl Fn(usize, usize) + Sync {
-    let show = std::io::stderr().is_terminal();
+/// A progress bar over the ranks, made when the first callback tells how many there are.
+fn rank_progress(what: &'static str) -> impl Fn(usize, usize) + Sync {
+    let bar = std::sync::OnceLock::new();
     move |done, total| {
-        if show && total > 1 {
-            eprint!("\r{what}: {done}/{total} ranks");
-            if done == total {
-                eprintln!();
-            }
-            let _ = std::io::stderr().flush();
+        let bar = bar.get_or_init(|| progress::bar(what, total).with_message("ranks"));
+        bar.set_position(done as u64);
+        if done == total {
+            bar.finish_and_clear();
         }
     }
 }
 
 pub fn load(path: &Path) -> Result<(Run, RunEvents), String> {
-    let run = read_run(path, &progress_printer("reading")).map_err(|e| e.to_string())?;
+    let run = read_run(path, &rank_progress("reading the trace")).map_err(|e| e.to_string())?;
     let events = run_events(&run)?;
     Ok((run, events))
 }
