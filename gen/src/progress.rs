@@ -12,8 +12,12 @@ use std::time::Duration;
 
 /// Whether bars are drawn: stderr is a terminal and this is not a CI run.
 fn shown() -> bool {
-    let ci = std::env::var("CI").is_ok_and(|v| !matches!(v.as_str(), "" | "0" | "false"));
-    std::io::stderr().is_terminal() && !ci
+    drawn(std::io::stderr().is_terminal(), std::env::var("CI").ok().as_deref())
+}
+
+/// Whether bars are drawn, given whether stderr is a terminal and the value of `CI`.
+fn drawn(terminal: bool, ci: Option<&str>) -> bool {
+    terminal && matches!(ci, None | Some("" | "0" | "false"))
 }
 
 fn make(bar: ProgressBar, template: &str, what: &str) -> ProgressBar {
@@ -32,13 +36,13 @@ fn make(bar: ProgressBar, template: &str, what: &str) -> ProgressBar {
 /// when finished or dropped (an early return on an error included).
 pub fn bar(what: &str, total: usize) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::hidden());
-    make(bar, "{prefix} [{bar:30}] {pos}/{len} {wide_msg} {elapsed}, ~{eta} left", what)
+    make(bar, "{prefix} [{bar:20}] {pos}/{len} {elapsed} (~{eta} left) {wide_msg}", what)
 }
 
 /// A spinner with the time elapsed, for one long step of unknown length.
 pub fn spinner(what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
-    make(bar, "{spinner} {prefix} {wide_msg} {elapsed}", what)
+    make(bar, "{spinner} {prefix} {elapsed} {wide_msg}", what)
 }
 
 /// Prints `line` on stderr above `bar`, or alone when the bar is hidden.
@@ -61,5 +65,12 @@ mod tests {
         note(&b, "tagmatch: a note still reaches stderr");
         b.finish();
         assert!(spinner("building").length().is_none());
+    }
+
+    #[test]
+    fn bars_are_for_a_terminal_outside_ci() {
+        assert!(drawn(true, None) && drawn(true, Some("false")));
+        assert!(!drawn(true, Some("true")) && !drawn(true, Some("1")));
+        assert!(!drawn(false, None));
     }
 }

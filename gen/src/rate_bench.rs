@@ -68,7 +68,7 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     let progress = progress::bar("bench rate", o.scenarios.len() * (o.threads.len() + extra));
     let mut out = Vec::new();
     let rate = |scenario: Scenario, threads| {
-        progress.set_message(format!("{}, {threads} lanes", scenario.name()));
+        progress.set_message(format!("{}, {}", scenario.name(), lanes(threads)));
         let r = match o.rtl {
             true => rtl(scenario, threads, o.k, o.sequences, &progress),
             false => optimistic(scenario, threads, o.k, o.sequences),
@@ -96,6 +96,10 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     Ok(out)
 }
 
+fn lanes(threads: usize) -> String {
+    format!("{threads} lane{}", if threads == 1 { "" } else { "s" })
+}
+
 /// The benchmark on the thread array's RTL, the cycle-level model checking every answer.
 fn rtl(
     scenario: Scenario,
@@ -117,9 +121,9 @@ fn rtl(
         progress,
         &format!("tagmatch: building {name} in Verilator (cached after the first time)"),
     );
-    progress.set_message(format!("{}, {threads} lanes: building {name}", scenario.name()));
+    progress.set_message(format!("{}, {}: building {name}", scenario.name(), lanes(threads)));
     let (model, build) = Model::build(&thread_array_spec(&name, cfg.verilog()?, threads, false))?;
-    progress.set_message(format!("{}, {threads} lanes: running", scenario.name()));
+    progress.set_message(format!("{}, {}: running", scenario.name(), lanes(threads)));
     let mut array = RtlThreadArray::new(model, threads)?;
     let mut cycle_model = OptimisticEngine::new(cfg.model_config())?;
     let started = Instant::now();
@@ -131,8 +135,9 @@ fn rtl(
         Ok(want)
     })?;
     let line = format!(
-        "tagmatch: {} {threads} lanes: {} cycles in {:.1} s (build {:.0} s)",
+        "tagmatch: {} {}: {} cycles in {:.1} s (build {:.0} s)",
         scenario.name(),
+        lanes(threads),
         array.model_mut().cycles(),
         started.elapsed().as_secs_f64(),
         build.seconds

@@ -126,9 +126,12 @@ pub fn stats(
             if untraced > 0 {
                 eprintln!("note: {untraced} sends go to ranks that are not in the trace; they never arrive");
             }
+            let progress = progress::bar("trace stats", bins.len() * streams.len());
             for &b in bins {
                 let mut all = tagmatch_sim::WorkStats::default();
                 for s in &streams {
+                    progress.set_message(format!("{b} bins, rank {}", s.rank));
+                    progress.inc(1);
                     let mut m = HashBinsMatcher::new(Bins::Fixed(b));
                     replay_checked(s, &mut m)?;
                     let w = m.stats();
@@ -233,10 +236,13 @@ pub fn replay(
     let (_, events) = load(path)?;
     let streams = streams_noted(&events, latency_us)?;
     let mut out = Vec::new();
+    let progress = progress::bar("trace replay", matchers.len() * streams.len());
     for &kind in matchers {
         let mut all = tagmatch_sim::WorkStats::default();
         let (mut ops, mut matches, mut memory) = (0usize, 0u64, 0usize);
         for s in &streams {
+            progress.set_message(format!("{}, rank {}", kind.name(), s.rank));
+            progress.inc(1);
             let mut m = kind.build(options, Some(&s.ops));
             replay_checked(s, m.as_mut())?;
             let mut golden = Golden::new();
@@ -312,10 +318,13 @@ pub fn replay_engine(
         ReplayEngine::Model(cfg) => (*cfg, "engine"),
         ReplayEngine::Rtl(e) => (e.config, "rtl"),
     };
+    let progress = progress::bar("trace replay", streams.len());
     let mut rtl = match &engine {
         ReplayEngine::Model(_) => None,
         ReplayEngine::Rtl(e) => {
-            eprintln!("tagmatch: building {} in Verilator (cached after the first time)", e.name);
+            let line = format!("tagmatch: building {} in Verilator (cached after the first time)", e.name);
+            progress::note(&progress, &line);
+            progress.set_message(format!("building {}", e.name));
             let (model, _) = Model::build(&engine_spec(&e.name, e.verilog.clone(), false))?;
             Some(RtlEngine::new(model)?)
         }
@@ -323,6 +332,8 @@ pub fn replay_engine(
     let mut out = Vec::new();
     let mut all = EngineReplay::default();
     for s in &streams {
+        progress.set_message(format!("rank {}", s.rank));
+        progress.inc(1);
         let r = match rtl.take() {
             None => engine_replay_rank(s, TwoLevelModel::with_config(cfg), |m| Some(m.last_walk() as u64))?.0,
             Some(mut e) => {

@@ -511,7 +511,7 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
     let dir = std::env::temp_dir().join(format!("tagmatch-rate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("rate.svg");
-    let recs = json(&tagmatch(&[
+    let out = tagmatch(&[
         "bench",
         "rate",
         "--threads",
@@ -522,7 +522,13 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
         "json",
         "--plot",
         svg.to_str().unwrap(),
-    ]));
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("bench rate ["),
+        "no progress bar off a terminal: {stderr}"
+    );
+    let recs = json(&out);
     assert_eq!(recs.len(), 3 * (3 + 1), "three scenarios, three thread counts and the engine");
     let rate = |design: &str, scenario: &str, threads: u64| {
         recs.iter()
