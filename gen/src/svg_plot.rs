@@ -4,9 +4,10 @@
 //! Choices, each against a problem the hand-written charts had:
 //! - The legend has a column of its own right of the plot, as wide as its longest label
 //!   needs: it never covers data and is never cut off at the edge.
-//! - Every emphasised series gets its own colour, its own marker shape and, where the caller
-//!   marks it dashed (cost models, baselines), a dash pattern: no two share a (colour,
-//!   pattern) pair, and a line lying exactly on another still shows its markers.
+//! - Every emphasised series gets its own colour and marker shape (past ten series, its own
+//!   pairing of the two); those the caller marks dashed (cost models, baselines) are drawn
+//!   dashed, with another pattern for each round of the palette. Markers are outlines of
+//!   different shapes, so a line lying exactly on another still shows its markers.
 //! - Log axes put ticks on powers of two, labelled 1, 4, 16, ..., 1k, 4k, 1M (binary
 //!   prefixes), with only as many labels as fit side by side; the others keep a light grid line.
 //!
@@ -93,7 +94,7 @@ enum Dash {
 }
 
 impl Dash {
-    const ALL: [Dash; 4] = [Dash::Solid, Dash::Long, Dash::Short, Dash::Dotted];
+    const DASHED: [Dash; 3] = [Dash::Long, Dash::Short, Dash::Dotted];
 
     fn lengths(self) -> Option<(i32, i32)> {
         match self {
@@ -144,10 +145,10 @@ struct Look {
 }
 
 /// Looks for the series, `None` for background ones. The n-th strong series takes the
-/// n-th colour and marker; its pattern is the first of its kind (solid, or dashed when the
-/// series is) whose pairing with that colour no earlier series took.
+/// n-th colour and marker; past the palette, markers shift by three a round, so no two
+/// series share a colour and a marker (up to a hundred). Solid series stay solid and dashed
+/// ones take another dash pattern each round, so the pattern keeps its meaning.
 fn looks(series: &[Series]) -> Vec<Option<Look>> {
-    let mut taken = Vec::new();
     let mut n = 0;
     series
         .iter()
@@ -155,15 +156,11 @@ fn looks(series: &[Series]) -> Vec<Option<Look>> {
             if !s.strong {
                 return None;
             }
+            let round = n / PALETTE.len();
             let color = PALETTE[n % PALETTE.len()];
-            let marker = MARKERS[n % MARKERS.len()];
+            let marker = MARKERS[(n + 3 * round) % MARKERS.len()];
             n += 1;
-            let order: Vec<Dash> = match s.dashed {
-                false => Dash::ALL.to_vec(),
-                true => Dash::ALL[1..].iter().chain(&Dash::ALL[..1]).copied().collect(),
-            };
-            let dash = order.iter().copied().find(|d| !taken.contains(&(color, *d))).unwrap_or(order[0]);
-            taken.push((color, dash));
+            let dash = if s.dashed { Dash::DASHED[round % Dash::DASHED.len()] } else { Dash::Solid };
             Some(Look { color, dash, marker })
         })
         .collect()
@@ -596,21 +593,25 @@ mod tests {
     #[test]
     fn every_series_has_its_own_colour_pattern_and_marker() {
         let series: Vec<Series> =
-            (0..24).map(|i| strong(&format!("s{i}"), vec![(1.0, 1.0)], i % 3 == 0)).collect();
+            (0..40).map(|i| strong(&format!("s{i}"), vec![(1.0, 1.0)], i % 3 == 0)).collect();
         let looks: Vec<Look> = looks(&series).into_iter().map(Option::unwrap).collect();
         for (i, a) in looks.iter().enumerate() {
-            if series[i].dashed {
-                assert!(a.dash != Dash::Solid, "series {i} should be dashed: {a:?}");
-            } else if i < PALETTE.len() {
-                assert_eq!(a.dash, Dash::Solid, "series {i} should be solid while colours last");
-            }
+            assert_eq!(a.dash == Dash::Solid, !series[i].dashed, "series {i}: {a:?}");
             for (j, b) in looks.iter().enumerate().skip(i + 1) {
-                assert!((a.color, a.dash) != (b.color, b.dash), "series {i} and {j} look alike: {a:?}");
+                assert!((a.color, a.marker) != (b.color, b.marker), "series {i} and {j} look alike: {a:?}");
                 if j < PALETTE.len() {
                     assert!(a.color != b.color && a.marker != b.marker, "series {i} and {j}: {a:?} {b:?}");
                 }
+                if a.color == b.color && a.dash != Dash::Solid && b.dash != Dash::Solid && j < 30 {
+                    assert!(a.dash != b.dash, "dashed series {i} and {j} share colour and pattern");
+                }
             }
         }
+        // Background series take no look and no colour from the strong ones.
+        let mut mixed = vec![Series { name: "r".into(), points: vec![], strong: false, dashed: false }];
+        mixed.extend(series.into_iter().take(2));
+        let l = super::looks(&mixed);
+        assert!(l[0].is_none() && l[1].unwrap().color == PALETTE[0] && l[2].unwrap().color == PALETTE[1]);
     }
 
     #[test]
