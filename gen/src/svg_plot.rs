@@ -370,23 +370,26 @@ impl Chart {
                 .draw()
                 .map_err(err)?;
             let looks = looks(&self.series);
+            // A log axis has no place for zero or below: such points are left out.
+            let (xs, ys) = (self.x_scale, self.y_scale);
+            let on_chart =
+                |p: &&(f64, f64)| (xs == Scale::Linear || p.0 > 0.0) && (ys == Scale::Linear || p.1 > 0.0);
+            let points = |s: &Series| s.points.iter().filter(on_chart).copied().collect::<Vec<_>>();
             // Background series first, so that no emphasised line goes under them.
             for (s, _) in self.series.iter().zip(&looks).filter(|(_, l)| l.is_none()) {
-                chart
-                    .draw_series(LineSeries::new(s.points.iter().copied(), GREY.stroke_width(1)))
-                    .map_err(err)?;
+                chart.draw_series(LineSeries::new(points(s), GREY.stroke_width(1))).map_err(err)?;
             }
             for (s, look) in self.series.iter().zip(&looks) {
                 let Some(look) = look else { continue };
                 let style = look.color.stroke_width(2);
                 match look.dash.lengths() {
-                    None => chart.draw_series(LineSeries::new(s.points.iter().copied(), style)),
+                    None => chart.draw_series(LineSeries::new(points(s), style)),
                     Some((dash, gap)) => {
-                        chart.draw_series(DashedLineSeries::new(s.points.iter().copied(), dash, gap, style))
+                        chart.draw_series(DashedLineSeries::new(points(s), dash, gap, style))
                     }
                 }
                 .map_err(err)?;
-                for &p in &s.points {
+                for p in points(s) {
                     let at = chart.backend_coord(&p);
                     draw_marker(&plot_area, at, look).map_err(err)?;
                 }
@@ -612,6 +615,27 @@ mod tests {
         mixed.extend(series.into_iter().take(2));
         let l = super::looks(&mixed);
         assert!(l[0].is_none() && l[1].unwrap().color == PALETTE[0] && l[2].unwrap().color == PALETTE[1]);
+    }
+
+    #[test]
+    fn points_a_log_axis_cannot_show_are_left_out() {
+        let chart = Chart {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            x_scale: Scale::Log2,
+            y_scale: Scale::Log2,
+            series: vec![strong("a", vec![(0.0, 4.0), (2.0, 0.0), (4.0, 8.0), (16.0, 64.0)], false)],
+        };
+        let svg = chart.render().unwrap();
+        // Not pinned to the plot's edge or corner: two markers on the chart, one in the legend.
+        assert_eq!(svg.matches("<circle").count(), 2 + 1, "{svg}");
+        let line = svg.split("<polyline").find(|t| t.contains("#1F77B4")).unwrap();
+        assert_eq!(
+            line.split("points=\"").nth(1).unwrap().split('"').next().unwrap().split_whitespace().count(),
+            2,
+            "{line}"
+        );
     }
 
     #[test]
