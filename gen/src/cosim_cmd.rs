@@ -23,11 +23,11 @@
 
 use crate::engine_gen::EngineConfig;
 use crate::onesided_gen;
+use crate::progress;
 use crate::report::Record;
 use crate::thread_array_gen::ThreadArrayConfig;
 use clap::ValueEnum;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::str::FromStr;
 use tagmatch_sim::onesided::harness::{random_script, ResponsePolicy};
@@ -41,16 +41,16 @@ use tagmatch_testbench::host_cosim::{cosim_host, HostMode};
 use tagmatch_testbench::onesided::{cosim_onesided, UnitUnderTest};
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
 
-/// Progress on a terminal, every 1,000 operations.
-fn progress(ops: usize) -> impl FnMut(usize) {
-    let live = std::io::stderr().is_terminal();
+/// A progress bar over the `ops` operations (the callback comes every 1,000), saying the
+/// build of `name` until the first one.
+fn progress(ops: usize, name: &str) -> impl FnMut(usize) {
+    let bar = progress::bar("cosim", ops);
+    bar.set_message(format!("building {name} in Verilator"));
     move |done: usize| {
-        if live {
-            eprint!("\rcosim: {done}/{ops} operations");
-            let _ = std::io::stderr().flush();
-            if done == ops {
-                eprintln!();
-            }
+        bar.set_message("operations");
+        bar.set_position(done as u64);
+        if done == ops {
+            bar.finish_and_clear();
         }
     }
 }
@@ -127,7 +127,7 @@ pub fn run(cfg: &EngineConfig, source: &OpsSource, seed: u64) -> Result<Record, 
     let stream = source.load(|n| random_stream(seed, n))?;
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
-    let r = explain(cosim(&engine, &stream, &mut progress(ops)), seed)?;
+    let r = explain(cosim(&engine, &stream, &mut progress(ops, &engine.name)), seed)?;
     let mut record = vec![
         ("engine", json!("two-level")),
         ("cam_depth", json!(cfg.cam_depth)),
@@ -148,7 +148,7 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
         source.load(|n| random_stream_from(seed, n, phase, Envelopes { comms: 2, sources: 4, tags: 3 }))?;
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
-    let r = cosim_host(&engine, &stream, mode, &mut progress(ops)).map_err(|e| match mode {
+    let r = cosim_host(&engine, &stream, mode, &mut progress(ops, &engine.name)).map_err(|e| match mode {
         HostMode::Split { sync: false, .. } => {
             format!("the phase counter is off and the race it closes shows (seed {seed}): {e}")
         }
@@ -203,8 +203,11 @@ pub fn run_onesided(cfg: &UnitConfig, steps: usize, seed: u64) -> Result<Record,
     let script = random_script(seed, steps, cfg.windows);
     let net = NetworkConfig { latency: 200, bytes_per_cycle: 32, queue: 16 };
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", unit.name);
+    let spinner = progress::spinner("cosim");
+    spinner.set_message(format!("{} (build, then {steps} steps)", unit.name));
     let r = cosim_onesided(&unit, &script, net, ResponsePolicy::Sometimes { n: 3, seed })
         .map_err(|e| format!("seed {seed}: {e}"))?;
+    spinner.finish_and_clear();
     let s = r.summary;
     Ok(vec![
         ("engine", json!("onesided")),
@@ -230,7 +233,7 @@ pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Resul
     stream.extend(bursty_stream(seed));
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let total = stream.len();
-    let r = explain(cosim_thread_array(&array, &stream, &mut progress(total)), seed)?;
+    let r = explain(cosim_thread_array(&array, &stream, &mut progress(total, &array.name)), seed)?;
     let mut record = vec![
         ("engine", json!("optimistic")),
         ("threads", json!(cfg.threads)),

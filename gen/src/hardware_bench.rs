@@ -4,11 +4,11 @@
 //! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.
 
 use crate::engine_gen::EngineConfig;
+use crate::progress;
 use crate::report::{field, Record};
 use crate::software_bench::Bench;
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
 use tagmatch_sim::cycle::bench::{preposted, preposted_with_wait, unload, unload_with_wait};
@@ -27,25 +27,29 @@ pub fn run_rtl(
         cfg.model_config()?.check_depths(depths)?;
     }
     let mut out = Vec::new();
-    let live = std::io::stderr().is_terminal();
+    let progress = progress::bar(&format!("bench {}", bench.name()), configs.len() * depths.len());
     for cfg in configs {
-        eprintln!(
-            "tagmatch: building {} in Verilator (minutes the first time, cached after)",
-            cfg.build_name()
+        progress::note(
+            &progress,
+            &format!(
+                "tagmatch: building {} in Verilator (minutes the first time, cached after)",
+                cfg.build_name()
+            ),
         );
+        progress.set_message(format!("building {}", cfg.build_name()));
         let (model, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
-        eprintln!(
-            "tagmatch: {} {} in {:.1} s",
-            cfg.build_name(),
-            if build.cached { "loaded from the cache" } else { "built" },
-            build.seconds
+        progress::note(
+            &progress,
+            &format!(
+                "tagmatch: {} {} in {:.1} s",
+                cfg.build_name(),
+                if build.cached { "loaded from the cache" } else { "built" },
+                build.seconds
+            ),
         );
         let mut engine = RtlEngine::new(model)?;
         for &depth in depths {
-            if live {
-                eprint!("\r{} on {} lists: depth {depth}        ", bench.name(), cfg.lists);
-                let _ = std::io::stderr().flush();
-            }
+            progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
             let started = Instant::now();
             let point = match (bench, wait) {
                 (Bench::Preposted, false) => preposted(&mut engine, depth)?,
@@ -73,11 +77,10 @@ pub fn run_rtl(
                 ("sim_kcycles_per_s", json!((point.simulated as f64 / seconds / 1e3).round())),
                 ("build_s", json!((build.seconds * 10.0).round() / 10.0)),
             ]);
-        }
-        if live {
-            eprintln!();
+            progress.inc(1);
         }
     }
+    progress.finish_and_clear();
     Ok(out)
 }
 

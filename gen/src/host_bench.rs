@@ -5,10 +5,10 @@
 //! host entries inspected.
 
 use crate::engine_gen::EngineConfig;
+use crate::progress;
 use crate::report::Record;
 use crate::software_bench::Bench;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use tagmatch_sim::cycle::bench::{preposted, unload};
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
@@ -25,37 +25,47 @@ pub enum Target<'a> {
 /// Runs `bench` at every depth, each on a fresh driver over the engine.
 pub fn run(bench: Bench, target: Target, depths: &[u32]) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
+    let configs = match &target {
+        Target::Model(configs) => configs.len(),
+        Target::Rtl(configs) => configs.len(),
+    };
+    let progress =
+        progress::bar(&format!("bench {} through the host driver", bench.name()), configs * depths.len());
     match target {
         Target::Model(configs) => {
             for cfg in configs {
                 for &depth in depths {
+                    progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
                     let driver = FallbackDriver::new(TwoLevelModel::with_config(*cfg));
                     out.push(point(bench, driver, depth, "model", cfg)?.0);
+                    progress.inc(1);
                 }
             }
         }
         Target::Rtl(configs) => {
             for cfg in configs {
-                eprintln!(
-                    "tagmatch: building {} in Verilator (cached after the first time)",
-                    cfg.build_name()
+                let name = cfg.build_name();
+                progress::note(
+                    &progress,
+                    &format!("tagmatch: building {name} in Verilator (cached after the first time)"),
                 );
-                let (model, _) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
+                progress.set_message(format!("building {name}"));
+                let (model, _) = Model::build(&engine_spec(&name, cfg.verilog()?, false))?;
                 let mut engine = Some(RtlEngine::new(model)?);
                 for &depth in depths {
+                    progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
                     let mut e = engine.take().expect("returned after every point");
                     e.reset();
                     let (record, back) =
                         point(bench, FallbackDriver::new(e), depth, "rtl", &cfg.model_config()?)?;
                     out.push(record);
                     engine = Some(back);
+                    progress.inc(1);
                 }
             }
         }
     }
-    if std::io::stderr().is_terminal() {
-        eprintln!();
-    }
+    progress.finish_and_clear();
     Ok(out)
 }
 
@@ -66,10 +76,6 @@ fn point<E: CycleEngine>(
     engine: &str,
     cfg: &TwoLevelConfig,
 ) -> Result<(Record, E), String> {
-    if std::io::stderr().is_terminal() {
-        eprint!("\r{} through the host driver on {} lists: depth {depth}        ", bench.name(), cfg.lists);
-        let _ = std::io::stderr().flush();
-    }
     let p = match bench {
         Bench::Preposted => preposted(&mut driver, depth)?,
         Bench::Unload => unload(&mut driver, depth)?,

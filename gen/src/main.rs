@@ -11,6 +11,7 @@ mod host_bench;
 mod model_bench;
 mod onesided_bench;
 mod onesided_gen;
+mod progress;
 mod rate_bench;
 mod report;
 mod software_bench;

@@ -7,10 +7,10 @@
 //! run leaves the engine empty). Records follow DESIGN.md with two more columns: `kind`
 //! (`cycle-accurate` or `cost model`) and the model's speed.
 
+use crate::progress;
 use crate::report::Record;
 use crate::software_bench::Bench;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -113,15 +113,8 @@ pub fn run(bench: Bench, designs: &[Design], depths: &[u32], wait: bool) -> Resu
         }
     }
     let total = designs.len() * depths.len();
-    let finished = AtomicUsize::new(0);
-    let live = std::io::stderr().is_terminal();
-    let done = || {
-        let n = finished.fetch_add(1, Ordering::Relaxed) + 1;
-        if live {
-            eprint!("\r{}: {n}/{total} points", bench.name());
-            let _ = std::io::stderr().flush();
-        }
-    };
+    let progress = progress::bar(&format!("bench {}", bench.name()), total);
+    let done = || progress.inc(1);
     // Workers take designs in order; the deep single-list runs dominate, so two cores
     // about halve the sweep.
     let next = AtomicUsize::new(0);
@@ -139,9 +132,7 @@ pub fn run(bench: Bench, designs: &[Design], depths: &[u32], wait: bool) -> Resu
         }
     });
     let seconds = started.elapsed().as_secs_f64();
-    if live {
-        eprintln!();
-    }
+    progress.finish_and_clear();
     let mut records = Vec::with_capacity(total);
     let mut simulated_cycles = 0;
     let results = results.into_inner().expect("workers finished");

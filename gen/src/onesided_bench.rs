@@ -7,10 +7,10 @@
 //! "simulated_cycles"}`.
 
 use crate::onesided_gen;
+use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use std::path::Path;
 use tagmatch_sim::onesided::bench::{overlap_point, OverlapPoint};
 use tagmatch_sim::onesided::model::UnitModel;
@@ -51,23 +51,19 @@ fn points(
     engine: &str,
 ) -> Result<Vec<Record>, String> {
     let total = sweep.requests.len() * sweep.bytes.len() * sweep.compute.len();
-    let live = std::io::stderr().is_terminal();
+    let progress = progress::bar("bench onesided", total);
     let mut out = Vec::with_capacity(total);
     for &requests in &sweep.requests {
         for &bytes in &sweep.bytes {
             for &compute in &sweep.compute {
-                if live {
-                    eprint!("\rbench onesided: point {} of {total}   ", out.len() + 1);
-                    let _ = std::io::stderr().flush();
-                }
+                progress.set_message(format!("{requests} requests of {bytes} bytes, compute {compute}"));
                 let p = overlap_point(unit, cfg.windows, sweep.net, requests, bytes, compute, sweep.get)?;
                 out.push(record(&p, cfg, sweep, engine));
+                progress.inc(1);
             }
         }
     }
-    if live {
-        eprintln!();
-    }
+    progress.finish_and_clear();
     Ok(out)
 }
 

@@ -9,9 +9,11 @@
 //! tables, one build per thread count and fast-path setting) with the cycle-level model
 //! beside it: every answer and every cycle must agree, so the rates are the hardware's.
 
+use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use crate::thread_array_gen;
+use indicatif::ProgressBar;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -61,10 +63,18 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     if o.k == 0 || o.sequences == 0 {
         return Err("--k and --sequences must be at least 1".into());
     }
+    // Per scenario: each thread count, the one-thread run if not among them, the engine.
+    let extra = if o.threads.contains(&1) { 1 } else { 2 };
+    let progress = progress::bar("bench rate", o.scenarios.len() * (o.threads.len() + extra));
     let mut out = Vec::new();
-    let rate = |scenario, threads| match o.rtl {
-        true => rtl(scenario, threads, o.k, o.sequences),
-        false => optimistic(scenario, threads, o.k, o.sequences),
+    let rate = |scenario: Scenario, threads| {
+        progress.set_message(format!("{}, {}", scenario.name(), lanes(threads)));
+        let r = match o.rtl {
+            true => rtl(scenario, threads, o.k, o.sequences, &progress),
+            false => optimistic(scenario, threads, o.k, o.sequences),
+        };
+        progress.inc(1);
+        r
     };
     for &scenario in &o.scenarios {
         let rates = o.threads.iter().map(|&t| rate(scenario, t)).collect::<Result<Vec<_>, _>>()?;
@@ -77,14 +87,27 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
             let scaling = r.per_cycle() / (single * threads as f64);
             out.push(record(scenario, "optimistic", threads, r, Some(scaling), o.rtl));
         }
+        progress.set_message(format!("{}, two-level engine", scenario.name()));
         let r = two_level(scenario, o.engine, o.k, o.sequences)?;
+        progress.inc(1);
         out.push(record(scenario, "two-level", 1, &r, None, false));
     }
+    progress.finish_and_clear();
     Ok(out)
 }
 
+fn lanes(threads: usize) -> String {
+    format!("{threads} lane{}", if threads == 1 { "" } else { "s" })
+}
+
 /// The benchmark on the thread array's RTL, the cycle-level model checking every answer.
-fn rtl(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rate, String> {
+fn rtl(
+    scenario: Scenario,
+    threads: usize,
+    k: u32,
+    sequences: u32,
+    progress: &ProgressBar,
+) -> Result<Rate, String> {
     let cfg = thread_array_gen::configuration(
         threads,
         thread_array_gen::DEFAULT_DESCRIPTORS,
@@ -93,8 +116,14 @@ fn rtl(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rat
     if k as usize > cfg.descriptors {
         return Err(format!("--k {k}: the thread array holds {} receives", cfg.descriptors));
     }
-    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
-    let (model, build) = Model::build(&thread_array_spec(&cfg.build_name(), cfg.verilog()?, threads, false))?;
+    let name = cfg.build_name();
+    progress::note(
+        progress,
+        &format!("tagmatch: building {name} in Verilator (cached after the first time)"),
+    );
+    progress.set_message(format!("{}, {}: building {name}", scenario.name(), lanes(threads)));
+    let (model, build) = Model::build(&thread_array_spec(&name, cfg.verilog()?, threads, false))?;
+    progress.set_message(format!("{}, {}: running", scenario.name(), lanes(threads)));
     let mut array = RtlThreadArray::new(model, threads)?;
     let mut cycle_model = OptimisticEngine::new(cfg.model_config())?;
     let started = Instant::now();
@@ -105,13 +134,15 @@ fn rtl(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rat
         }
         Ok(want)
     })?;
-    eprintln!(
-        "tagmatch: {} {threads} lanes: {} cycles in {:.1} s (build {:.0} s)",
+    let line = format!(
+        "tagmatch: {} {}: {} cycles in {:.1} s (build {:.0} s)",
         scenario.name(),
+        lanes(threads),
         array.model_mut().cycles(),
         started.elapsed().as_secs_f64(),
         build.seconds
     );
+    progress::note(progress, &line);
     Ok(rate)
 }
 

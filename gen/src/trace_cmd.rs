@@ -1,9 +1,9 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
+use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use serde_json::{json, Value};
-use std::io::{IsTerminal, Write};
 use std::path::Path;
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
@@ -54,21 +54,20 @@ impl Mode {
     }
 }
 
-fn progress_printer(what: &'static str) -> impl Fn(usize, usize) + Sync {
-    let show = std::io::stderr().is_terminal();
+/// A progress bar over the ranks, made when the first callback tells how many there are.
+fn rank_progress(what: &'static str) -> impl Fn(usize, usize) + Sync {
+    let bar = std::sync::OnceLock::new();
     move |done, total| {
-        if show && total > 1 {
-            eprint!("\r{what}: {done}/{total} ranks");
-            if done == total {
-                eprintln!();
-            }
-            let _ = std::io::stderr().flush();
+        let bar = bar.get_or_init(|| progress::bar(what, total).with_message("ranks"));
+        bar.set_position(done as u64);
+        if done == total {
+            bar.finish_and_clear();
         }
     }
 }
 
 pub fn load(path: &Path) -> Result<(Run, RunEvents), String> {
-    let run = read_run(path, &progress_printer("reading")).map_err(|e| e.to_string())?;
+    let run = read_run(path, &rank_progress("reading the trace")).map_err(|e| e.to_string())?;
     let events = run_events(&run)?;
     Ok((run, events))
 }
@@ -168,9 +167,12 @@ pub fn stats(
             if untraced > 0 {
                 eprintln!("note: {untraced} sends go to ranks that are not in the trace; they never arrive");
             }
+            let progress = progress::bar("trace stats", bins.len() * streams.len());
             for &b in bins {
                 let mut all = tagmatch_sim::WorkStats::default();
                 for s in &streams {
+                    progress.set_message(format!("{b} bins, rank {}", s.rank));
+                    progress.inc(1);
                     let mut m = HashBinsMatcher::new(Bins::Fixed(b));
                     replay_checked(s, &mut m)?;
                     let w = m.stats();
@@ -275,10 +277,13 @@ pub fn replay(
     let (_, events) = load(path)?;
     let streams = streams_noted(&events, latency_us)?;
     let mut out = Vec::new();
+    let progress = progress::bar("trace replay", matchers.len() * streams.len());
     for &kind in matchers {
         let mut all = tagmatch_sim::WorkStats::default();
         let (mut ops, mut matches, mut memory) = (0usize, 0u64, 0usize);
         for s in &streams {
+            progress.set_message(format!("{}, rank {}", kind.name(), s.rank));
+            progress.inc(1);
             let mut m = kind.build(options, Some(&s.ops));
             replay_checked(s, m.as_mut())?;
             let mut golden = Golden::new();
@@ -354,10 +359,13 @@ pub fn replay_engine(
         ReplayEngine::Model(cfg) => (*cfg, "engine"),
         ReplayEngine::Rtl(e) => (e.config, "rtl"),
     };
+    let progress = progress::bar("trace replay", streams.len());
     let mut rtl = match &engine {
         ReplayEngine::Model(_) => None,
         ReplayEngine::Rtl(e) => {
-            eprintln!("tagmatch: building {} in Verilator (cached after the first time)", e.name);
+            let line = format!("tagmatch: building {} in Verilator (cached after the first time)", e.name);
+            progress::note(&progress, &line);
+            progress.set_message(format!("building {}", e.name));
             let (model, _) = Model::build(&engine_spec(&e.name, e.verilog.clone(), false))?;
             Some(RtlEngine::new(model)?)
         }
@@ -365,6 +373,8 @@ pub fn replay_engine(
     let mut out = Vec::new();
     let mut all = EngineReplay::default();
     for s in &streams {
+        progress.set_message(format!("rank {}", s.rank));
+        progress.inc(1);
         let r = match rtl.take() {
             None => engine_replay_rank(s, TwoLevelModel::with_config(cfg), |m| Some(m.last_walk() as u64))?.0,
             Some(mut e) => {

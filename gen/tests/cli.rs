@@ -87,7 +87,13 @@ fn trace_stats_plot_is_an_svg_with_a_line_per_rank() {
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("rank,bins,mode,max_depth,mean_depth"));
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));
-    assert_eq!(text.matches("<polyline").count(), 27 + 2, "27 ranks, max and mean of the run");
+    // The ranks in thin grey (and the legend's one "per rank" sample), the run in colour.
+    let grey =
+        text.split("<polyline").filter(|p| p.starts_with(r##" fill="none" opacity="1" stroke="#AAAAAA""##));
+    assert_eq!(grey.count(), 27 + 1, "27 ranks and their legend entry");
+    for name in ["max depth, all ranks", "mean depth, all ranks", "per rank"] {
+        assert!(text.contains(&format!(">\n{name}\n</text>")), "{name} missing from the legend");
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -505,7 +511,7 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
     let dir = std::env::temp_dir().join(format!("tagmatch-rate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("rate.svg");
-    let recs = json(&tagmatch(&[
+    let out = tagmatch(&[
         "bench",
         "rate",
         "--threads",
@@ -516,7 +522,13 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
         "json",
         "--plot",
         svg.to_str().unwrap(),
-    ]));
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains('\r') && !stderr.contains("bench rate ["),
+        "no progress bar off a terminal: {stderr}"
+    );
+    let recs = json(&out);
     assert_eq!(recs.len(), 3 * (3 + 1), "three scenarios, three thread counts and the engine");
     let rate = |design: &str, scenario: &str, threads: u64| {
         recs.iter()
