@@ -34,6 +34,19 @@ fn to_u32(v: i64, what: &str, rank: u32) -> Result<u32, String> {
         .map_err(|_| format!("rank {rank}: {what} {v} is not a rank or tag the matchers can hold"))
 }
 
+/// A receive's or probe's named source as a matcher rank, checked against its
+/// communicator: a source outside it is an error, so a corrupt source cannot make a
+/// matcher size per-source tables for it. A communicator whose members are unknown (made
+/// by `MPI_Comm_create`) is at most the world, so its sources are checked against that.
+fn source(comms: &Communicators, comm: u32, src: Option<i64>, rank: u32) -> Result<Option<u32>, String> {
+    let Some(s) = src else { return Ok(None) };
+    let members_known = comms.world_rank(comm, 0).is_ok();
+    let inside =
+        if members_known { comms.world_rank(comm, s) } else { comms.world_rank(super::comms::WORLD, s) };
+    inside.map_err(|e| format!("rank {rank}: a receive from source {s}: {e}"))?;
+    to_u32(s, "source", rank).map(Some)
+}
+
 /// Builds every traced rank's stream. `latency` is in seconds; `offsets` corrects each
 /// rank's clock (see [`super::clocks`]; ranks missing from it keep their clock).
 pub fn matching_streams(
@@ -64,7 +77,7 @@ pub fn matching_streams(
                     }
                     let spec = RecvSpec::new(
                         *comm,
-                        src.map(|s| to_u32(s, "source", *rank)).transpose()?,
+                        source(comms, *comm, *src, *rank)?,
                         tag.map(|t| to_u32(t, "tag", *rank)).transpose()?,
                     );
                     queues[i].push(own(Op::PostRecv { recv: RecvId(recv_id), spec }));
@@ -75,7 +88,7 @@ pub fn matching_streams(
                     }
                     let spec = RecvSpec::new(
                         *comm,
-                        src.map(|s| to_u32(s, "source", *rank)).transpose()?,
+                        source(comms, *comm, *src, *rank)?,
                         tag.map(|t| to_u32(t, "tag", *rank)).transpose()?,
                     );
                     queues[i].push(own(Op::Probe { spec }));
