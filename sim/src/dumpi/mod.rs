@@ -28,9 +28,9 @@ pub mod trace;
 
 use std::fmt;
 
-/// The most ranks a run may have: rank numbers in file names, a `.meta` file's `numprocs`
-/// and the world size a replay derives (from `MPI_Comm_size` or peer ranks) must stay
-/// below it. 2^20 is well above the largest published DUMPI runs (tens of thousands of
+/// The most ranks a run may have: rank numbers (in file names) must be below it, and a
+/// `.meta` file's `numprocs` and the world size a replay derives (from `MPI_Comm_size` or
+/// peer ranks) at most it. 2^20 is well above the largest published DUMPI runs (tens of thousands of
 /// ranks) and keeps per-rank tables of a world that size to a few hundred MB.
 pub const MAX_RANKS: u32 = 1 << 20;
 
