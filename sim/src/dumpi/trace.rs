@@ -102,7 +102,7 @@ fn regular_file(path: &Path) -> Result<Option<&Path>, TraceError> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(error(path, format!("cannot read: {e}"))),
-        Ok(_) => kind(path).and_then(|dir| if dir { Ok(None) } else { Ok(Some(path)) }),
+        Ok(_) => kind(path).map(|dir| if dir { None } else { Some(path) }),
     }
 }
 
@@ -192,8 +192,9 @@ fn from_folder(dir: &Path, entries: &[PathBuf]) -> Result<Located, TraceError> {
     type Forms = (Option<PathBuf>, Option<PathBuf>);
     let mut runs: BTreeMap<&str, BTreeMap<u32, Forms>> = BTreeMap::new();
     for p in entries {
+        // `entries` holds only .meta, .bin and .txt files.
         let binary = p.extension().is_some_and(|e| e == "bin");
-        if !binary && !p.extension().is_some_and(|e| e == "txt") {
+        if p.extension().is_some_and(|e| e == "meta") {
             continue;
         }
         let Some((prefix, rank)) = split_name(p) else {
