@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use std::path::PathBuf;
 use tagmatch_sim::dumpi::binary;
+use tagmatch_sim::dumpi::calls::ALL_FUNCTIONS;
 use tagmatch_sim::dumpi::text::{self, difference};
 use tagmatch_sim::dumpi::trace::read_run;
 use tagmatch_sim::dumpi::Location;
@@ -267,4 +268,22 @@ fn claimed_world_sizes_and_sources_are_checked() {
     // The untouched text form replays.
     let run = edited_text_run("plain", "int source=3\n", "int source=3\n");
     assert!(replay::streams(&replay::run_events(&run).unwrap(), 1e-6).is_ok());
+}
+
+#[test]
+fn footer_counts_size_the_record_list_exactly() {
+    for rel in
+        ["sst-testtrace/testtrace-0001.bin", "multigrid/MultiGrid.bin", "crystalrouter/CrystalRouter.bin"]
+    {
+        let data = read(rel);
+        let t = binary::parse(&data, rel, None).unwrap();
+        let expected: u64 =
+            t.counts.called.iter().zip(&t.counts.ignored).take(290).map(|(&c, &i)| (c - i) as u64).sum();
+        eprintln!(
+            "{rel}: {} records, footer {expected}, {} bytes per record",
+            t.records.len(),
+            data.len() / t.records.len()
+        );
+        assert_eq!(t.records.capacity(), t.records.len(), "{rel}: no growth past the footer's count");
+    }
 }
