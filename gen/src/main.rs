@@ -440,7 +440,8 @@ enum Command {
 enum TraceAction {
     /// Queue depths with 1 to 256 bins.
     Stats {
-        /// A run's folder (with its .meta), a .meta file, or one rank's .bin.
+        /// A run's folder (with its .meta, or its .bin or .txt rank files), a .meta file, or one
+        /// rank's .bin or .txt.
         path: PathBuf,
         #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
         bins: Vec<usize>,
