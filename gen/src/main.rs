@@ -33,6 +33,45 @@ use tagmatch_sim::optimistic::rate::Scenario;
 use tagmatch_sim::optimistic::MAX_THREADS;
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
+/// Limits on sizes given on the command line, the same for every command that takes them,
+/// so a typo cannot ask for gigabytes: each one is refused with a one-line error naming it.
+///
+/// Hash bins (`trace stats --bins`, `trace replay --bins`, `bench --bins`): the deepest
+/// queues in the shared traces are a few thousand entries, so more bins than 65,536 only
+/// cost memory (one list head per bin, per communicator).
+const MAX_BINS: usize = 65_536;
+/// Queue depth of a benchmark (`bench preposted|unload --depths`): every entry is held at
+/// once (a receive or message in each matcher, or in the engine's lists), about a hundred
+/// bytes each; 2^20 entries is far past any engine's capacity and keeps a run in memory.
+const MAX_DEPTH: u32 = 1 << 20;
+/// Messages per sequence of `bench rate --k`: a sequence's receives and messages are
+/// built up front; 65,536 is far past the thread array's 128 receive descriptors.
+const MAX_K: u32 = 65_536;
+
+/// Thousands separators, for limits in messages.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `--bins`: a count from 1 to [`MAX_BINS`], or "auto".
+fn parse_bins(s: &str) -> Result<Bins, String> {
+    let bins = s.parse::<Bins>()?;
+    match bins {
+        Bins::Fixed(n) if n > MAX_BINS => {
+            Err(format!("--bins {n} is above the limit of {} bins", grouped(MAX_BINS as u64)))
+        }
+        _ => Ok(bins),
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "tagmatch", version, about = "MPI message-matching hardware: generate, simulate, benchmark")]
 struct Cli {
@@ -402,7 +441,8 @@ enum Command {
 enum TraceAction {
     /// Queue depths with 1 to 256 bins.
     Stats {
-        /// A run's folder (with its .meta), a .meta file, or one rank's .bin.
+        /// A run's folder (with its .meta, or its .bin or .txt rank files), a .meta file, or one
+        /// rank's .bin or .txt.
         path: PathBuf,
         #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
         bins: Vec<usize>,
@@ -511,8 +551,11 @@ fn trace(action: TraceAction) -> Result<(), String> {
     match action {
         TraceAction::Stats { path, bins, mode, hash, latency_us, per_rank, format, plot } => {
             check_latency(latency_us)?;
-            if let Some(bad) = bins.iter().find(|&&b| b == 0 || b > 65536) {
-                return Err(format!("bad bin count {bad}: 1 to 65536"));
+            if let Some(bad) = bins.iter().find(|&&b| b == 0) {
+                return Err(format!("bad bin count {bad}: bins start at 1"));
+            }
+            if let Some(bad) = bins.iter().find(|&&b| b > MAX_BINS) {
+                return Err(format!("--bins {bad} is above the limit of {} bins", grouped(MAX_BINS as u64)));
             }
             let records = trace_cmd::stats(
                 &path,
@@ -564,7 +607,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
                 print!("{}", render(&records, format));
                 return Ok(());
             }
-            let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
+            let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
             let records =
                 trace_cmd::replay(&path, &parse_matchers(&matcher)?, &options, latency_us, per_rank)?;
             print!("{}", render(&records, format));
@@ -866,6 +909,12 @@ fn run(cli: Cli) -> Result<(), String> {
                         lists.first().copied().unwrap_or(4) as usize,
                         list_capacity as usize,
                     )?;
+                    if k > MAX_K {
+                        return Err(format!(
+                            "--k {k} is above the limit of {} messages per sequence",
+                            grouped(MAX_K as u64)
+                        ));
+                    }
                     let scenarios = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
                     let options =
                         rate_bench::RateOptions { threads, scenarios, k, sequences, engine: two_level, rtl };
@@ -874,6 +923,12 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             if let Some(bad) = depths.iter().find(|&&d| d == 0) {
                 return Err(format!("bad depth {bad}: depths start at 1"));
+            }
+            if let Some(bad) = depths.iter().find(|&&d| d > MAX_DEPTH) {
+                return Err(format!(
+                    "--depths {bad} is above the limit of {} entries",
+                    grouped(MAX_DEPTH as u64)
+                ));
             }
             if wait && (engine == Engine::Software || host.is_some()) {
                 return Err("--wait parks a wait in the engine's completion unit: --engine model or rtl, without --host".into());
@@ -962,7 +1017,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         );
                     }
                     let depths = if depths.is_empty() { vec![1, 10, 100, 1000, 10000] } else { depths };
-                    let options = MatcherOptions { bins: bins.parse::<Bins>()?, ..MatcherOptions::default() };
+                    let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
                     software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
                 }
             };

@@ -229,6 +229,35 @@ fn bad_input_gets_a_one_line_error() {
 }
 
 #[test]
+fn size_arguments_have_one_limit_each_named_in_the_error() {
+    let amg = traces().join("amg-n27");
+    let amg = amg.to_str().unwrap();
+    for (args, want) in [
+        (vec!["trace", "stats", amg, "--bins", "65537"], "--bins 65537 is above the limit of 65,536 bins"),
+        (
+            vec!["trace", "replay", amg, "--bins", "1000000000"],
+            "--bins 1000000000 is above the limit of 65,536 bins",
+        ),
+        (
+            vec!["bench", "preposted", "--bins", "1000000000"],
+            "--bins 1000000000 is above the limit of 65,536 bins",
+        ),
+        (
+            vec!["bench", "preposted", "--depths", "10,100000000"],
+            "--depths 100000000 is above the limit of 1,048,576 entries",
+        ),
+        (
+            vec!["bench", "unload", "--engine", "model", "--depths", "2000000"],
+            "--depths 2000000 is above the limit of 1,048,576 entries",
+        ),
+        (vec!["bench", "rate", "--k", "100000000"], "--k 100000000 is above the limit of 65,536 messages"),
+    ] {
+        let e = one_line_error(&tagmatch(&args));
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+}
+
+#[test]
 fn software_bench_json_records_are_flat() {
     let recs = json(&tagmatch(&[
         "bench",

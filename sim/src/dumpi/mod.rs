@@ -5,6 +5,26 @@
 //! record. Malformed input is an error naming the file, the rank and the byte offset (binary)
 //! or line (text); nothing in here panics on bad input or allocates more than the input's
 //! size can justify.
+//!
+//! Every count read from a file is bounded before it is used:
+//!
+//! - binary array lengths by the bytes left in the file (an element takes at least one
+//!   byte, a status ten), so a corrupt length is an error, not an allocation;
+//! - text arrays and records by the text that spells them;
+//! - rank numbers (in file names) and a `.meta` file's `numprocs` by [`MAX_RANKS`], and
+//!   `numprocs` further by the rank files that exist (see [`trace`]);
+//! - values that are only numbers (an `MPI_Comm_size` result, a peer rank) are never
+//!   used as sizes here; the replay ([`crate::replay`]) bounds the world size by
+//!   [`MAX_RANKS`] and checks every peer against its communicator.
+//!
+//! Decoded records take a bounded multiple of the bytes that encode them: a [`Record`] is
+//! about 112 bytes plus its arguments, and the smallest binary record (an argument-less
+//! call without times) is 3 bytes, so a file of nothing else decodes to about 37 times
+//! its size, up to twice that while the list grows (the footer's counts size the list up
+//! front, to at most one record per 16 bytes). Real traces decode to about 11 times their size.
+//! The mutation tests in `sim/tests/trace_fuzz.rs` hold the whole read-and-replay pipeline
+//! to 64 times the input's size plus 64 MiB, plus the replay's per-rank tables for the
+//! world size the run claims (at most [`MAX_RANKS`] ranks).
 
 pub mod binary;
 pub mod calls;
@@ -12,6 +32,12 @@ pub mod text;
 pub mod trace;
 
 use std::fmt;
+
+/// The most ranks a run may have: rank numbers (in file names) must be below it, and a
+/// `.meta` file's `numprocs` and the world size a replay derives (from `MPI_Comm_size` or
+/// peer ranks) at most it. 2^20 is well above the largest published DUMPI runs (tens of thousands of
+/// ranks) and keeps per-rank tables of a world that size to a few hundred MB.
+pub const MAX_RANKS: u32 = 1 << 20;
 
 /// A point in time as DUMPI stores it (seconds already corrected by the file's bias).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]

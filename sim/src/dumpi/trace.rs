@@ -1,9 +1,30 @@
-//! Opening a DUMPI run: a folder with a `.meta` file and one `.bin` per rank, a folder of
-//! `.bin` files (or, without any, of `dumpi2ascii` `.txt` files), or a single `.bin` or
-//! `.txt`. Ranks are parsed in parallel.
+//! Opening a DUMPI run. Ranks are parsed in parallel.
+//!
+//! PATH may be:
+//!
+//! - a `.meta` file, or a folder holding exactly one: the meta data's `fileprefix` and
+//!   `numprocs` name the rank files. Rank `r` is `{prefix}-NNNN.bin` (NNNN is `r` with at
+//!   least four digits) or, when there is no such binary file, its `dumpi2ascii` text form
+//!   `{prefix}-NNNN.txt`; a rank with neither is an error. Other files in the folder are
+//!   ignored, so a folder of `.bin` files plus the text form of one rank reads as the binary
+//!   run. A folder with several `.meta` files is refused: name one.
+//! - a folder without a `.meta`: its `.bin` and `.txt` files are grouped by prefix, the
+//!   part of the name before `-NNNN` (the whole stem for a name without a rank number, which
+//!   is then rank 0). The folder must hold one prefix: several are refused with the
+//!   prefixes named, since they are different runs. Within the prefix each rank is its
+//!   `.bin` file, or its `.txt` file when it has no `.bin`; two files giving the same rank
+//!   number (`a-0001.bin`, `a-00001.bin`) are refused.
+//! - one rank's file: `.txt` is read as text, anything else as binary; the rank is the
+//!   number in its name, or 0.
+//!
+//! Limits: a rank number (in a file name) or `numprocs` must be below [`MAX_RANKS`]. The
+//! `.meta` file's `numprocs` costs nothing by itself: each rank file it names must exist
+//! before the next is looked for, so a corrupt count is reported as the first missing file.
+//! Only regular files are read (symbolic links are followed): a FIFO, device or socket is
+//! refused by type, never opened, so reading cannot block or run forever on `/dev/zero`.
 
 use super::binary::{self, BinaryTrace};
-use super::TraceError;
+use super::{TraceError, MAX_RANKS};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -21,12 +42,67 @@ fn error(file: &Path, message: impl Into<String>) -> TraceError {
 
 /// The rank encoded in a DUMPI file name (`PREFIX-0012.bin` is rank 12).
 pub fn rank_from_name(path: &Path) -> Option<u32> {
+    split_name(path)?.1
+}
+
+/// A file name's prefix (the stem before `-NNNN`) and rank number, if it has one.
+fn split_name(path: &Path) -> Option<(&str, Option<u32>)> {
     let stem = path.file_stem()?.to_str()?;
-    let digits = stem.rsplit('-').next()?;
-    if digits.len() >= 4 && digits.bytes().all(|b| b.is_ascii_digit()) {
-        digits.parse().ok()
+    if let Some((prefix, digits)) = stem.rsplit_once('-') {
+        if digits.len() >= 4 && digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Some((prefix, digits.parse().ok()));
+        }
+    }
+    Some((stem, None))
+}
+
+/// What kind of file system object `path` is, when it is not a regular file or folder.
+#[cfg(unix)]
+fn special_kind(ft: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        Some("a FIFO")
+    } else if ft.is_char_device() {
+        Some("a character device")
+    } else if ft.is_block_device() {
+        Some("a block device")
+    } else if ft.is_socket() {
+        Some("a socket")
     } else {
         None
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: std::fs::FileType) -> Option<&'static str> {
+    None
+}
+
+/// Whether `path` is a folder (`Ok(true)`) or a regular file (`Ok(false)`); anything else
+/// (missing, FIFO, device, socket) is an error naming what it is.
+fn kind(path: &Path) -> Result<bool, TraceError> {
+    let md = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => error(path, "no such file or folder"),
+        _ => error(path, format!("cannot read: {e}")),
+    })?;
+    let ft = md.file_type();
+    if ft.is_dir() {
+        Ok(true)
+    } else if ft.is_file() {
+        Ok(false)
+    } else {
+        let what = special_kind(ft).unwrap_or("not a regular file");
+        Err(error(path, format!("is {what}, not a trace file")))
+    }
+}
+
+/// `path` if it is a regular file, `None` if nothing is there, an error for a FIFO,
+/// device or socket.
+fn regular_file(path: &Path) -> Result<Option<&Path>, TraceError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(error(path, format!("cannot read: {e}"))),
+        Ok(_) => kind(path).map(|dir| if dir { None } else { Some(path) }),
     }
 }
 
@@ -39,67 +115,133 @@ fn parse_meta(path: &Path) -> Result<BTreeMap<String, String>, TraceError> {
         }
         let (k, v) = line.split_once('=').ok_or_else(|| TraceError {
             at: Some(super::Location::Line(i + 1)),
-            ..error(path, format!("not a key=value line: '{line}'"))
+            ..error(path, format!("not a key=value line: '{}'", shorten(line)))
         })?;
         meta.insert(k.trim().to_string(), v.trim().to_string());
     }
     Ok(meta)
 }
 
-/// The rank files of a run and its meta data.
+/// At most 80 characters of `s`, for quoting a bad line in a one-line error.
+fn shorten(s: &str) -> String {
+    match s.char_indices().nth(80) {
+        Some((cut, _)) => format!("{}...", &s[..cut]),
+        None => s.to_string(),
+    }
+}
+
 /// A run's meta data and its rank files.
 type Located = (BTreeMap<String, String>, Vec<(u32, PathBuf)>);
 
 fn locate(path: &Path) -> Result<Located, TraceError> {
-    if path.is_file() {
+    if !kind(path)? {
         if path.extension().is_some_and(|e| e == "meta") {
             let meta = parse_meta(path)?;
-            let dir = path.parent().unwrap_or(Path::new("."));
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             return from_meta(dir, path, meta);
         }
-        return Ok((BTreeMap::new(), vec![(rank_from_name(path).unwrap_or(0), path.to_path_buf())]));
+        let rank = rank_from_name(path).unwrap_or(0);
+        if rank >= MAX_RANKS {
+            return Err(error(path, format!("rank {rank} is above the limit of {MAX_RANKS} ranks")));
+        }
+        return Ok((BTreeMap::new(), vec![(rank, path.to_path_buf())]));
     }
-    if !path.is_dir() {
-        return Err(error(path, "no such file or folder"));
-    }
-    let entries: Vec<PathBuf> = std::fs::read_dir(path)
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
         .map_err(|e| error(path, format!("cannot list: {e}")))?
         .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "meta" || e == "bin" || e == "txt"))
         .collect();
+    entries.sort();
     let metas: Vec<&PathBuf> =
         entries.iter().filter(|p| p.extension().is_some_and(|e| e == "meta")).collect();
     match metas.as_slice() {
+        [] => from_folder(path, &entries),
         [one] => {
+            if kind(one)? {
+                return Err(error(one, "is a folder, not a .meta file"));
+            }
             let meta = parse_meta(one)?;
             from_meta(path, one, meta)
         }
-        [] => {
-            let mut bins: Vec<PathBuf> =
-                entries.into_iter().filter(|p| p.extension().is_some_and(|e| e == "bin")).collect();
-            bins.sort();
-            if bins.is_empty() {
-                return Err(error(path, "no .meta or .bin files: not a DUMPI trace folder"));
-            }
-            let n = bins.len();
-            Ok((
-                BTreeMap::new(),
-                bins.into_iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        (
-                            if n == 1 {
-                                rank_from_name(&p).unwrap_or(0)
-                            } else {
-                                rank_from_name(&p).unwrap_or(i as u32)
-                            },
-                            p,
-                        )
-                    })
-                    .collect(),
-            ))
-        }
-        _ => Err(error(path, "several .meta files: name one of them")),
+        several => Err(error(
+            path,
+            format!(
+                "{} .meta files ({}): name one of them",
+                several.len(),
+                file_names(several.iter().copied())
+            ),
+        )),
     }
+}
+
+/// Names of up to four files, for an error message.
+fn file_names<'a>(paths: impl Iterator<Item = &'a PathBuf>) -> String {
+    let names: Vec<String> = paths
+        .map(|p| p.file_name().map_or(p.display().to_string(), |n| n.to_string_lossy().into_owned()))
+        .collect();
+    if names.len() > 4 {
+        format!("{}, ... ({} in all)", names[..4].join(", "), names.len())
+    } else {
+        names.join(", ")
+    }
+}
+
+/// A folder without a `.meta`: one prefix's rank files, `.bin` preferred over `.txt`.
+fn from_folder(dir: &Path, entries: &[PathBuf]) -> Result<Located, TraceError> {
+    // prefix -> rank -> (binary file, text file)
+    type Forms = (Option<PathBuf>, Option<PathBuf>);
+    let mut runs: BTreeMap<&str, BTreeMap<u32, Forms>> = BTreeMap::new();
+    for p in entries {
+        // `entries` holds only .meta, .bin and .txt files.
+        let binary = p.extension().is_some_and(|e| e == "bin");
+        if p.extension().is_some_and(|e| e == "meta") {
+            continue;
+        }
+        let Some((prefix, rank)) = split_name(p) else {
+            return Err(error(p, "the file name is not UTF-8: name the file or its .meta"));
+        };
+        let rank = rank.unwrap_or(0);
+        if rank >= MAX_RANKS {
+            return Err(error(p, format!("rank {rank} is above the limit of {MAX_RANKS} ranks")));
+        }
+        let slot = runs.entry(prefix).or_default().entry(rank).or_default();
+        let form = if binary { &mut slot.0 } else { &mut slot.1 };
+        if let Some(first) = form {
+            return Err(error(
+                dir,
+                format!("two files for rank {rank}: {}", file_names([&*first, p].into_iter())),
+            ));
+        }
+        *form = Some(p.clone());
+    }
+    let mut runs = runs.into_iter();
+    let Some((prefix, ranks)) = runs.next() else {
+        return Err(error(dir, "no .meta, .bin or .txt files: not a DUMPI trace folder"));
+    };
+    if runs.len() > 0 {
+        let mut prefixes = vec![prefix];
+        prefixes.extend(runs.map(|(p, _)| p));
+        let shown: Vec<String> = prefixes.iter().take(4).map(|p| format!("'{p}'")).collect();
+        let more =
+            if prefixes.len() > 4 { format!(", ... ({} in all)", prefixes.len()) } else { String::new() };
+        return Err(error(
+            dir,
+            format!(
+                "files of {} runs (prefixes {}{more}): name the run's .meta file or one rank's file",
+                prefixes.len(),
+                shown.join(", ")
+            ),
+        ));
+    }
+    let mut files = Vec::with_capacity(ranks.len());
+    for (rank, (bin, txt)) in ranks {
+        let file = bin.or(txt).expect("a rank has a file of one form");
+        if kind(&file)? {
+            return Err(TraceError { rank: Some(rank), ..error(&file, "is a folder, not a trace file") });
+        }
+        files.push((rank, file));
+    }
+    Ok((BTreeMap::new(), files))
 }
 
 fn from_meta(dir: &Path, meta_path: &Path, meta: BTreeMap<String, String>) -> Result<Located, TraceError> {
@@ -108,12 +250,34 @@ fn from_meta(dir: &Path, meta_path: &Path, meta: BTreeMap<String, String>) -> Re
         .get("numprocs")
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| error(meta_path, "no valid numprocs= line"))?;
-    let files: Vec<(u32, PathBuf)> = (0..n).map(|r| (r, dir.join(format!("{prefix}-{r:04}.bin")))).collect();
-    if let Some((r, missing)) = files.iter().find(|(_, p)| !p.is_file()) {
-        return Err(TraceError {
-            rank: Some(*r),
-            ..error(missing, "missing: the .meta file lists this rank")
-        });
+    if n == 0 {
+        return Err(error(meta_path, "numprocs=0: the run has no ranks"));
+    }
+    if n > MAX_RANKS {
+        return Err(error(meta_path, format!("numprocs={n} is above the limit of {MAX_RANKS} ranks")));
+    }
+    // Each file must exist before the next is named, so the list is no longer than the
+    // folder's listing whatever `numprocs` says.
+    let mut files = Vec::new();
+    for r in 0..n {
+        let bin = dir.join(format!("{prefix}-{r:04}.bin"));
+        let txt = bin.with_extension("txt");
+        let file = match regular_file(&bin)? {
+            Some(f) => f.to_path_buf(),
+            None => match regular_file(&txt)? {
+                Some(f) => f.to_path_buf(),
+                None => {
+                    return Err(TraceError {
+                        rank: Some(r),
+                        ..error(
+                            &bin,
+                            format!("missing (and no .txt form): {} lists {n} ranks", meta_path.display()),
+                        )
+                    })
+                }
+            },
+        };
+        files.push((r, file));
     }
     Ok((meta, files))
 }
