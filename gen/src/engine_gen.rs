@@ -48,7 +48,12 @@ impl EngineConfig {
 
     /// The configuration's Verilog (top module `top`).
     pub fn verilog(&self) -> Result<String, String> {
-        verilog_of(self).ok_or_else(|| format!("configuration {self:?} is not compiled in"))
+        verilog_of(self).ok_or_else(|| {
+            format!(
+                "no engine built for --cam-depth {} --lists {} --list-capacity {}",
+                self.cam_depth, self.lists, self.list_capacity
+            )
+        })
     }
 }
 

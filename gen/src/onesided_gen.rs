@@ -52,7 +52,9 @@ pub fn configuration(windows: Option<usize>, counter_bits: Option<u32>) -> Resul
 }
 
 pub fn verilog(cfg: &UnitConfig) -> Result<String, String> {
-    verilog_of(cfg).ok_or_else(|| format!("one-sided unit {cfg:?} is not compiled in"))
+    verilog_of(cfg).ok_or_else(|| {
+        format!("no one-sided unit built for {} windows of {}-bit counters", cfg.windows, cfg.counter_bits)
+    })
 }
 
 /// A name for the size's Verilator build, e.g. `onesided-w16-c16`.

@@ -49,7 +49,15 @@ impl ThreadArrayConfig {
     }
 
     pub fn verilog(&self) -> Result<String, String> {
-        verilog_of(self).ok_or_else(|| format!("shape {self:?} is not compiled in"))
+        verilog_of(self).ok_or_else(|| {
+            format!(
+                "no thread array built for {} threads, {} descriptors, {} bins, {} unexpected messages",
+                self.threads,
+                self.descriptors,
+                self.bins(),
+                self.unexpected
+            )
+        })
     }
 }
 
