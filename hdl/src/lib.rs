@@ -10,6 +10,7 @@
 pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;
+pub mod event_safe;
 pub mod onesided;
 pub mod parallel_lists;
 pub mod receive_engine;

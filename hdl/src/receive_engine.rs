@@ -96,8 +96,8 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     /// Diagnostics: CAM occupancy of each queue.
     pub prq_cam_count: Signal<Out, Bits<16>>,
     pub umq_cam_count: Signal<Out, Bits<16>>,
-    prq: TwoLevelQueue<C, A, N>,
-    umq: TwoLevelQueue<C, A, N>,
+    prq_queue: TwoLevelQueue<C, A, N>,
+    umq_queue: TwoLevelQueue<C, A, N>,
     /// Idle, Search, Wait, Respond.
     state: DFF<Bits<2>>,
     op: DFF<Bits<3>>,
@@ -192,8 +192,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
             umq_cam_count: Default::default(),
-            prq: Default::default(),
-            umq: Default::default(),
+            prq_queue: Default::default(),
+            umq_queue: Default::default(),
             state: Default::default(),
             op: Default::default(),
             comm: Default::default(),
@@ -278,57 +278,57 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         }
         self.test_diff.next = self.class_count.val() - self.handle.q.val();
         self.wake_diff.next = self.class_count.val() + self.one32.val() - self.w_count.q.val();
-        self.prq.clock.next = self.clock.val();
-        self.umq.clock.next = self.clock.val();
-        self.prq.reset.next = self.reset.val();
-        self.umq.reset.next = self.reset.val();
+        self.prq_queue.clock.next = self.clock.val();
+        self.umq_queue.clock.next = self.clock.val();
+        self.prq_queue.reset.next = self.reset.val();
+        self.umq_queue.reset.next = self.reset.val();
 
         // Searches, from the registered command: a message (arrive) or a handle (cancel)
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
         self.uses_prq.next =
             (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
-        self.is_match.next = ((self.op.q.val() == self.op_post.val()) & self.umq.found.val())
-            | ((self.op.q.val() == self.op_arrive.val()) & self.prq.found.val())
-            | ((self.op.q.val() == self.op_matched_probe.val()) & self.umq.found.val());
-        self.prq.search.next = false;
-        self.prq.search_mode.next = self.mode_envelope.val();
+        self.is_match.next = ((self.op.q.val() == self.op_post.val()) & self.umq_queue.found.val())
+            | ((self.op.q.val() == self.op_arrive.val()) & self.prq_queue.found.val())
+            | ((self.op.q.val() == self.op_matched_probe.val()) & self.umq_queue.found.val());
+        self.prq_queue.search.next = false;
+        self.prq_queue.search_mode.next = self.mode_envelope.val();
         if self.op.q.val() == self.op_cancel.val() {
-            self.prq.search_mode.next = self.mode_handle.val();
+            self.prq_queue.search_mode.next = self.mode_handle.val();
         }
-        self.prq.key_comm.next = self.comm.q.val();
-        self.prq.key_src.next = self.src.q.val();
-        self.prq.key_tag.next = self.tag.q.val();
-        self.prq.key_src_any.next = false;
-        self.prq.key_tag_any.next = false;
-        self.prq.key_handle.next = self.handle.q.val();
-        self.umq.search.next = false;
-        self.umq.search_mode.next = self.mode_envelope.val();
-        self.umq.key_comm.next = self.comm.q.val();
-        self.umq.key_src.next = self.src.q.val();
-        self.umq.key_tag.next = self.tag.q.val();
-        self.umq.key_src_any.next = self.src_any.q.val();
-        self.umq.key_tag_any.next = self.tag_any.q.val();
-        self.umq.key_handle.next = self.handle.q.val();
+        self.prq_queue.key_comm.next = self.comm.q.val();
+        self.prq_queue.key_src.next = self.src.q.val();
+        self.prq_queue.key_tag.next = self.tag.q.val();
+        self.prq_queue.key_src_any.next = false;
+        self.prq_queue.key_tag_any.next = false;
+        self.prq_queue.key_handle.next = self.handle.q.val();
+        self.umq_queue.search.next = false;
+        self.umq_queue.search_mode.next = self.mode_envelope.val();
+        self.umq_queue.key_comm.next = self.comm.q.val();
+        self.umq_queue.key_src.next = self.src.q.val();
+        self.umq_queue.key_tag.next = self.tag.q.val();
+        self.umq_queue.key_src_any.next = self.src_any.q.val();
+        self.umq_queue.key_tag_any.next = self.tag_any.q.val();
+        self.umq_queue.key_handle.next = self.handle.q.val();
         // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
         // message into the UMQ, or the answer out of the queue that gave it.
-        self.prq.insert.next = self.insert_prq.q.val();
-        self.prq.in_comm.next = self.comm.q.val();
-        self.prq.in_src.next = self.src.q.val();
-        self.prq.in_tag.next = self.tag.q.val();
-        self.prq.in_src_any.next = self.src_any.q.val();
-        self.prq.in_tag_any.next = self.tag_any.q.val();
-        self.prq.in_handle.next = self.handle.q.val();
-        self.prq.in_label.next = self.label.q.val();
-        self.umq.insert.next = self.insert_umq.q.val();
-        self.umq.in_comm.next = self.comm.q.val();
-        self.umq.in_src.next = self.src.q.val();
-        self.umq.in_tag.next = self.tag.q.val();
-        self.umq.in_src_any.next = false;
-        self.umq.in_tag_any.next = false;
-        self.umq.in_handle.next = self.handle.q.val();
-        self.umq.in_label.next = self.label.q.val();
-        self.prq.remove.next = self.remove_prq.q.val();
-        self.umq.remove.next = self.remove_umq.q.val();
+        self.prq_queue.insert.next = self.insert_prq.q.val();
+        self.prq_queue.in_comm.next = self.comm.q.val();
+        self.prq_queue.in_src.next = self.src.q.val();
+        self.prq_queue.in_tag.next = self.tag.q.val();
+        self.prq_queue.in_src_any.next = self.src_any.q.val();
+        self.prq_queue.in_tag_any.next = self.tag_any.q.val();
+        self.prq_queue.in_handle.next = self.handle.q.val();
+        self.prq_queue.in_label.next = self.label.q.val();
+        self.umq_queue.insert.next = self.insert_umq.q.val();
+        self.umq_queue.in_comm.next = self.comm.q.val();
+        self.umq_queue.in_src.next = self.src.q.val();
+        self.umq_queue.in_tag.next = self.tag.q.val();
+        self.umq_queue.in_src_any.next = false;
+        self.umq_queue.in_tag_any.next = false;
+        self.umq_queue.in_handle.next = self.handle.q.val();
+        self.umq_queue.in_label.next = self.label.q.val();
+        self.prq_queue.remove.next = self.remove_prq.q.val();
+        self.umq_queue.remove.next = self.remove_umq.q.val();
         self.remove_prq.d.next = false;
         self.remove_umq.d.next = false;
         self.insert_prq.d.next = false;
@@ -337,10 +337,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.label.d.next = self.label.q.val() + self.one32.val();
         }
 
-        self.prq_count.next = self.prq.count.val();
-        self.umq_count.next = self.umq.count.val();
-        self.prq_cam_count.next = self.prq.cam_count.val();
-        self.umq_cam_count.next = self.umq.cam_count.val();
+        self.prq_count.next = self.prq_queue.count.val();
+        self.umq_count.next = self.umq_queue.count.val();
+        self.prq_cam_count.next = self.prq_queue.cam_count.val();
+        self.umq_cam_count.next = self.umq_queue.cam_count.val();
         self.resp_src.next = self.r_src.q.val();
         self.resp_tag.next = self.r_tag.q.val();
         self.resp_valid.next = self.state.q.val() == self.s_respond.val();
@@ -348,10 +348,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.resp_recv.next = self.recv.q.val();
         self.resp_msg.next = self.msg.q.val();
         self.cmd_ready.next =
-            (self.state.q.val() == self.s_idle.val()) & !self.prq.busy.val() & !self.umq.busy.val();
+            (self.state.q.val() == self.s_idle.val()) & !self.prq_queue.busy.val() & !self.umq_queue.busy.val();
 
         if self.state.q.val() == self.s_idle.val() {
-            if self.cmd_valid.val() & !self.prq.busy.val() & !self.umq.busy.val() {
+            if self.cmd_valid.val() & !self.prq_queue.busy.val() & !self.umq_queue.busy.val() {
                 self.op.d.next = self.cmd_op.val();
                 self.comm.d.next = self.cmd_comm.val();
                 self.src.d.next = self.cmd_src.val();
@@ -392,9 +392,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 }
             } else {
                 if self.uses_prq.val() {
-                    self.prq.search.next = true;
+                    self.prq_queue.search.next = true;
                 } else {
-                    self.umq.search.next = true;
+                    self.umq_queue.search.next = true;
                 }
                 self.state.d.next = self.s_wait.val();
             }
@@ -402,43 +402,43 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             // The answer's fields follow the searched queue while the engine waits and
             // freeze when it answers, so the queue's `done` steers no wide enable.
             if self.uses_prq.val() {
-                self.r_src.d.next = self.prq.found_src.val();
-                self.r_tag.d.next = self.prq.found_tag.val();
+                self.r_src.d.next = self.prq_queue.found_src.val();
+                self.r_tag.d.next = self.prq_queue.found_tag.val();
             } else {
-                self.r_src.d.next = self.umq.found_src.val();
-                self.r_tag.d.next = self.umq.found_tag.val();
+                self.r_src.d.next = self.umq_queue.found_src.val();
+                self.r_tag.d.next = self.umq_queue.found_tag.val();
             }
             if self.op.q.val() == self.op_arrive.val() {
                 self.msg.d.next = self.handle.q.val();
-                self.recv.d.next = self.prq.found_handle.val();
+                self.recv.d.next = self.prq_queue.found_handle.val();
             } else {
                 self.recv.d.next = self.handle.q.val();
-                self.msg.d.next = self.umq.found_handle.val();
+                self.msg.d.next = self.umq_queue.found_handle.val();
             }
-            if (self.uses_prq.val() & self.prq.done.val()) | (!self.uses_prq.val() & self.umq.done.val()) {
+            if (self.uses_prq.val() & self.prq_queue.done.val()) | (!self.uses_prq.val() & self.umq_queue.done.val()) {
                 self.state.d.next = self.s_respond.val();
                 if self.op.q.val() == self.op_post.val() {
-                    if self.umq.found.val() {
+                    if self.umq_queue.found.val() {
                         self.remove_umq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
-                    } else if self.prq.full.val() {
+                    } else if self.prq_queue.full.val() {
                         self.kind.d.next = self.r_overflow.val();
                     } else {
                         self.insert_prq.d.next = true;
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_arrive.val() {
-                    if self.prq.found.val() {
+                    if self.prq_queue.found.val() {
                         self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_matched.val();
-                    } else if self.umq.full.val() {
+                    } else if self.umq_queue.full.val() {
                         self.kind.d.next = self.r_overflow.val();
                     } else {
                         self.insert_umq.d.next = true;
                         self.kind.d.next = self.r_queued.val();
                     }
                 } else if self.op.q.val() == self.op_cancel.val() {
-                    if self.prq.found.val() {
+                    if self.prq_queue.found.val() {
                         self.remove_prq.d.next = true;
                         self.kind.d.next = self.r_cancelled.val();
                     } else {
@@ -446,7 +446,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                     }
                 } else {
                     // Probe (leave the message) or matched probe (take it).
-                    if self.umq.found.val() {
+                    if self.umq_queue.found.val() {
                         self.kind.d.next = self.r_probe_found.val();
                         if self.op.q.val() != self.op_probe.val() {
                             self.remove_umq.d.next = true;
@@ -509,7 +509,10 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
             let mut uut = ReceiveEngine::<C, A, N>::default();
             uut.connect_all();
             // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-            crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
+            // Each combinational block assigns its signals once, for event-driven simulators.
+            crate::event_safe::settle_once(
+                &crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_"),
+            )
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))

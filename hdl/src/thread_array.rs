@@ -213,7 +213,7 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     // Memories.
     heads: [RAM<Bits<16>, H>; N],
     tails: RAM<Bits<16>, H>,
-    umq: SingleCycleCam<U>,
+    umq_cam: SingleCycleCam<U>,
     // Per-lane combinational values.
     w_src4: [Signal<Local, Bits<16>>; N],
     w_tagf: [Signal<Local, Bits<16>>; N],
@@ -434,7 +434,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             ln_recv: dffs(),
             heads: array_init(|_| Default::default()),
             tails: Default::default(),
-            umq: Default::default(),
+            umq_cam: Default::default(),
             w_src4: locals(),
             w_tagf: locals(),
             w_list0: locals(),
@@ -629,7 +629,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         }
         self.tails.read_clock.next = self.clock.val();
         self.tails.write_clock.next = self.clock.val();
-        self.umq.clock.next = self.clock.val();
+        self.umq_cam.clock.next = self.clock.val();
 
         self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
         self.resp_valid.next = self.state.q.val() == self.c_respond.val();
@@ -638,21 +638,21 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.resp_msg.next = self.msg.q.val();
         self.resp_src.next = self.msg_src_r.q.val();
         self.resp_tag.next = self.msg_tag_r.q.val();
-        self.umq_count.next = self.umq.count.val();
+        self.umq_count.next = self.umq_cam.count.val();
 
         // The UMQ: searched with the latched command, written by the block's tail.
-        self.umq.search_comm.next = self.comm.q.val();
-        self.umq.search_src.next = self.src.q.val();
-        self.umq.search_tag.next = self.tag.q.val();
-        self.umq.search_src_any.next = self.src_any.q.val();
-        self.umq.search_tag_any.next = self.tag_any.q.val();
-        self.umq.search_mode.next = self.mode_envelope.val();
-        self.umq.search_handle.next = self.handle.q.val();
-        self.umq.remove_valid.next = false;
-        self.umq.remove_index.next = self.umq.hit_index.val();
-        self.umq.insert_valid.next = false;
-        self.umq.insert_src_any.next = false;
-        self.umq.insert_tag_any.next = false;
+        self.umq_cam.search_comm.next = self.comm.q.val();
+        self.umq_cam.search_src.next = self.src.q.val();
+        self.umq_cam.search_tag.next = self.tag.q.val();
+        self.umq_cam.search_src_any.next = self.src_any.q.val();
+        self.umq_cam.search_tag_any.next = self.tag_any.q.val();
+        self.umq_cam.search_mode.next = self.mode_envelope.val();
+        self.umq_cam.search_handle.next = self.handle.q.val();
+        self.umq_cam.remove_valid.next = false;
+        self.umq_cam.remove_index.next = self.umq_cam.hit_index.val();
+        self.umq_cam.insert_valid.next = false;
+        self.umq_cam.insert_src_any.next = false;
+        self.umq_cam.insert_tag_any.next = false;
 
         // ---- Lanes: hash, walk, book. ----
         for i in 0..N {
@@ -878,10 +878,10 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 self.t_handle.next = self.ln_handle[i].q.val();
             }
         }
-        self.umq.insert_comm.next = self.t_comm.val();
-        self.umq.insert_src.next = self.t_src.val();
-        self.umq.insert_tag.next = self.t_tag.val();
-        self.umq.insert_handle.next = self.t_handle.val();
+        self.umq_cam.insert_comm.next = self.t_comm.val();
+        self.umq_cam.insert_src.next = self.t_src.val();
+        self.umq_cam.insert_tag.next = self.t_tag.val();
+        self.umq_cam.insert_handle.next = self.t_handle.val();
 
         // ---- A posted receive's list, free slot and sequence id. ----
         self.p_src4.next = self.src.q.val() << 4;
@@ -994,14 +994,14 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             if self.g_done.val() {
                 if self.t_kind.val() == self.k_matched.val() {
                     self.u_en.next = true;
-                } else if self.umq.full.val() {
+                } else if self.umq_cam.full.val() {
                     for i in 0..N {
                         if self.cursor.q.val() == self.lane_index[i].val() {
                             self.ln_kind[i].d.next = self.k_overflow.val();
                         }
                     }
                 } else {
-                    self.umq.insert_valid.next = true;
+                    self.umq_cam.insert_valid.next = true;
                 }
                 if self.cursor.q.val() == self.zero8.val() {
                     // Bookings end with the block.
@@ -1015,12 +1015,12 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 }
             }
         } else if self.state.q.val() == self.c_post.val() {
-            if self.umq.hit.val() {
-                self.umq.remove_valid.next = true;
+            if self.umq_cam.hit.val() {
+                self.umq_cam.remove_valid.next = true;
                 self.kind.d.next = self.r_matched.val();
-                self.msg.d.next = self.umq.hit_handle.val();
-                self.msg_src_r.d.next = self.umq.hit_src.val();
-                self.msg_tag_r.d.next = self.umq.hit_tag.val();
+                self.msg.d.next = self.umq_cam.hit_handle.val();
+                self.msg_src_r.d.next = self.umq_cam.hit_src.val();
+                self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
                 self.state.d.next = self.c_respond.val();
             } else if !self.p_found.val() {
                 self.kind.d.next = self.r_overflow.val();
@@ -1078,13 +1078,13 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             }
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_probe.val() {
-            self.msg.d.next = self.umq.hit_handle.val();
-            self.msg_src_r.d.next = self.umq.hit_src.val();
-            self.msg_tag_r.d.next = self.umq.hit_tag.val();
-            if self.umq.hit.val() {
+            self.msg.d.next = self.umq_cam.hit_handle.val();
+            self.msg_src_r.d.next = self.umq_cam.hit_src.val();
+            self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
+            if self.umq_cam.hit.val() {
                 self.kind.d.next = self.r_probe_found.val();
                 if self.op.q.val() == self.op_matched_probe.val() {
-                    self.umq.remove_valid.next = true;
+                    self.umq_cam.remove_valid.next = true;
                 }
             } else {
                 self.kind.d.next = self.r_probe_none.val();
@@ -1146,7 +1146,8 @@ pub fn thread_array_verilog<const N: usize, const D: usize, const H: usize, cons
             uut.connect_all();
             // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
             // Verilator makes of it (and many tools' port maps) want plain identifiers.
-            generate_verilog(&uut).replace('$', "_")
+            // Each combinational block assigns its signals once, for event-driven simulators.
+            crate::event_safe::settle_once(&generate_verilog(&uut).replace('$', "_"))
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the thread array's Verilog: {e}"))

@@ -62,7 +62,7 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     pub found_src: Signal<Out, Bits<16>>,
     pub found_tag: Signal<Out, Bits<32>>,
     pub remove: Signal<In, Bit>,
-    cam: Cam<C>,
+    cam_level: Cam<C>,
     lists: ParallelLists<A, N>,
     /// Idle, Cam (its answer is out), ListStart (the lists' search is issued), List (the
     /// lists walk), Hold (the answer's removal is decided), Move (the data mover waits
@@ -111,7 +111,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             found_src: Default::default(),
             found_tag: Default::default(),
             remove: Default::default(),
-            cam: Default::default(),
+            cam_level: Default::default(),
             lists: Default::default(),
             state: Default::default(),
             from_cam: Default::default(),
@@ -131,20 +131,20 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, state, from_cam, answer);
-        self.cam.clock.next = self.clock.val();
+        self.cam_level.clock.next = self.clock.val();
         self.lists.clock.next = self.clock.val();
-        self.cam.reset.next = self.reset.val();
+        self.cam_level.reset.next = self.reset.val();
         self.lists.reset.next = self.reset.val();
 
         // Both levels search with the engine's registered key.
-        self.cam.search.next = false;
-        self.cam.search_mode.next = self.search_mode.val();
-        self.cam.key_comm.next = self.key_comm.val();
-        self.cam.key_src.next = self.key_src.val();
-        self.cam.key_tag.next = self.key_tag.val();
-        self.cam.key_src_any.next = self.key_src_any.val();
-        self.cam.key_tag_any.next = self.key_tag_any.val();
-        self.cam.key_handle.next = self.key_handle.val();
+        self.cam_level.search.next = false;
+        self.cam_level.search_mode.next = self.search_mode.val();
+        self.cam_level.key_comm.next = self.key_comm.val();
+        self.cam_level.key_src.next = self.key_src.val();
+        self.cam_level.key_tag.next = self.key_tag.val();
+        self.cam_level.key_src_any.next = self.key_src_any.val();
+        self.cam_level.key_tag_any.next = self.key_tag_any.val();
+        self.cam_level.key_handle.next = self.key_handle.val();
         self.lists.search.next = false;
         self.lists.search_mode.next = self.search_mode.val();
         self.lists.key_comm.next = self.key_comm.val();
@@ -153,16 +153,16 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.lists.key_src_any.next = self.key_src_any.val();
         self.lists.key_tag_any.next = self.key_tag_any.val();
         self.lists.key_handle.next = self.key_handle.val();
-        self.cam.remove.next = false;
+        self.cam_level.remove.next = false;
         self.lists.remove.next = false;
         // Inserts take the engine's entry; the data mover's come from the lists' answer.
-        self.cam.insert.next = false;
-        self.cam.in_comm.next = self.in_comm.val();
-        self.cam.in_src.next = self.in_src.val();
-        self.cam.in_tag.next = self.in_tag.val();
-        self.cam.in_src_any.next = self.in_src_any.val();
-        self.cam.in_tag_any.next = self.in_tag_any.val();
-        self.cam.in_handle.next = self.in_handle.val();
+        self.cam_level.insert.next = false;
+        self.cam_level.in_comm.next = self.in_comm.val();
+        self.cam_level.in_src.next = self.in_src.val();
+        self.cam_level.in_tag.next = self.in_tag.val();
+        self.cam_level.in_src_any.next = self.in_src_any.val();
+        self.cam_level.in_tag_any.next = self.in_tag_any.val();
+        self.cam_level.in_handle.next = self.in_handle.val();
         self.lists.insert.next = false;
         self.lists.in_comm.next = self.in_comm.val();
         self.lists.in_src.next = self.in_src.val();
@@ -173,9 +173,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.lists.in_label.next = self.in_label.val();
 
         self.busy.next = (self.state.q.val() != self.s_idle.val()) | self.lists.busy.val();
-        self.full.next = (!self.lists.empty.val() | self.cam.full.val()) & self.lists.full.val();
-        self.count.next = self.cam.count.val() + self.lists.count.val();
-        self.cam_count.next = self.cam.count.val();
+        self.full.next = (!self.lists.empty.val() | self.cam_level.full.val()) & self.lists.full.val();
+        self.count.next = self.cam_level.count.val() + self.lists.count.val();
+        self.cam_count.next = self.cam_level.count.val();
 
         // The answer: the CAM's while in Cam, the lists' otherwise.
         self.done.next = false;
@@ -184,28 +184,28 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.found_src.next = self.lists.found_src.val();
         self.found_tag.next = self.lists.found_tag.val();
         if self.state.q.val() == self.s_cam.val() {
-            self.found.next = self.cam.hit.val();
-            self.found_handle.next = self.cam.hit_handle.val();
-            self.found_src.next = self.cam.hit_src.val();
-            self.found_tag.next = self.cam.hit_tag.val();
+            self.found.next = self.cam_level.hit.val();
+            self.found_handle.next = self.cam_level.hit_handle.val();
+            self.found_src.next = self.cam_level.hit_src.val();
+            self.found_tag.next = self.cam_level.hit_tag.val();
         }
 
         if self.state.q.val() == self.s_idle.val() {
             if self.search.val() {
-                self.cam.search.next = true;
+                self.cam_level.search.next = true;
                 self.state.d.next = self.s_cam.val();
             } else if self.insert.val() {
-                if self.lists.empty.val() & !self.cam.full.val() {
-                    self.cam.insert.next = true;
+                if self.lists.empty.val() & !self.cam_level.full.val() {
+                    self.cam_level.insert.next = true;
                 } else {
                     self.lists.insert.next = true;
                 }
             }
         } else if self.state.q.val() == self.s_cam.val() {
-            if self.cam.hit.val() | self.lists.empty.val() {
+            if self.cam_level.hit.val() | self.lists.empty.val() {
                 self.done.next = true;
                 self.from_cam.d.next = true;
-                self.answer.d.next = self.cam.hit.val();
+                self.answer.d.next = self.cam_level.hit.val();
                 self.state.d.next = self.s_hold.val();
             } else {
                 // The lists start from a register next cycle: no path from the CAM's
@@ -226,7 +226,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
             self.state.d.next = self.s_idle.val();
             if self.remove.val() & self.answer.q.val() {
                 if self.from_cam.q.val() {
-                    self.cam.remove.next = true;
+                    self.cam_level.remove.next = true;
                     if !self.lists.empty.val() {
                         // The data mover: find the oldest list head.
                         self.lists.search.next = true;
@@ -241,13 +241,13 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
             // Move: the oldest head goes to the CAM's tail and leaves its list.
             if self.lists.done.val() {
                 self.lists.remove.next = true;
-                self.cam.insert.next = true;
-                self.cam.in_comm.next = self.lists.found_comm.val();
-                self.cam.in_src.next = self.lists.found_src.val();
-                self.cam.in_tag.next = self.lists.found_tag.val();
-                self.cam.in_src_any.next = self.lists.found_src_any.val();
-                self.cam.in_tag_any.next = self.lists.found_tag_any.val();
-                self.cam.in_handle.next = self.lists.found_handle.val();
+                self.cam_level.insert.next = true;
+                self.cam_level.in_comm.next = self.lists.found_comm.val();
+                self.cam_level.in_src.next = self.lists.found_src.val();
+                self.cam_level.in_tag.next = self.lists.found_tag.val();
+                self.cam_level.in_src_any.next = self.lists.found_src_any.val();
+                self.cam_level.in_tag_any.next = self.lists.found_tag_any.val();
+                self.cam_level.in_handle.next = self.lists.found_handle.val();
                 self.state.d.next = self.s_idle.val();
             }
         }

@@ -17,6 +17,74 @@ pub struct RtlEngine {
     wakeup: Option<Wakeup>,
 }
 
+/// A single operation as the command stream carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Command {
+    pub code: u64,
+    pub comm: u64,
+    pub src: u64,
+    pub tag: u64,
+    pub src_any: bool,
+    pub tag_any: bool,
+    pub handle: u64,
+}
+
+impl Command {
+    /// The command for `op`: a receive pattern or a message's envelope in the envelope
+    /// fields (0 where a wildcard stands), the handle where the operation has one.
+    pub fn of(op: &Op) -> Command {
+        let pattern = |code: u64, spec: &RecvSpec, handle: u64| Command {
+            code,
+            comm: spec.comm as u64,
+            src: spec.src.unwrap_or(0) as u64,
+            tag: spec.tag.unwrap_or(0) as u64,
+            src_any: spec.src.is_none(),
+            tag_any: spec.tag.is_none(),
+            handle,
+        };
+        let bare = |code: u64, handle: u64| Command {
+            code,
+            comm: 0,
+            src: 0,
+            tag: 0,
+            src_any: false,
+            tag_any: false,
+            handle,
+        };
+        match *op {
+            Op::PostRecv { recv, spec } => pattern(OP_POST, &spec, recv.0),
+            Op::Arrive { msg, env } => pattern(OP_ARRIVE, &RecvSpec::exact(env), msg.0),
+            Op::Cancel { recv } => bare(OP_CANCEL, recv.0),
+            Op::Probe { spec } => pattern(OP_PROBE, &spec, 0),
+            Op::MatchedProbe { spec } => pattern(OP_MATCHED_PROBE, &spec, 0),
+        }
+    }
+}
+
+/// A response as the response stream carries it: the kind, and the handles the outcome
+/// names (the other fields are not defined for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Response {
+    pub kind: u64,
+    pub recv: Option<u64>,
+    pub msg: Option<u64>,
+}
+
+impl Response {
+    pub fn of(outcome: &Outcome) -> Response {
+        let r = |kind: u64, recv: Option<u64>, msg: Option<u64>| Response { kind, recv, msg };
+        match *outcome {
+            Outcome::Matched { recv, msg } => r(RESP_MATCHED, Some(recv.0), Some(msg.0)),
+            Outcome::Queued => r(RESP_QUEUED, None, None),
+            Outcome::Cancelled { recv } => r(RESP_CANCELLED, Some(recv.0), None),
+            Outcome::NotFound => r(RESP_NOT_FOUND, None, None),
+            Outcome::Probed(Some(m)) | Outcome::MatchedProbed(Some(m)) => r(RESP_PROBE_FOUND, None, Some(m.0)),
+            Outcome::Probed(None) | Outcome::MatchedProbed(None) => r(RESP_PROBE_NONE, None, None),
+            Outcome::Overflow => r(RESP_OVERFLOW, None, None),
+        }
+    }
+}
+
 /// The command and response stream ports the receive engine and the thread array share.
 pub(crate) struct CommandPorts {
     pub cmd_valid: PortId,
@@ -56,38 +124,19 @@ impl CommandPorts {
         })
     }
 
-    /// Drives a receive pattern (or a message's envelope) onto the command fields.
-    pub fn pattern(&self, model: &mut Model, spec: &RecvSpec) {
-        model.set(self.cmd_comm, spec.comm as u64);
-        model.set(self.cmd_src, spec.src.unwrap_or(0) as u64);
-        model.set(self.cmd_tag, spec.tag.unwrap_or(0) as u64);
-        model.set(self.cmd_src_any, spec.src.is_none() as u64);
-        model.set(self.cmd_tag_any, spec.tag.is_none() as u64);
-    }
-
-    /// Sets the fields of a single operation; returns its command code.
+    /// Sets the fields of a single operation; returns its command code. A cancel leaves
+    /// the envelope fields as they were (the engine ignores them).
     pub fn operation(&self, model: &mut Model, op: &Op) -> u64 {
-        let (code, handle) = match *op {
-            Op::PostRecv { recv, spec } => {
-                self.pattern(model, &spec);
-                (OP_POST, recv.0)
-            }
-            Op::Arrive { msg, env } => {
-                self.pattern(model, &RecvSpec::exact(env));
-                (OP_ARRIVE, msg.0)
-            }
-            Op::Cancel { recv } => (OP_CANCEL, recv.0),
-            Op::Probe { spec } => {
-                self.pattern(model, &spec);
-                (OP_PROBE, 0)
-            }
-            Op::MatchedProbe { spec } => {
-                self.pattern(model, &spec);
-                (OP_MATCHED_PROBE, 0)
-            }
-        };
-        model.set(self.cmd_handle, handle);
-        code
+        let c = Command::of(op);
+        if !matches!(op, Op::Cancel { .. }) {
+            model.set(self.cmd_comm, c.comm);
+            model.set(self.cmd_src, c.src);
+            model.set(self.cmd_tag, c.tag);
+            model.set(self.cmd_src_any, c.src_any as u64);
+            model.set(self.cmd_tag_any, c.tag_any as u64);
+        }
+        model.set(self.cmd_handle, c.handle);
+        c.code
     }
 
     /// Presents command `code`, waits until it is taken and until the answer is valid;
