@@ -83,45 +83,100 @@ fn rename(line: &str, names: &HashSet<&str>) -> String {
     out
 }
 
+/// The identifiers of `line` (outside sized literals).
+fn identifiers(line: &str) -> impl Iterator<Item = &str> {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                if !(start > 0 && (bytes[start - 1] == b'\'' || bytes[start - 1].is_ascii_digit())) {
+                    return Some(&line[start..i]);
+                }
+            } else {
+                i += 1;
+            }
+        }
+        None
+    })
+}
+
 /// `verilog` (rust-hdl's output) with every module-level `always @(*)` block rewritten
-/// to assign each of its signals once; see the module docs.
+/// to assign each of its signals once; see the module docs. A signal that nothing outside
+/// its block reads (a rust-hdl `Local` used only there) wakes nobody and keeps its name.
 pub fn settle_once(verilog: &str) -> String {
     let lines: Vec<&str> = verilog.lines().collect();
     let mut out = String::with_capacity(verilog.len() + verilog.len() / 4);
-    let mut declared: HashMap<&str, (&str, bool)> = HashMap::new();
+    let mut start = 0;
+    while start < lines.len() {
+        let end = (start..lines.len()).find(|&k| lines[k].starts_with("endmodule")).unwrap_or(lines.len() - 1);
+        settle_module(&lines[start..=end], &mut out);
+        start = end + 1;
+    }
+    out
+}
+
+/// How often each identifier is used in `lines`, declarations aside.
+fn uses<'a>(lines: &[&'a str]) -> HashMap<&'a str, usize> {
+    let mut n: HashMap<&str, usize> = HashMap::new();
+    for l in lines.iter().filter(|l| reg_declaration(l).is_none()) {
+        for id in identifiers(l) {
+            *n.entry(id).or_default() += 1;
+        }
+    }
+    n
+}
+
+/// One module's lines (through `endmodule`), rewritten into `out`.
+fn settle_module(lines: &[&str], out: &mut String) {
+    let mut declared: HashMap<&str, (&str, bool, bool)> = HashMap::new();
+    for l in lines {
+        if let Some((name, ty, isolated)) = reg_declaration(l) {
+            declared.insert(name, (ty, isolated, l.trim_start().starts_with("output ")));
+        }
+    }
+    // The module's combinational blocks: (first line, closing line).
+    let mut blocks = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        let line = lines[i];
-        if line.starts_with("module ") {
-            declared.clear();
+        if lines[i] == "    always @(*) begin" {
+            if let Some(end) = (i + 1..lines.len()).find(|&k| lines[k] == "    end") {
+                blocks.push((i, end));
+                i = end;
+            }
         }
-        if let Some((name, ty, isolated)) = reg_declaration(line) {
-            declared.insert(name, (ty, isolated));
-        }
-        let end = (line == "    always @(*) begin")
-            .then(|| (i + 1..lines.len()).find(|&k| lines[k] == "    end"))
-            .flatten();
-        let Some(end) = end else {
-            out.push_str(line);
+        i += 1;
+    }
+    let total = uses(lines);
+    let mut next = 0;
+    for &(first, end) in &blocks {
+        for l in &lines[next..first] {
+            out.push_str(l);
             out.push('\n');
-            i += 1;
-            continue;
-        };
-        let body = &lines[i + 1..end];
+        }
+        let body = &lines[first + 1..end];
+        let inside = uses(body);
         let mut order: Vec<&str> = Vec::new();
         let mut names: HashSet<&str> = HashSet::new();
         for name in body.iter().filter_map(|l| assigned(l)) {
-            if declared.contains_key(name) && names.insert(name) {
+            let Some(&(_, _, output)) = declared.get(name) else { continue };
+            let read_elsewhere = total.get(name) > inside.get(name);
+            if (output || read_elsewhere) && names.insert(name) {
                 order.push(name);
             }
         }
         for name in &order {
-            let (ty, isolated) = declared[name];
+            let (ty, isolated, _) = declared[name];
             let attribute = if isolated { " /*verilator isolate_assignments*/" } else { "" };
             let ty = if ty.is_empty() { String::new() } else { format!("{ty} ") };
             out.push_str(&format!("    reg {ty}{name}{SHADOW}{attribute};\n"));
         }
-        out.push_str(line);
+        out.push_str(lines[first]);
         out.push('\n');
         for l in body {
             out.push_str(&rename(l, &names));
@@ -132,9 +187,12 @@ pub fn settle_once(verilog: &str) -> String {
         }
         out.push_str(lines[end]);
         out.push('\n');
-        i = end + 1;
+        next = end + 1;
     }
-    out
+    for l in &lines[next..] {
+        out.push_str(l);
+        out.push('\n');
+    }
 }
 
 #[cfg(test)]
@@ -144,14 +202,17 @@ mod tests {
     #[test]
     fn a_block_assigns_each_signal_once_at_its_end() {
         let v = "module m(a, y);\n    input wire a;\n    output reg [3:0] y /*verilator isolate_assignments*/;\n    \
-                 reg  go;\n    always @(*) begin\n        go = 1'b0;\n        if (a) begin\n            go = 1'b1;\n        \
-                 end\n        y = go ? 4'h1 : 4'h0;\n    end\nendmodule\n";
+                 reg  go;\n    reg  only_here;\n    always @(*) begin\n        go = 1'b0;\n        only_here = a;\n        \
+                 if (only_here) begin\n            go = 1'b1;\n        end\n        y = go ? 4'h1 : 4'h0;\n    end\n    \
+                 child c(.go(go));\nendmodule\n";
         let s = settle_once(v);
         assert!(s.contains("    reg go__settle;\n"), "{s}");
         assert!(s.contains("    reg [3:0] y__settle /*verilator isolate_assignments*/;\n"), "{s}");
         assert!(s.contains("            go__settle = 1'b1;\n"), "{s}");
         assert!(s.contains("        y__settle = go__settle ? 4'h1 : 4'h0;\n"), "{s}");
-        assert!(s.ends_with("        go = go__settle;\n        y = y__settle;\n    end\nendmodule\n"), "{s}");
+        assert!(s.contains("        go = go__settle;\n        y = y__settle;\n    end\n"), "{s}");
+        // Read by nothing outside the block: no shadow, so no unused signal.
+        assert!(s.contains("        only_here = a;\n") && !s.contains("only_here__settle"), "{s}");
         // Literals keep their digits and radix letters.
         assert_eq!(rename("x = 32'h0 + h0;", &HashSet::from(["h0", "x"])), "x__settle = 32'h0 + h0__settle;");
     }
