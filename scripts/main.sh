@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: set up, generate the default engine's Verilog, co-simulate the engine's RTL
-# against the golden model and the cycle model, then the preposted-latency and unload
+# against the golden model and the cycle model (and, in Icarus Verilog, the small engine's
+# self-checking testbench), then the preposted-latency and unload
 # benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
 # the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; then the
 # optimistic thread array: its Verilog, a co-simulation, and the message-rate benchmark.
@@ -16,6 +17,10 @@ $tm gen --out out/engine
 echo
 echo "== co-simulation: 20,000 random operations, RTL against the golden and cycle models =="
 $tm cosim --lists 4 --ops 20000 --seed 1
+echo
+echo "== a second simulator: the small engine's self-checking testbench in Icarus Verilog =="
+$tm gen --cam-depth 8 --lists 4 --list-capacity 256 --testbench --out out/small
+(cd out/small && iverilog -g2005 -o tb.vvp tagmatch_engine_tb.v tagmatch_engine.v && vvp tb.vvp)
 for bench in preposted unload; do
     echo
     echo "== $bench on the cycle model, beside the baselines' cost models: cycles =="
