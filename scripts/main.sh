@@ -20,7 +20,8 @@ $tm cosim --lists 4 --ops 20000 --seed 1
 echo
 echo "== a second simulator: the small engine's self-checking testbench in Icarus Verilog =="
 $tm gen --cam-depth 8 --lists 4 --list-capacity 256 --testbench --out out/small
-(cd out/small && iverilog -g2005 -o tb.vvp tagmatch_engine_tb.v tagmatch_engine.v && vvp tb.vvp)
+(cd out/small && iverilog -g2005 -o tb.vvp tagmatch_engine_tb.v tagmatch_engine.v && vvp tb.vvp | tee tb.log)
+grep -q '^PASS' out/small/tb.log
 for bench in preposted unload; do
     echo
     echo "== $bench on the cycle model, beside the baselines' cost models: cycles =="

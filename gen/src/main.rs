@@ -192,7 +192,9 @@ struct TestbenchArgs {
 impl TestbenchArgs {
     fn unused(&self) -> Result<(), String> {
         if self.testbench {
-            return Err("--testbench writes the two-level engine's testbench; the other designs have none yet".into());
+            return Err(
+                "--testbench writes the two-level engine's testbench; the other designs have none yet".into(),
+            );
         }
         Ok(())
     }

@@ -24,10 +24,10 @@ use crate::engine_gen::EngineConfig;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::Path;
-use tagmatch_sim::streams::random_stream;
 use tagmatch_sim::bounded::BoundedGolden;
 use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::{Applied, CycleEngine};
+use tagmatch_sim::streams::random_stream;
 use tagmatch_sim::Op;
 use tagmatch_testbench::engine::{Command, Response};
 
@@ -193,7 +193,8 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
     v.push_str("    initial begin\n");
     let digits = width.div_ceil(4);
     for (i, e) in expected.iter().enumerate() {
-        let _ = writeln!(v, "        vectors[{i}] = {width}'h{:0>digits$};", vector(e), digits = digits as usize);
+        let _ =
+            writeln!(v, "        vectors[{i}] = {width}'h{:0>digits$};", vector(e), digits = digits as usize);
     }
     v.push_str("    end\n");
     let _ = write!(

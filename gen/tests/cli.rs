@@ -811,7 +811,17 @@ fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine()
     // The 16-entry engine: 1,500 random operations overflow its CAM and both queues.
     let m = generate(
         &tiny,
-        &["--cam-depth", "4", "--lists", "4", "--list-capacity", "16", "--testbench", "--testbench-ops", "1500"],
+        &[
+            "--cam-depth",
+            "4",
+            "--lists",
+            "4",
+            "--list-capacity",
+            "16",
+            "--testbench",
+            "--testbench-ops",
+            "1500",
+        ],
     );
     assert_eq!(m["testbench"]["ops"], 1500);
     assert_eq!(m["testbench"]["module"], "tagmatch_engine_tb");
@@ -822,7 +832,17 @@ fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine()
     let short = tmp.join("short");
     generate(
         &short,
-        &["--cam-depth", "4", "--lists", "4", "--list-capacity", "16", "--testbench", "--testbench-ops", "300"],
+        &[
+            "--cam-depth",
+            "4",
+            "--lists",
+            "4",
+            "--list-capacity",
+            "16",
+            "--testbench",
+            "--testbench-ops",
+            "300",
+        ],
     );
     let failed = icarus(&short, &small);
     assert!(failed.contains("FAIL:") && failed.contains("expected kind"), "{failed}");

@@ -114,7 +114,8 @@ pub fn settle_once(verilog: &str) -> String {
     let mut out = String::with_capacity(verilog.len() + verilog.len() / 4);
     let mut start = 0;
     while start < lines.len() {
-        let end = (start..lines.len()).find(|&k| lines[k].starts_with("endmodule")).unwrap_or(lines.len() - 1);
+        let end =
+            (start..lines.len()).find(|&k| lines[k].starts_with("endmodule")).unwrap_or(lines.len() - 1);
         settle_module(&lines[start..=end], &mut out);
         start = end + 1;
     }

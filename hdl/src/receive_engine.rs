@@ -347,8 +347,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.resp_kind.next = self.kind.q.val();
         self.resp_recv.next = self.recv.q.val();
         self.resp_msg.next = self.msg.q.val();
-        self.cmd_ready.next =
-            (self.state.q.val() == self.s_idle.val()) & !self.prq_queue.busy.val() & !self.umq_queue.busy.val();
+        self.cmd_ready.next = (self.state.q.val() == self.s_idle.val())
+            & !self.prq_queue.busy.val()
+            & !self.umq_queue.busy.val();
 
         if self.state.q.val() == self.s_idle.val() {
             if self.cmd_valid.val() & !self.prq_queue.busy.val() & !self.umq_queue.busy.val() {
@@ -415,7 +416,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.recv.d.next = self.handle.q.val();
                 self.msg.d.next = self.umq_queue.found_handle.val();
             }
-            if (self.uses_prq.val() & self.prq_queue.done.val()) | (!self.uses_prq.val() & self.umq_queue.done.val()) {
+            if (self.uses_prq.val() & self.prq_queue.done.val())
+                | (!self.uses_prq.val() & self.umq_queue.done.val())
+            {
                 self.state.d.next = self.s_respond.val();
                 if self.op.q.val() == self.op_post.val() {
                     if self.umq_queue.found.val() {

@@ -78,7 +78,9 @@ impl Response {
             Outcome::Queued => r(RESP_QUEUED, None, None),
             Outcome::Cancelled { recv } => r(RESP_CANCELLED, Some(recv.0), None),
             Outcome::NotFound => r(RESP_NOT_FOUND, None, None),
-            Outcome::Probed(Some(m)) | Outcome::MatchedProbed(Some(m)) => r(RESP_PROBE_FOUND, None, Some(m.0)),
+            Outcome::Probed(Some(m)) | Outcome::MatchedProbed(Some(m)) => {
+                r(RESP_PROBE_FOUND, None, Some(m.0))
+            }
             Outcome::Probed(None) | Outcome::MatchedProbed(None) => r(RESP_PROBE_NONE, None, None),
             Outcome::Overflow => r(RESP_OVERFLOW, None, None),
         }
