@@ -110,7 +110,7 @@ fn vector(e: &Expected) -> String {
     for ((_, width), value) in LAYOUT.iter().zip(values) {
         bits.extend((0..*width).rev().map(|b| (value >> b) & 1 == 1));
     }
-    while bits.len() % 4 != 0 {
+    while !bits.len().is_multiple_of(4) {
         bits.insert(0, false);
     }
     bits.chunks(4)
