@@ -56,47 +56,20 @@ fn assigned(line: &str) -> Option<&str> {
         .map(|_| name)
 }
 
-/// `line` with every identifier in `names` renamed to its shadow. Identifiers inside a
-/// sized literal (`32'h0`) are left alone.
-fn rename(line: &str, names: &HashSet<&str>) -> String {
-    let mut out = String::with_capacity(line.len() + 16);
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i] as char;
-        if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let word = &line[start..i];
-            let in_literal = start > 0 && (bytes[start - 1] == b'\'' || bytes[start - 1].is_ascii_digit());
-            out.push_str(word);
-            if !in_literal && names.contains(word) {
-                out.push_str(SHADOW);
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
-}
-
-/// The identifiers of `line` (outside sized literals).
-fn identifiers(line: &str) -> impl Iterator<Item = &str> {
+/// The identifiers of `line` as byte ranges, leaving out those inside a sized literal
+/// (the `h0` of `32'h0`).
+fn identifier_spans(line: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let bytes = line.as_bytes();
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < bytes.len() {
-            let c = bytes[i];
-            if c.is_ascii_alphabetic() || c == b'_' {
+            if bytes[i].is_ascii_alphabetic() || bytes[i] == b'_' {
                 let start = i;
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                     i += 1;
                 }
                 if !(start > 0 && (bytes[start - 1] == b'\'' || bytes[start - 1].is_ascii_digit())) {
-                    return Some(&line[start..i]);
+                    return Some((start, i));
                 }
             } else {
                 i += 1;
@@ -104,6 +77,21 @@ fn identifiers(line: &str) -> impl Iterator<Item = &str> {
         }
         None
     })
+}
+
+/// `line` with every identifier in `names` renamed to its shadow.
+fn rename(line: &str, names: &HashSet<&str>) -> String {
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut copied = 0;
+    for (start, end) in identifier_spans(line) {
+        if names.contains(&line[start..end]) {
+            out.push_str(&line[copied..end]);
+            out.push_str(SHADOW);
+            copied = end;
+        }
+    }
+    out.push_str(&line[copied..]);
+    out
 }
 
 /// `verilog` (rust-hdl's output) with every module-level `always @(*)` block rewritten
@@ -126,7 +114,7 @@ pub fn settle_once(verilog: &str) -> String {
 fn uses<'a>(lines: &[&'a str]) -> HashMap<&'a str, usize> {
     let mut n: HashMap<&str, usize> = HashMap::new();
     for l in lines.iter().filter(|l| reg_declaration(l).is_none()) {
-        for id in identifiers(l) {
+        for id in identifier_spans(l).map(|(a, b)| &l[a..b]) {
             *n.entry(id).or_default() += 1;
         }
     }
