@@ -5,7 +5,9 @@
 //! behind valid/ready command and response streams ([`receive_engine`]) — a true
 //! dual-port block RAM ([`dual_port_ram`]), the optimistic matcher's thread array
 //! ([`thread_array`]), and the one-sided offload unit: put/get progress, per-window
-//! counters, flush and FIN ([`onesided`]).
+//! counters, flush and FIN ([`onesided`]). Every emitted design passes through
+//! [`trees::isolate_outputs`] (no false loops for Verilator) and [`event_safe`] (no
+//! endless toggling in event-driven simulators).
 
 pub mod bram_list;
 pub mod cam;
