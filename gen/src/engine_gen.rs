@@ -124,10 +124,21 @@ pub fn content_hash(text: &str) -> String {
 }
 
 /// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
-/// wrapper, constraints and project script; returns the manifest.
-pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result<serde_json::Value, String> {
+/// wrapper, constraints and project script; returns the manifest. `event_safe` writes the
+/// engine for event-driven simulators (`tagmatch_hdl::event_safe`): the same logic, each
+/// combinational signal assigned once per pass. It is not the default because the
+/// rewrite makes the Verilog a third larger, and Verilator's C++ for the 256-entry,
+/// 64-list engine then needed more than 11 GB per compiler process.
+pub fn generate(
+    cfg: &EngineConfig,
+    board: Option<&Board>,
+    out: &Path,
+    event_safe: bool,
+) -> Result<serde_json::Value, String> {
     let file = ENGINE_FILE;
-    write_verilog(out, file, &cfg.verilog()?)?;
+    let verilog = cfg.verilog()?;
+    let verilog = if event_safe { tagmatch_hdl::event_safe::settle_once(&verilog) } else { verilog };
+    write_verilog(out, file, &verilog)?;
     let ports = ports_json(receive_engine_ports());
     let mut files = vec![file.to_string()];
     if let Some(b) = board {
@@ -159,6 +170,7 @@ pub fn generate(cfg: &EngineConfig, board: Option<&Board>, out: &Path) -> Result
         "files": files,
         "hash": hash,
         "clock": board.map(|b| b.clock.port.as_str()).unwrap_or("clock"),
+        "event_safe": event_safe,
         "parameters": parameters(cfg),
         "ports": ports,
     });

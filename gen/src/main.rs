@@ -179,6 +179,7 @@ impl ArrayShape {
 struct TestbenchArgs {
     /// Also write tagmatch_engine_tb.v: random operations with the answers and cycles the
     /// models expect, for any Verilog simulator (iverilog -g2005; prints PASS or FAIL).
+    /// The engine is then written for event-driven simulators (same logic).
     #[arg(long)]
     testbench: bool,
     /// Operations in the testbench.
@@ -781,7 +782,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
             let tools = timing.tools()?;
-            let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out)?;
+            // The testbench's engine is written for event-driven simulators.
+            let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out, testbench.testbench)?;
             if testbench.testbench {
                 manifest["testbench"] =
                     testbench_gen::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;

@@ -6,8 +6,8 @@
 //! dual-port block RAM ([`dual_port_ram`]), the optimistic matcher's thread array
 //! ([`thread_array`]), and the one-sided offload unit: put/get progress, per-window
 //! counters, flush and FIN ([`onesided`]). Every emitted design passes through
-//! [`trees::isolate_outputs`] (no false loops for Verilator) and [`event_safe`] (no
-//! endless toggling in event-driven simulators).
+//! [`trees::isolate_outputs`] (no false loops for Verilator); [`event_safe`] rewrites a
+//! design for event-driven simulators (`gen --testbench`).
 
 pub mod bram_list;
 pub mod cam;

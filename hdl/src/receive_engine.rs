@@ -512,10 +512,7 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
             let mut uut = ReceiveEngine::<C, A, N>::default();
             uut.connect_all();
             // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-            // Each combinational block assigns its signals once, for event-driven simulators.
-            crate::event_safe::settle_once(
-                &crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_"),
-            )
+            crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))

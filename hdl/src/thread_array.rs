@@ -1146,8 +1146,7 @@ pub fn thread_array_verilog<const N: usize, const D: usize, const H: usize, cons
             uut.connect_all();
             // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
             // Verilator makes of it (and many tools' port maps) want plain identifiers.
-            // Each combinational block assigns its signals once, for event-driven simulators.
-            crate::event_safe::settle_once(&generate_verilog(&uut).replace('$', "_"))
+            generate_verilog(&uut).replace('$', "_")
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the thread array's Verilog: {e}"))
