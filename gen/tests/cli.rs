@@ -827,8 +827,23 @@ fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine()
     assert_eq!(m["testbench"]["module"], "tagmatch_engine_tb");
     let passed = icarus(&tiny, &tiny);
     assert!(passed.contains("PASS: 1500 operations"), "{passed}");
-    // The same testbench on a bigger engine: other cycles, other overflows.
-    generate(&small, &["--cam-depth", "8", "--lists", "4", "--list-capacity", "256"]);
+    // The same testbench on a bigger engine (written for event-driven simulators too, as
+    // `--testbench` does): other cycles, other overflows.
+    let m = generate(
+        &small,
+        &[
+            "--cam-depth",
+            "8",
+            "--lists",
+            "4",
+            "--list-capacity",
+            "256",
+            "--testbench",
+            "--testbench-ops",
+            "1",
+        ],
+    );
+    assert_eq!(m["event_safe"], true);
     let short = tmp.join("short");
     generate(
         &short,
