@@ -807,58 +807,32 @@ fn icarus(tb_dir: &std::path::Path, engine_dir: &std::path::Path) -> String {
 #[test]
 fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine() {
     let tmp = std::env::temp_dir().join(format!("tagmatch-cli-testbench-{}", std::process::id()));
-    let (tiny, small) = (tmp.join("tiny"), tmp.join("small"));
-    // The 16-entry engine: 1,500 random operations overflow its CAM and both queues.
-    let m = generate(
-        &tiny,
-        &[
+    // A testbench of `ops` operations (and its engine) for a CAM depth and list capacity.
+    let testbench = |dir: &std::path::Path, cam: &str, capacity: &str, ops: &str| {
+        let args = [
             "--cam-depth",
-            "4",
+            cam,
             "--lists",
             "4",
             "--list-capacity",
-            "16",
+            capacity,
             "--testbench",
             "--testbench-ops",
-            "1500",
-        ],
-    );
+            ops,
+        ];
+        generate(dir, &args)
+    };
+    let (tiny, small, short) = (tmp.join("tiny"), tmp.join("small"), tmp.join("short"));
+    // The 16-entry engine: 1,500 random operations overflow its CAM and both queues.
+    let m = testbench(&tiny, "4", "16", "1500");
     assert_eq!(m["testbench"]["ops"], 1500);
     assert_eq!(m["testbench"]["module"], "tagmatch_engine_tb");
     let passed = icarus(&tiny, &tiny);
     assert!(passed.contains("PASS: 1500 operations"), "{passed}");
     // The same testbench on a bigger engine (written for event-driven simulators too, as
     // `--testbench` does): other cycles, other overflows.
-    let m = generate(
-        &small,
-        &[
-            "--cam-depth",
-            "8",
-            "--lists",
-            "4",
-            "--list-capacity",
-            "256",
-            "--testbench",
-            "--testbench-ops",
-            "1",
-        ],
-    );
-    assert_eq!(m["event_safe"], true);
-    let short = tmp.join("short");
-    generate(
-        &short,
-        &[
-            "--cam-depth",
-            "4",
-            "--lists",
-            "4",
-            "--list-capacity",
-            "16",
-            "--testbench",
-            "--testbench-ops",
-            "300",
-        ],
-    );
+    assert_eq!(testbench(&small, "8", "256", "1")["event_safe"], true);
+    testbench(&short, "4", "16", "300");
     let failed = icarus(&short, &small);
     assert!(failed.contains("FAIL:") && failed.contains("expected kind"), "{failed}");
     let _ = std::fs::remove_dir_all(&tmp);

@@ -11,17 +11,8 @@ use tagmatch_sim::dumpi::text::{self, difference};
 use tagmatch_sim::dumpi::trace::read_run;
 use tagmatch_sim::dumpi::Location;
 
-fn traces() -> PathBuf {
-    std::env::var_os("TAGMATCH_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"))
-}
-
-fn read(rel: &str) -> Vec<u8> {
-    let p = traces().join(rel);
-    std::fs::read(&p)
-        .unwrap_or_else(|e| panic!("{}: {e} (the shared traces must be beside the checkout)", p.display()))
-}
+mod common;
+use common::{read, traces};
 
 fn agree(bin_rel: &str, txt_rel: &str, min_records: usize) {
     let bin = binary::parse(&read(bin_rel), bin_rel, None).unwrap();

@@ -92,17 +92,8 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn traces() -> PathBuf {
-    std::env::var_os("TAGMATCH_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"))
-}
-
-fn read(rel: &str) -> Vec<u8> {
-    let p = traces().join(rel);
-    std::fs::read(&p)
-        .unwrap_or_else(|e| panic!("{}: {e} (the shared traces must be beside the checkout)", p.display()))
-}
+mod common;
+use common::read;
 
 /// SplitMix64: small, seeded, good enough to pick mutations.
 struct Rng(u64);
