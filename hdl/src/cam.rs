@@ -23,6 +23,13 @@
 //! Insert and remove may share an edge (the insert lands after the shift); an insert into
 //! a full CAM is ignored (the queue checks `full` first). `reset` empties the CAM.
 //!
+//! A search may share its edge with a removal and an insert: the match vector it registers
+//! describes the slots as they are *after* that edge, so the engine can start the next
+//! operation's search in the cycle the previous one's result is applied (the removed entry
+//! is not found, the inserted one is). The current slots' matches take the removal's
+//! shift — one 2:1 mux behind the compare, its select from a register — and one more
+//! comparator checks the inserted entry for the slot it lands in.
+//!
 //! The body is a `Verilog::Custom` block with packed vectors and generate loops (rust-hdl's
 //! generator would unroll a priority search into a chain of `D` nested ifs); `update`
 //! beside it is the same behaviour for rust-hdl's simulator.
@@ -156,8 +163,6 @@ impl<const D: usize> Logic for Cam<D> {
                         seen
                     })
                     .collect();
-                let matched: Vec<bool> =
-                    (0..D).map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s))).collect();
                 if self.remove.val() {
                     if let Some(k) = self._upto.iter().position(|&u| u) {
                         if k < self._slots.len() {
@@ -177,7 +182,9 @@ impl<const D: usize> Logic for Cam<D> {
                     });
                 }
                 if self.search.val() {
-                    self._mv = matched;
+                    // After this edge's removal and insert, as the RTL's shifted match vector.
+                    self._mv =
+                        (0..D).map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s))).collect();
                 }
                 self._upto = upto;
             }
@@ -250,6 +257,19 @@ function automatic [D-1:0] matching(input [EW*D-1:0] c, input [1:0] mode, input 
     end
 endfunction
 
+// Whether one entry word matches a search (the same rules as `matching`).
+function automatic entry_matches(input [EW-1:0] w, input [1:0] mode, input [{cw}-1:0] k_comm,
+        input [{sw}-1:0] k_src, input [{tw}-1:0] k_tag, input s_any, input t_any, input [{hw}-1:0] k_handle);
+    begin
+        if (mode == 2'd2) entry_matches = 1'b1;
+        else if (mode == 2'd1) entry_matches = w[{ho} +: {hw}] == k_handle;
+        else if (mode == 2'd0) entry_matches = (w[0 +: {cw}] == k_comm)
+            & ((w[{so} +: {sw}] == k_src) | w[{sao}] | s_any)
+            & ((w[{to} +: {tw}] == k_tag) | w[{tao}] | t_any);
+        else entry_matches = 1'b0;
+    end
+endfunction
+
 {prefix}wire [D-1:0] first = mv & ~{{upto[D-2:0], 1'b0}};
 
 // The first hit's entry: an AND-OR tree over the one-hot `first` (yosys and the FPGA
@@ -282,6 +302,15 @@ wire [EW-1:0] in_entry = {{in_handle, in_tag_any, in_src_any, in_tag, in_src, in
 wire removed = remove & (|(valid & upto_q));
 wire inserted = |insert_here;
 
+// The search's match vector as of after this edge: the current slots' matches shifted
+// like the slots, and the inserted entry's own compare in the slot it lands in.
+wire [D-1:0] m_now = valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
+    {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}});
+wire [D-1:0] m_shifted = (m_now & ~shift) | ({{1'b0, m_now[D-1:1]}} & shift);
+wire in_match = entry_matches(in_entry, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any,
+    key_handle);
+wire [D-1:0] m_next = (m_shifted & ~insert_here) | (insert_here & {{D{{in_match}}}});
+
 integer e;
 always @(posedge clock) begin
     if (reset) begin
@@ -299,8 +328,7 @@ always @(posedge clock) begin
             used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
         end
         if (search) begin
-            mv <= valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
-                {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}});
+            mv <= m_next;
         end else if (remove) begin
             mv <= {{D{{1'b0}}}};
         end

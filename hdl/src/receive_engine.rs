@@ -31,12 +31,32 @@
 //! retry or to match in software; nothing is dropped) — error, and the completion unit's
 //! reached, not reached and parked.
 //!
-//! Pipeline (cycle `A` accepts the command): the command is registered at `A` before it
-//! fans out to the queues; `A + 1` starts the search in one queue; the cycle `W` that
-//! queue answers (`A + 2` from the CAM) the engine registers the response and what to do
-//! with the queues; the response is valid at `W + 1`, and in that cycle the registered
-//! action reaches the queues (remove the answer, insert into the other queue). So a CAM
-//! hit answers in 3 cycles. `cmd_ready` and `resp_valid` come from registers.
+//! Pipeline (cycle `A` accepts the command into the command register; it *issues* at the
+//! first cycle `I > A` the queues allow):
+//! - `I`: the searched queue's CAM compares every slot (the key comes from the command
+//!   register); the command moves on to the in-flight register, which the action and the
+//!   lists' search read from then on, so the command register takes the next command at
+//!   `I + 1`.
+//! - `W`, the cycle the queue answers (`I + 1` from the CAM): the engine decides the
+//!   response and the action, both into registers; the response is valid at `W + 1`, and
+//!   in that cycle the action reaches the queues (remove the answer, insert into the other
+//!   queue). So a CAM hit answers 3 cycles after acceptance.
+//! - The next command issues in that same cycle `W + 1` when both queues say the action is
+//!   done at its edge (`quick`: a CAM insert, a removal that needs no data mover, none):
+//!   its search sees the CAM after the removal and the insert (see `cam.rs`), so a post
+//!   that missed is found by the next arrival and a removed entry is not. Otherwise it
+//!   waits until the queues are idle. Back-to-back CAM hits therefore take 2 cycles each,
+//!   against 4 when every command waited for the last response: the decision cycle and
+//!   the action cycle overlap the next command's acceptance and search.
+//! - A wait, a test or an unknown op code needs no search: it is decided at `I`, answered
+//!   at `I + 1`.
+//!
+//! Handshakes come from registers: `cmd_ready` is high while the command register is
+//! empty, no wait is being woken and no queue is in a multi-cycle step (`blocking`; so a
+//! host that waits for each response sees the same acceptance cycles as before the
+//! overlap). `resp_valid` is the response register's; a second response register (a skid
+//! buffer) takes a decision while the host holds the first, and a command issues only
+//! while one of the two is free, so no decision ever waits for the host.
 //!
 //! Every queued entry gets the next posting label, so the lists can order their
 //! candidates; labels compare by serial-number arithmetic (`parallel_lists::older`).
@@ -98,57 +118,82 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub umq_cam_count: Signal<Out, Bits<16>>,
     prq_queue: TwoLevelQueue<C, A, N>,
     umq_queue: TwoLevelQueue<C, A, N>,
-    /// Idle, Search, Wait, Respond.
-    state: DFF<Bits<2>>,
-    op: DFF<Bits<3>>,
-    comm: DFF<Bits<16>>,
-    src: DFF<Bits<16>>,
-    tag: DFF<Bits<32>>,
-    src_any: DFF<Bit>,
-    tag_any: DFF<Bit>,
-    handle: DFF<Bits<32>>,
+    /// The command register: accepted, not yet issued.
+    c_valid: DFF<Bit>,
+    c_op: DFF<Bits<3>>,
+    c_comm: DFF<Bits<16>>,
+    c_src: DFF<Bits<16>>,
+    c_tag: DFF<Bits<32>>,
+    c_src_any: DFF<Bit>,
+    c_tag_any: DFF<Bit>,
+    c_handle: DFF<Bits<32>>,
+    /// The in-flight register: the issued command until its action is done (`inflight`:
+    /// its search has not answered yet).
+    inflight: DFF<Bit>,
+    p_op: DFF<Bits<3>>,
+    p_comm: DFF<Bits<16>>,
+    p_src: DFF<Bits<16>>,
+    p_tag: DFF<Bits<32>>,
+    p_src_any: DFF<Bit>,
+    p_tag_any: DFF<Bit>,
+    p_handle: DFF<Bits<32>>,
     label: DFF<Bits<32>>,
+    /// The response register (the ports) and the skid register behind it.
+    out_valid: DFF<Bit>,
     kind: DFF<Bits<4>>,
     recv: DFF<Bits<32>>,
     msg: DFF<Bits<32>>,
     r_src: DFF<Bits<16>>,
     r_tag: DFF<Bits<32>>,
+    s_valid: DFF<Bit>,
+    s_kind: DFF<Bits<4>>,
+    s_recv: DFF<Bits<32>>,
+    s_msg: DFF<Bits<32>>,
+    s_src: DFF<Bits<16>>,
+    s_tag: DFF<Bits<32>>,
     /// The action decided with the response, applied in its first cycle.
     remove_prq: DFF<Bit>,
     remove_umq: DFF<Bit>,
     insert_prq: DFF<Bit>,
     insert_umq: DFF<Bit>,
-    /// The completion unit: a counter per class, the parked wait, and whether the match
-    /// being answered ends it.
+    /// The completion unit: a counter per class, the parked wait, and whether the last
+    /// decided match ends it (its answer then follows that match's response).
     completions: [DFF<Bits<32>>; COMPLETION_CLASSES],
     w_valid: DFF<Bit>,
     w_class: DFF<Bits<2>>,
     w_count: DFF<Bits<32>>,
     wake: DFF<Bit>,
-    class_count: Signal<Local, Bits<32>>,
+    /// Counters of the command register's class, the in-flight command's and the wait's.
+    c_class_count: Signal<Local, Bits<32>>,
+    p_class_count: Signal<Local, Bits<32>>,
     wait_count: Signal<Local, Bits<32>>,
     is_match: Signal<Local, Bit>,
     /// Counter minus count (test and wait), and counter after this match minus the parked
     /// wait's count: below 2^31 means the count is reached (serial arithmetic).
     test_diff: Signal<Local, Bits<32>>,
     wake_diff: Signal<Local, Bits<32>>,
+    /// The command register's op searches a queue; which queue each register's op uses.
+    c_search: Signal<Local, Bit>,
+    c_uses_prq: Signal<Local, Bit>,
+    p_uses_prq: Signal<Local, Bit>,
+    issue: Signal<Local, Bit>,
+    decide: Signal<Local, Bit>,
+    /// The response decided this cycle (by the in-flight search, or at issue).
+    new_resp: Signal<Local, Bit>,
+    n_kind: Signal<Local, Bits<4>>,
+    n_recv: Signal<Local, Bits<32>>,
+    n_msg: Signal<Local, Bits<32>>,
+    n_src: Signal<Local, Bits<16>>,
+    n_tag: Signal<Local, Bits<32>>,
+    taken: Signal<Local, Bit>,
     half: Constant<Bits<32>>,
     class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
-    op_matched_probe: Constant<Bits<3>>,
-    op_wait: Constant<Bits<3>>,
-    op_test: Constant<Bits<3>>,
-    r_reached: Constant<Bits<4>>,
-    r_not_reached: Constant<Bits<4>>,
-    r_parked: Constant<Bits<4>>,
-    s_idle: Constant<Bits<2>>,
-    s_search: Constant<Bits<2>>,
-    s_wait: Constant<Bits<2>>,
-    s_respond: Constant<Bits<2>>,
     op_post: Constant<Bits<3>>,
     op_arrive: Constant<Bits<3>>,
     op_cancel: Constant<Bits<3>>,
-    op_probe: Constant<Bits<3>>,
-    op_last: Constant<Bits<3>>,
+    op_matched_probe: Constant<Bits<3>>,
+    op_wait: Constant<Bits<3>>,
+    op_test: Constant<Bits<3>>,
     r_matched: Constant<Bits<4>>,
     r_queued: Constant<Bits<4>>,
     r_cancelled: Constant<Bits<4>>,
@@ -157,18 +202,20 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     r_probe_none: Constant<Bits<4>>,
     r_overflow: Constant<Bits<4>>,
     r_error: Constant<Bits<4>>,
+    r_reached: Constant<Bits<4>>,
+    r_not_reached: Constant<Bits<4>>,
+    r_parked: Constant<Bits<4>>,
     mode_envelope: Constant<Bits<2>>,
     mode_handle: Constant<Bits<2>>,
     one32: Constant<Bits<32>>,
     zero32: Constant<Bits<32>>,
-    uses_prq: Signal<Local, Bit>,
 }
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
     fn default() -> Self {
         let o = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
-        let s = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
+        let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
         ReceiveEngine {
             clock: Default::default(),
             reset: Default::default(),
@@ -194,51 +241,70 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             umq_cam_count: Default::default(),
             prq_queue: Default::default(),
             umq_queue: Default::default(),
-            state: Default::default(),
-            op: Default::default(),
-            comm: Default::default(),
-            src: Default::default(),
-            tag: Default::default(),
-            src_any: Default::default(),
-            tag_any: Default::default(),
-            handle: Default::default(),
+            c_valid: Default::default(),
+            c_op: Default::default(),
+            c_comm: Default::default(),
+            c_src: Default::default(),
+            c_tag: Default::default(),
+            c_src_any: Default::default(),
+            c_tag_any: Default::default(),
+            c_handle: Default::default(),
+            inflight: Default::default(),
+            p_op: Default::default(),
+            p_comm: Default::default(),
+            p_src: Default::default(),
+            p_tag: Default::default(),
+            p_src_any: Default::default(),
+            p_tag_any: Default::default(),
+            p_handle: Default::default(),
             label: Default::default(),
+            out_valid: Default::default(),
             kind: Default::default(),
             recv: Default::default(),
             msg: Default::default(),
             r_src: Default::default(),
             r_tag: Default::default(),
+            s_valid: Default::default(),
+            s_kind: Default::default(),
+            s_recv: Default::default(),
+            s_msg: Default::default(),
+            s_src: Default::default(),
+            s_tag: Default::default(),
             remove_prq: Default::default(),
             remove_umq: Default::default(),
             insert_prq: Default::default(),
             insert_umq: Default::default(),
-            s_idle: s(0),
-            s_search: s(1),
-            s_wait: s(2),
-            s_respond: s(3),
-            op_post: o(OP_POST),
-            op_arrive: o(OP_ARRIVE),
-            op_cancel: o(OP_CANCEL),
-            op_probe: o(OP_PROBE),
-            op_last: o(OP_TEST),
             completions: array_init::array_init(|_| Default::default()),
             w_valid: Default::default(),
             w_class: Default::default(),
             w_count: Default::default(),
             wake: Default::default(),
-            class_count: Default::default(),
+            c_class_count: Default::default(),
+            p_class_count: Default::default(),
             wait_count: Default::default(),
             is_match: Default::default(),
             test_diff: Default::default(),
             wake_diff: Default::default(),
+            c_search: Default::default(),
+            c_uses_prq: Default::default(),
+            p_uses_prq: Default::default(),
+            issue: Default::default(),
+            decide: Default::default(),
+            new_resp: Default::default(),
+            n_kind: Default::default(),
+            n_recv: Default::default(),
+            n_msg: Default::default(),
+            n_src: Default::default(),
+            n_tag: Default::default(),
+            taken: Default::default(),
             half: Constant::new((1u64 << 31).to_bits()),
             class_index: array_init::array_init(|i| Constant::new((i as u64).to_bits())),
+            op_post: o(OP_POST),
+            op_arrive: o(OP_ARRIVE),
+            op_cancel: o(OP_CANCEL),
             op_matched_probe: o(OP_MATCHED_PROBE),
             op_wait: o(OP_WAIT),
             op_test: o(OP_TEST),
-            r_reached: k(RESP_REACHED),
-            r_not_reached: k(RESP_NOT_REACHED),
-            r_parked: k(RESP_PARKED),
             r_matched: k(RESP_MATCHED),
             r_queued: k(RESP_QUEUED),
             r_cancelled: k(RESP_CANCELLED),
@@ -247,11 +313,13 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             r_probe_none: k(RESP_PROBE_NONE),
             r_overflow: k(RESP_OVERFLOW),
             r_error: k(RESP_ERROR),
-            mode_envelope: s(crate::bram_list::MODE_ENVELOPE),
-            mode_handle: s(crate::bram_list::MODE_HANDLE),
+            r_reached: k(RESP_REACHED),
+            r_not_reached: k(RESP_NOT_REACHED),
+            r_parked: k(RESP_PARKED),
+            mode_envelope: m(crate::bram_list::MODE_ENVELOPE),
+            mode_handle: m(crate::bram_list::MODE_HANDLE),
             one32: Constant::new(1u64.to_bits()),
             zero32: Constant::new(0u64.to_bits()),
-            uses_prq: Default::default(),
         }
     }
 }
@@ -260,72 +328,99 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, op, comm, src, tag, src_any, tag_any, handle, label, kind, recv, msg, r_src,
-            r_tag, remove_prq, remove_umq, insert_prq, insert_umq, w_valid, w_class, w_count, wake
+            self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, inflight, p_op,
+            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, label, out_valid, kind, recv, msg, r_src,
+            r_tag, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq,
+            insert_umq, w_valid, w_class, w_count, wake
         );
-        // The completion counters; the one of the command's class and the parked wait's.
-        self.class_count.next = self.zero32.val();
+        // The completion counters of the command's class, the in-flight command's and the
+        // parked wait's.
+        self.c_class_count.next = self.zero32.val();
+        self.p_class_count.next = self.zero32.val();
         self.wait_count.next = self.zero32.val();
         for i in 0..COMPLETION_CLASSES {
             self.completions[i].clock.next = self.clock.val();
             self.completions[i].d.next = self.completions[i].q.val();
-            if self.comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
-                self.class_count.next = self.completions[i].q.val();
+            if self.c_comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
+                self.c_class_count.next = self.completions[i].q.val();
+            }
+            if self.p_comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
+                self.p_class_count.next = self.completions[i].q.val();
             }
             if self.w_class.q.val() == self.class_index[i].val() {
                 self.wait_count.next = self.completions[i].q.val();
             }
         }
-        self.test_diff.next = self.class_count.val() - self.handle.q.val();
-        self.wake_diff.next = self.class_count.val() + self.one32.val() - self.w_count.q.val();
+        self.test_diff.next = self.c_class_count.val() - self.c_handle.q.val();
+        self.wake_diff.next = self.p_class_count.val() + self.one32.val() - self.w_count.q.val();
         self.prq_queue.clock.next = self.clock.val();
         self.umq_queue.clock.next = self.clock.val();
         self.prq_queue.reset.next = self.reset.val();
         self.umq_queue.reset.next = self.reset.val();
 
-        // Searches, from the registered command: a message (arrive) or a handle (cancel)
+        self.c_search.next = self.c_op.q.val() < self.op_wait.val();
+        self.c_uses_prq.next =
+            (self.c_op.q.val() == self.op_arrive.val()) | (self.c_op.q.val() == self.op_cancel.val());
+        self.p_uses_prq.next =
+            (self.p_op.q.val() == self.op_arrive.val()) | (self.p_op.q.val() == self.op_cancel.val());
+        self.is_match.next = ((self.p_op.q.val() == self.op_post.val()) & self.umq_queue.found.val())
+            | ((self.p_op.q.val() == self.op_arrive.val()) & self.prq_queue.found.val())
+            | ((self.p_op.q.val() == self.op_matched_probe.val()) & self.umq_queue.found.val());
+
+        // Handshakes and issue, from registers and the queues' registered states.
+        self.cmd_ready.next = !self.c_valid.q.val()
+            & !self.wake.q.val()
+            & !self.prq_queue.blocking.val()
+            & !self.umq_queue.blocking.val();
+        self.issue.next = self.c_valid.q.val()
+            & !self.inflight.q.val()
+            & !self.wake.q.val()
+            & !(self.out_valid.q.val() & self.s_valid.q.val())
+            & self.prq_queue.quick.val()
+            & self.umq_queue.quick.val();
+        self.decide.next = self.inflight.q.val()
+            & ((self.p_uses_prq.val() & self.prq_queue.done.val())
+                | (!self.p_uses_prq.val() & self.umq_queue.done.val()));
+        self.taken.next = self.out_valid.q.val() & self.resp_ready.val();
+
+        // Searches, from the command register: a message (arrive) or a handle (cancel)
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
-        self.uses_prq.next =
-            (self.op.q.val() == self.op_arrive.val()) | (self.op.q.val() == self.op_cancel.val());
-        self.is_match.next = ((self.op.q.val() == self.op_post.val()) & self.umq_queue.found.val())
-            | ((self.op.q.val() == self.op_arrive.val()) & self.prq_queue.found.val())
-            | ((self.op.q.val() == self.op_matched_probe.val()) & self.umq_queue.found.val());
-        self.prq_queue.search.next = false;
+        self.prq_queue.search.next = self.issue.val() & self.c_search.val() & self.c_uses_prq.val();
+        self.umq_queue.search.next = self.issue.val() & self.c_search.val() & !self.c_uses_prq.val();
         self.prq_queue.search_mode.next = self.mode_envelope.val();
-        if self.op.q.val() == self.op_cancel.val() {
+        if self.c_op.q.val() == self.op_cancel.val() {
             self.prq_queue.search_mode.next = self.mode_handle.val();
         }
-        self.prq_queue.key_comm.next = self.comm.q.val();
-        self.prq_queue.key_src.next = self.src.q.val();
-        self.prq_queue.key_tag.next = self.tag.q.val();
+        self.prq_queue.key_comm.next = self.c_comm.q.val();
+        self.prq_queue.key_src.next = self.c_src.q.val();
+        self.prq_queue.key_tag.next = self.c_tag.q.val();
         self.prq_queue.key_src_any.next = false;
         self.prq_queue.key_tag_any.next = false;
-        self.prq_queue.key_handle.next = self.handle.q.val();
-        self.umq_queue.search.next = false;
+        self.prq_queue.key_handle.next = self.c_handle.q.val();
         self.umq_queue.search_mode.next = self.mode_envelope.val();
-        self.umq_queue.key_comm.next = self.comm.q.val();
-        self.umq_queue.key_src.next = self.src.q.val();
-        self.umq_queue.key_tag.next = self.tag.q.val();
-        self.umq_queue.key_src_any.next = self.src_any.q.val();
-        self.umq_queue.key_tag_any.next = self.tag_any.q.val();
-        self.umq_queue.key_handle.next = self.handle.q.val();
+        self.umq_queue.key_comm.next = self.c_comm.q.val();
+        self.umq_queue.key_src.next = self.c_src.q.val();
+        self.umq_queue.key_tag.next = self.c_tag.q.val();
+        self.umq_queue.key_src_any.next = self.c_src_any.q.val();
+        self.umq_queue.key_tag_any.next = self.c_tag_any.q.val();
+        self.umq_queue.key_handle.next = self.c_handle.q.val();
         // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
         // message into the UMQ, or the answer out of the queue that gave it.
         self.prq_queue.insert.next = self.insert_prq.q.val();
-        self.prq_queue.in_comm.next = self.comm.q.val();
-        self.prq_queue.in_src.next = self.src.q.val();
-        self.prq_queue.in_tag.next = self.tag.q.val();
-        self.prq_queue.in_src_any.next = self.src_any.q.val();
-        self.prq_queue.in_tag_any.next = self.tag_any.q.val();
-        self.prq_queue.in_handle.next = self.handle.q.val();
+        self.prq_queue.in_comm.next = self.p_comm.q.val();
+        self.prq_queue.in_src.next = self.p_src.q.val();
+        self.prq_queue.in_tag.next = self.p_tag.q.val();
+        self.prq_queue.in_src_any.next = self.p_src_any.q.val();
+        self.prq_queue.in_tag_any.next = self.p_tag_any.q.val();
+        self.prq_queue.in_handle.next = self.p_handle.q.val();
         self.prq_queue.in_label.next = self.label.q.val();
         self.umq_queue.insert.next = self.insert_umq.q.val();
-        self.umq_queue.in_comm.next = self.comm.q.val();
-        self.umq_queue.in_src.next = self.src.q.val();
-        self.umq_queue.in_tag.next = self.tag.q.val();
+        self.umq_queue.in_comm.next = self.p_comm.q.val();
+        self.umq_queue.in_src.next = self.p_src.q.val();
+        self.umq_queue.in_tag.next = self.p_tag.q.val();
         self.umq_queue.in_src_any.next = false;
         self.umq_queue.in_tag_any.next = false;
-        self.umq_queue.in_handle.next = self.handle.q.val();
+        self.umq_queue.in_handle.next = self.p_handle.q.val();
         self.umq_queue.in_label.next = self.label.q.val();
         self.prq_queue.remove.next = self.remove_prq.q.val();
         self.umq_queue.remove.next = self.remove_umq.q.val();
@@ -341,152 +436,174 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.umq_count.next = self.umq_queue.count.val();
         self.prq_cam_count.next = self.prq_queue.cam_count.val();
         self.umq_cam_count.next = self.umq_queue.cam_count.val();
-        self.resp_src.next = self.r_src.q.val();
-        self.resp_tag.next = self.r_tag.q.val();
-        self.resp_valid.next = self.state.q.val() == self.s_respond.val();
+        self.resp_valid.next = self.out_valid.q.val();
         self.resp_kind.next = self.kind.q.val();
         self.resp_recv.next = self.recv.q.val();
         self.resp_msg.next = self.msg.q.val();
-        self.cmd_ready.next = (self.state.q.val() == self.s_idle.val())
-            & !self.prq_queue.busy.val()
-            & !self.umq_queue.busy.val();
+        self.resp_src.next = self.r_src.q.val();
+        self.resp_tag.next = self.r_tag.q.val();
 
-        if self.state.q.val() == self.s_idle.val() {
-            if self.cmd_valid.val() & !self.prq_queue.busy.val() & !self.umq_queue.busy.val() {
-                self.op.d.next = self.cmd_op.val();
-                self.comm.d.next = self.cmd_comm.val();
-                self.src.d.next = self.cmd_src.val();
-                self.tag.d.next = self.cmd_tag.val();
-                self.src_any.d.next = self.cmd_src_any.val();
-                self.tag_any.d.next = self.cmd_tag_any.val();
-                self.handle.d.next = self.cmd_handle.val();
-                if self.cmd_op.val() > self.op_last.val() {
-                    self.kind.d.next = self.r_error.val();
-                    self.recv.d.next = self.cmd_handle.val();
-                    self.msg.d.next = self.cmd_handle.val();
-                    self.state.d.next = self.s_respond.val();
-                } else {
-                    self.state.d.next = self.s_search.val();
+        // Accept into the command register; issue moves it to the in-flight register.
+        if self.cmd_valid.val() & self.cmd_ready.val() {
+            self.c_valid.d.next = true;
+            self.c_op.d.next = self.cmd_op.val();
+            self.c_comm.d.next = self.cmd_comm.val();
+            self.c_src.d.next = self.cmd_src.val();
+            self.c_tag.d.next = self.cmd_tag.val();
+            self.c_src_any.d.next = self.cmd_src_any.val();
+            self.c_tag_any.d.next = self.cmd_tag_any.val();
+            self.c_handle.d.next = self.cmd_handle.val();
+        }
+        if self.issue.val() {
+            self.c_valid.d.next = false;
+            self.inflight.d.next = self.c_search.val();
+            self.p_op.d.next = self.c_op.q.val();
+            self.p_comm.d.next = self.c_comm.q.val();
+            self.p_src.d.next = self.c_src.q.val();
+            self.p_tag.d.next = self.c_tag.q.val();
+            self.p_src_any.d.next = self.c_src_any.q.val();
+            self.p_tag_any.d.next = self.c_tag_any.q.val();
+            self.p_handle.d.next = self.c_handle.q.val();
+        }
+
+        // The response decided this cycle. Its fields follow the searched queue's answer
+        // every cycle (they are data, not enables); `decide` only says they count.
+        self.new_resp.next = self.decide.val() | (self.issue.val() & !self.c_search.val());
+        if self.p_uses_prq.val() {
+            self.n_src.next = self.prq_queue.found_src.val();
+            self.n_tag.next = self.prq_queue.found_tag.val();
+        } else {
+            self.n_src.next = self.umq_queue.found_src.val();
+            self.n_tag.next = self.umq_queue.found_tag.val();
+        }
+        if self.p_op.q.val() == self.op_arrive.val() {
+            self.n_msg.next = self.p_handle.q.val();
+            self.n_recv.next = self.prq_queue.found_handle.val();
+        } else {
+            self.n_recv.next = self.p_handle.q.val();
+            self.n_msg.next = self.umq_queue.found_handle.val();
+        }
+        if self.p_op.q.val() == self.op_post.val() {
+            if self.umq_queue.found.val() {
+                self.n_kind.next = self.r_matched.val();
+                self.remove_umq.d.next = self.decide.val();
+            } else if self.prq_queue.full.val() {
+                self.n_kind.next = self.r_overflow.val();
+            } else {
+                self.n_kind.next = self.r_queued.val();
+                self.insert_prq.d.next = self.decide.val();
+            }
+        } else if self.p_op.q.val() == self.op_arrive.val() {
+            if self.prq_queue.found.val() {
+                self.n_kind.next = self.r_matched.val();
+                self.remove_prq.d.next = self.decide.val();
+            } else if self.umq_queue.full.val() {
+                self.n_kind.next = self.r_overflow.val();
+            } else {
+                self.n_kind.next = self.r_queued.val();
+                self.insert_umq.d.next = self.decide.val();
+            }
+        } else if self.p_op.q.val() == self.op_cancel.val() {
+            if self.prq_queue.found.val() {
+                self.n_kind.next = self.r_cancelled.val();
+                self.remove_prq.d.next = self.decide.val();
+            } else {
+                self.n_kind.next = self.r_not_found.val();
+            }
+        } else if self.umq_queue.found.val() {
+            // Probe (leave the message) or matched probe (take it).
+            self.n_kind.next = self.r_probe_found.val();
+            if self.p_op.q.val() == self.op_matched_probe.val() {
+                self.remove_umq.d.next = self.decide.val();
+            }
+        } else {
+            self.n_kind.next = self.r_probe_none.val();
+        }
+        if self.decide.val() {
+            self.inflight.d.next = false;
+            // A match completes a request of the command's class, and may end the wait.
+            if self.is_match.val() {
+                for i in 0..COMPLETION_CLASSES {
+                    if self.p_comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
+                        self.completions[i].d.next = self.completions[i].q.val() + self.one32.val();
+                    }
+                }
+                if self.w_valid.q.val()
+                    & (self.w_class.q.val() == self.p_comm.q.val().get_bits::<2>(0))
+                    & (self.wake_diff.val() < self.half.val())
+                {
+                    self.wake.d.next = true;
                 }
             }
-        } else if self.state.q.val() == self.s_search.val() {
-            if (self.op.q.val() == self.op_wait.val()) | (self.op.q.val() == self.op_test.val()) {
-                // The completion unit answers from its counters, without a search.
-                self.msg.d.next = self.class_count.val();
-                self.recv.d.next = self.handle.q.val();
-                self.state.d.next = self.s_respond.val();
-                if self.test_diff.val() < self.half.val() {
-                    self.kind.d.next = self.r_reached.val();
-                } else if self.op.q.val() == self.op_test.val() {
-                    self.kind.d.next = self.r_not_reached.val();
-                } else {
-                    self.kind.d.next = self.r_parked.val();
+        }
+        if !self.inflight.q.val() {
+            // Decided at issue: the completion unit answers from its counters; an unknown
+            // op code answers error.
+            self.n_recv.next = self.c_handle.q.val();
+            self.n_msg.next = self.c_class_count.val();
+            if self.c_op.q.val() > self.op_test.val() {
+                self.n_kind.next = self.r_error.val();
+                self.n_msg.next = self.c_handle.q.val();
+            } else if (self.c_op.q.val() == self.op_wait.val()) & self.w_valid.q.val() {
+                // Another wait is parked: refused.
+                self.n_kind.next = self.r_error.val();
+            } else if self.test_diff.val() < self.half.val() {
+                self.n_kind.next = self.r_reached.val();
+            } else if self.c_op.q.val() == self.op_test.val() {
+                self.n_kind.next = self.r_not_reached.val();
+            } else {
+                self.n_kind.next = self.r_parked.val();
+                if self.issue.val() & (self.c_op.q.val() == self.op_wait.val()) {
                     self.w_valid.d.next = true;
-                    self.w_class.d.next = self.comm.q.val().get_bits::<2>(0);
-                    self.w_count.d.next = self.handle.q.val();
-                }
-                if (self.op.q.val() == self.op_wait.val()) & self.w_valid.q.val() {
-                    self.kind.d.next = self.r_error.val();
-                    self.w_valid.d.next = true;
-                    self.w_class.d.next = self.w_class.q.val();
-                    self.w_count.d.next = self.w_count.q.val();
-                }
-            } else {
-                if self.uses_prq.val() {
-                    self.prq_queue.search.next = true;
-                } else {
-                    self.umq_queue.search.next = true;
-                }
-                self.state.d.next = self.s_wait.val();
-            }
-        } else if self.state.q.val() == self.s_wait.val() {
-            // The answer's fields follow the searched queue while the engine waits and
-            // freeze when it answers, so the queue's `done` steers no wide enable.
-            if self.uses_prq.val() {
-                self.r_src.d.next = self.prq_queue.found_src.val();
-                self.r_tag.d.next = self.prq_queue.found_tag.val();
-            } else {
-                self.r_src.d.next = self.umq_queue.found_src.val();
-                self.r_tag.d.next = self.umq_queue.found_tag.val();
-            }
-            if self.op.q.val() == self.op_arrive.val() {
-                self.msg.d.next = self.handle.q.val();
-                self.recv.d.next = self.prq_queue.found_handle.val();
-            } else {
-                self.recv.d.next = self.handle.q.val();
-                self.msg.d.next = self.umq_queue.found_handle.val();
-            }
-            if (self.uses_prq.val() & self.prq_queue.done.val())
-                | (!self.uses_prq.val() & self.umq_queue.done.val())
-            {
-                self.state.d.next = self.s_respond.val();
-                if self.op.q.val() == self.op_post.val() {
-                    if self.umq_queue.found.val() {
-                        self.remove_umq.d.next = true;
-                        self.kind.d.next = self.r_matched.val();
-                    } else if self.prq_queue.full.val() {
-                        self.kind.d.next = self.r_overflow.val();
-                    } else {
-                        self.insert_prq.d.next = true;
-                        self.kind.d.next = self.r_queued.val();
-                    }
-                } else if self.op.q.val() == self.op_arrive.val() {
-                    if self.prq_queue.found.val() {
-                        self.remove_prq.d.next = true;
-                        self.kind.d.next = self.r_matched.val();
-                    } else if self.umq_queue.full.val() {
-                        self.kind.d.next = self.r_overflow.val();
-                    } else {
-                        self.insert_umq.d.next = true;
-                        self.kind.d.next = self.r_queued.val();
-                    }
-                } else if self.op.q.val() == self.op_cancel.val() {
-                    if self.prq_queue.found.val() {
-                        self.remove_prq.d.next = true;
-                        self.kind.d.next = self.r_cancelled.val();
-                    } else {
-                        self.kind.d.next = self.r_not_found.val();
-                    }
-                } else {
-                    // Probe (leave the message) or matched probe (take it).
-                    if self.umq_queue.found.val() {
-                        self.kind.d.next = self.r_probe_found.val();
-                        if self.op.q.val() != self.op_probe.val() {
-                            self.remove_umq.d.next = true;
-                        }
-                    } else {
-                        self.kind.d.next = self.r_probe_none.val();
-                    }
-                }
-                // A match completes a request of the command's class, and may end the wait.
-                if self.is_match.val() {
-                    for i in 0..COMPLETION_CLASSES {
-                        if self.comm.q.val().get_bits::<2>(0) == self.class_index[i].val() {
-                            self.completions[i].d.next = self.completions[i].q.val() + self.one32.val();
-                        }
-                    }
-                    if self.w_valid.q.val()
-                        & (self.w_class.q.val() == self.comm.q.val().get_bits::<2>(0))
-                        & (self.wake_diff.val() < self.half.val())
-                    {
-                        self.wake.d.next = true;
-                    }
+                    self.w_class.d.next = self.c_comm.q.val().get_bits::<2>(0);
+                    self.w_count.d.next = self.c_handle.q.val();
                 }
             }
-        } else if self.resp_ready.val() {
-            if self.wake.q.val() {
+        }
+
+        // The response register takes the skid register's, then a woken wait's answer,
+        // then the new response; the skid register follows the new response until it
+        // holds one.
+        if !self.out_valid.q.val() | self.taken.val() {
+            if self.s_valid.q.val() {
+                self.out_valid.d.next = true;
+                self.s_valid.d.next = false;
+                self.kind.d.next = self.s_kind.q.val();
+                self.recv.d.next = self.s_recv.q.val();
+                self.msg.d.next = self.s_msg.q.val();
+                self.r_src.d.next = self.s_src.q.val();
+                self.r_tag.d.next = self.s_tag.q.val();
+            } else if self.wake.q.val() {
                 // The match just taken ends the parked wait: its answer follows at once.
+                self.out_valid.d.next = true;
                 self.wake.d.next = false;
                 self.w_valid.d.next = false;
                 self.kind.d.next = self.r_reached.val();
                 self.msg.d.next = self.wait_count.val();
                 self.recv.d.next = self.w_count.q.val();
             } else {
-                self.state.d.next = self.s_idle.val();
+                self.out_valid.d.next = self.new_resp.val();
+                self.kind.d.next = self.n_kind.val();
+                self.recv.d.next = self.n_recv.val();
+                self.msg.d.next = self.n_msg.val();
+                self.r_src.d.next = self.n_src.val();
+                self.r_tag.d.next = self.n_tag.val();
             }
+        } else if self.new_resp.val() {
+            self.s_valid.d.next = true;
+        }
+        if !self.s_valid.q.val() {
+            self.s_kind.d.next = self.n_kind.val();
+            self.s_recv.d.next = self.n_recv.val();
+            self.s_msg.d.next = self.n_msg.val();
+            self.s_src.d.next = self.n_src.val();
+            self.s_tag.d.next = self.n_tag.val();
         }
         if self.reset.val() {
-            self.state.d.next = self.s_idle.val();
+            self.c_valid.d.next = false;
+            self.inflight.d.next = false;
+            self.out_valid.d.next = false;
+            self.s_valid.d.next = false;
             self.label.d.next = self.zero32.val();
             self.remove_prq.d.next = false;
             self.remove_umq.d.next = false;

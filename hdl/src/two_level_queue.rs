@@ -9,7 +9,7 @@
 //! the oldest CAM match, is the oldest match of the queue, and only a CAM miss needs the
 //! lists. Between operations the CAM is full or the lists are empty.
 //!
-//! Protocol (cycle `S` is the one `search` is high in; commands only while `busy` is low):
+//! Protocol (cycle `S` is the one `search` is high in; a command only while `quick` is high):
 //! - `search`: the CAM compares at `S` and answers at `S + 1`. A hit, or a miss while
 //!   the lists are empty, raises `done` at `S + 1`; otherwise the lists' search is issued
 //!   from a register at `S + 2` (so no path runs from the CAM's answer to the lists' RAM
@@ -22,6 +22,14 @@
 //!   answer the oldest head moves to the CAM's tail and leaves its list.
 //! - `insert` (when idle): one edge into the CAM while the lists are empty and the CAM
 //!   has room, otherwise into the lists (busy for the list's two cycles).
+//! - `quick`: this cycle's `remove` or `insert` (or none) is done at this edge, so the next
+//!   search may start in this same cycle — the CAM's match vector describes the slots
+//!   after the edge. Not quick: a list insert, a list removal (the lists' counters and
+//!   full flags settle a cycle later, and the next decision reads them), a removal that
+//!   starts the data mover, a search under way. `blocking` is the subset that lasts several cycles (a list walk,
+//!   the mover, a list insert), during which the engine takes no command.
+//! - The lists search with the key registered when `search` was high, so the engine may
+//!   hold the next command on the key inputs while they walk.
 //!
 //! Every control input comes from a register of the engine and every decision here
 //! reads registers or the CAM's and lists' registered answers, so no path runs from one
@@ -35,7 +43,8 @@ use rust_hdl::prelude::*;
 pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub busy: Signal<Out, Bit>,
+    pub quick: Signal<Out, Bit>,
+    pub blocking: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     pub count: Signal<Out, Bits<16>>,
     pub cam_count: Signal<Out, Bits<16>>,
@@ -70,6 +79,14 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     state: DFF<Bits<3>>,
     from_cam: DFF<Bit>,
     answer: DFF<Bit>,
+    /// The running search's key, for the lists.
+    l_mode: DFF<Bits<2>>,
+    l_comm: DFF<Bits<16>>,
+    l_src: DFF<Bits<16>>,
+    l_tag: DFF<Bits<32>>,
+    l_src_any: DFF<Bit>,
+    l_tag_any: DFF<Bit>,
+    l_handle: DFF<Bits<32>>,
     s_idle: Constant<Bits<3>>,
     s_cam: Constant<Bits<3>>,
     s_list: Constant<Bits<3>>,
@@ -85,7 +102,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
         TwoLevelQueue {
             clock: Default::default(),
             reset: Default::default(),
-            busy: Default::default(),
+            quick: Default::default(),
+            blocking: Default::default(),
             full: Default::default(),
             count: Default::default(),
             cam_count: Default::default(),
@@ -116,6 +134,13 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             state: Default::default(),
             from_cam: Default::default(),
             answer: Default::default(),
+            l_mode: Default::default(),
+            l_comm: Default::default(),
+            l_src: Default::default(),
+            l_tag: Default::default(),
+            l_src_any: Default::default(),
+            l_tag_any: Default::default(),
+            l_handle: Default::default(),
             s_idle: s(0),
             s_cam: s(1),
             s_list: s(2),
@@ -130,7 +155,10 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
 impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, A, N> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, state, from_cam, answer);
+        dff_setup!(
+            self, clock, state, from_cam, answer, l_mode, l_comm, l_src, l_tag, l_src_any, l_tag_any,
+            l_handle
+        );
         self.cam_level.clock.next = self.clock.val();
         self.lists.clock.next = self.clock.val();
         self.cam_level.reset.next = self.reset.val();
@@ -146,13 +174,22 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.cam_level.key_tag_any.next = self.key_tag_any.val();
         self.cam_level.key_handle.next = self.key_handle.val();
         self.lists.search.next = false;
-        self.lists.search_mode.next = self.search_mode.val();
-        self.lists.key_comm.next = self.key_comm.val();
-        self.lists.key_src.next = self.key_src.val();
-        self.lists.key_tag.next = self.key_tag.val();
-        self.lists.key_src_any.next = self.key_src_any.val();
-        self.lists.key_tag_any.next = self.key_tag_any.val();
-        self.lists.key_handle.next = self.key_handle.val();
+        self.lists.search_mode.next = self.l_mode.q.val();
+        self.lists.key_comm.next = self.l_comm.q.val();
+        self.lists.key_src.next = self.l_src.q.val();
+        self.lists.key_tag.next = self.l_tag.q.val();
+        self.lists.key_src_any.next = self.l_src_any.q.val();
+        self.lists.key_tag_any.next = self.l_tag_any.q.val();
+        self.lists.key_handle.next = self.l_handle.q.val();
+        if self.search.val() {
+            self.l_mode.d.next = self.search_mode.val();
+            self.l_comm.d.next = self.key_comm.val();
+            self.l_src.d.next = self.key_src.val();
+            self.l_tag.d.next = self.key_tag.val();
+            self.l_src_any.d.next = self.key_src_any.val();
+            self.l_tag_any.d.next = self.key_tag_any.val();
+            self.l_handle.d.next = self.key_handle.val();
+        }
         self.cam_level.remove.next = false;
         self.lists.remove.next = false;
         // Inserts take the engine's entry; the data mover's come from the lists' answer.
@@ -172,7 +209,19 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.lists.in_handle.next = self.in_handle.val();
         self.lists.in_label.next = self.in_label.val();
 
-        self.busy.next = (self.state.q.val() != self.s_idle.val()) | self.lists.busy.val();
+        self.blocking.next = self.lists.busy.val()
+            | (self.state.q.val() == self.s_list_start.val())
+            | (self.state.q.val() == self.s_list.val())
+            | (self.state.q.val() == self.s_move.val());
+        // Done at this edge: an insert into the CAM, a CAM removal that needs no mover,
+        // nothing. (After a list removal the lists' counters and full flags settle a cycle
+        // later, and the next search's decision reads them.)
+        self.quick.next = ((self.state.q.val() == self.s_idle.val())
+            & !self.lists.busy.val()
+            & (!self.insert.val() | (self.lists.empty.val() & !self.cam_level.full.val())))
+            | ((self.state.q.val() == self.s_hold.val())
+                & (!(self.remove.val() & self.answer.q.val())
+                    | (self.from_cam.q.val() & self.lists.empty.val())));
         self.full.next = (!self.lists.empty.val() | self.cam_level.full.val()) & self.lists.full.val();
         self.count.next = self.cam_level.count.val() + self.lists.count.val();
         self.cam_count.next = self.cam_level.count.val();
@@ -191,15 +240,18 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         }
 
         if self.state.q.val() == self.s_idle.val() {
-            if self.search.val() {
-                self.cam_level.search.next = true;
-                self.state.d.next = self.s_cam.val();
-            } else if self.insert.val() {
+            // An insert and a search may share the edge (the engine only does so when the
+            // insert goes to the CAM, which the search then sees).
+            if self.insert.val() {
                 if self.lists.empty.val() & !self.cam_level.full.val() {
                     self.cam_level.insert.next = true;
                 } else {
                     self.lists.insert.next = true;
                 }
+            }
+            if self.search.val() {
+                self.cam_level.search.next = true;
+                self.state.d.next = self.s_cam.val();
             }
         } else if self.state.q.val() == self.s_cam.val() {
             if self.cam_level.hit.val() | self.lists.empty.val() {
@@ -237,6 +289,11 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
                     self.lists.remove.next = true;
                 }
             }
+            // The next search, in the removal's edge (only when that needs no mover).
+            if self.search.val() {
+                self.cam_level.search.next = true;
+                self.state.d.next = self.s_cam.val();
+            }
         } else {
             // Move: the oldest head goes to the CAM's tail and leaves its list.
             if self.lists.done.val() {
@@ -267,10 +324,12 @@ pub fn two_level_queue_verilog<const C: usize, const A: usize, const N: usize>()
 
 /// Ports of [`TwoLevelQueue`] as (name, width, is input).
 pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
-    let drop = ["found_label", "found_comm", "found_src_any", "found_tag_any", "steps"];
+    let drop = ["busy", "found_label", "found_comm", "found_src_any", "found_tag_any", "steps"];
     let mut p: Vec<_> =
         crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| !drop.contains(n)).collect();
     p.push(("cam_count", 16, false));
     p.push(("done", 1, false));
+    p.push(("quick", 1, false));
+    p.push(("blocking", 1, false));
     p
 }

@@ -1,16 +1,21 @@
 //! Co-simulation, operation by operation, of the receive engine's RTL against the golden
 //! model with the engine's finite queues ([`BoundedGolden`]: same pairing) and against
 //! the cycle-accurate model ([`TwoLevelModel`]: same response, same acceptance and
-//! response cycles). The first difference stops the run, which is repeated with tracing
+//! response cycles). The stream alternates between runs driven one operation at a time
+//! (each command after the last response) and runs streamed back to back (each command
+//! the cycle after the last was accepted, so the engine overlaps them), of 1 to 64
+//! operations each. The first difference stops the run, which is repeated with tracing
 //! on so a waveform of the failure is kept beside the cached build.
 
 use crate::engine::{engine_spec, RtlEngine};
 use crate::verilator::Model;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
 use tagmatch_sim::bounded::BoundedGolden;
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::{Applied, CycleEngine};
+use tagmatch_sim::streams::Rng;
 use tagmatch_sim::{Op, Outcome};
 
 /// The engine under test: a cache name for its build, its Verilog, and its configuration
@@ -33,6 +38,8 @@ pub struct CosimReport {
     pub overflows: usize,
     /// The most entries either queue held at once.
     pub deepest: usize,
+    /// Operations driven back to back.
+    pub streamed: usize,
     pub cycles: u64,
     /// Simulation time, without the build.
     pub seconds: f64,
@@ -68,13 +75,16 @@ pub struct Mismatch {
     pub rtl: Applied,
     pub golden: Outcome,
     pub model: Applied,
+    /// The operation was driven back to back with its neighbours.
+    pub streamed: bool,
     pub waveform: Option<PathBuf>,
 }
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let (rtl, model) = (&self.rtl, &self.model);
-        write!(f, "op {} ({:?}): ", self.index, self.op)?;
+        let driven = if self.streamed { "streamed" } else { "one at a time" };
+        write!(f, "op {} ({}, {driven}): ", self.index, self.op)?;
         if rtl.outcome != self.golden {
             write!(f, "RTL answered {:?}, golden model {:?}", rtl.outcome, self.golden)?;
         } else {
@@ -118,7 +128,30 @@ impl From<String> for CosimError {
     }
 }
 
-/// Runs `ops` through RTL and golden model; `progress(done)` is called every 1,000
+/// How `ops` is driven: runs of 1 to 64 operations, alternately one at a time and back to
+/// back (the same for every run of the same length).
+pub fn runs(ops: usize) -> Vec<(Range<usize>, bool)> {
+    let mut rng = Rng::new(ops as u64);
+    let (mut runs, mut at, mut streamed) = (Vec::new(), 0, false);
+    while at < ops {
+        let end = (at + 1 + rng.below(64) as usize).min(ops);
+        runs.push((at..end, streamed));
+        at = end;
+        streamed = !streamed;
+    }
+    runs
+}
+
+/// Applies one run to an engine.
+fn drive(engine: &mut impl CycleEngine, ops: &[Op], streamed: bool) -> Result<Vec<Applied>, String> {
+    if streamed {
+        engine.apply_stream(ops)
+    } else {
+        ops.iter().map(|op| engine.apply(op)).collect()
+    }
+}
+
+/// Runs `ops` through RTL and golden model; `progress(done)` is called after every run of
 /// operations.
 pub fn cosim(
     engine: &EngineUnderTest,
@@ -137,41 +170,46 @@ pub fn cosim(
         ..CosimReport::default()
     };
     let started = Instant::now();
-    for (index, op) in ops.iter().enumerate() {
-        if index % 1000 == 0 {
-            progress(index);
+    for (run, streamed) in runs(ops.len()) {
+        let at = run.start;
+        let got = drive(&mut rtl, &ops[run.clone()], streamed).map_err(|e| format!("ops from {at}: {e}"))?;
+        let modelled = drive(&mut cycle_model, &ops[run.clone()], streamed)
+            .map_err(|e| format!("ops from {at}: {e}"))?;
+        for (k, ((got, modelled), op)) in got.iter().zip(&modelled).zip(&ops[run.clone()]).enumerate() {
+            let index = at + k;
+            let want = golden.apply(op);
+            if got.outcome != want || got != modelled {
+                let waveform = waveform_of(engine, ops, run.end).ok();
+                return Err(CosimError::Mismatch(Box::new(Mismatch {
+                    index,
+                    op: *op,
+                    rtl: *got,
+                    golden: want,
+                    model: *modelled,
+                    streamed,
+                    waveform,
+                })));
+            }
+            report.count(&want, golden.queue_lengths());
         }
-        let want = golden.apply(op);
-        let got = rtl.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?;
-        let modelled = cycle_model.apply(op).map_err(|e| format!("op {index} ({op:?}): {e}"))?;
-        if got.outcome != want || got != modelled {
-            let waveform = waveform_of(engine, &ops[..=index]).ok();
-            return Err(CosimError::Mismatch(Box::new(Mismatch {
-                index,
-                op: *op,
-                rtl: got,
-                golden: want,
-                model: modelled,
-                waveform,
-            })));
-        }
-        report.count(&want, golden.queue_lengths());
+        report.streamed += if streamed { run.len() } else { 0 };
+        progress(run.end);
     }
-    progress(ops.len());
     report.seconds = started.elapsed().as_secs_f64();
     report.cycles = rtl.model_mut().cycles();
     Ok(report)
 }
 
-/// Replays `ops` on a traced build and returns the VCD's path.
-fn waveform_of(engine: &EngineUnderTest, ops: &[Op]) -> Result<PathBuf, String> {
+/// Replays `ops` up to `end` on a traced build, driven as [`cosim`] drives them, and
+/// returns the VCD's path.
+fn waveform_of(engine: &EngineUnderTest, ops: &[Op], end: usize) -> Result<PathBuf, String> {
     let (traced, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), true))?;
     let mut rtl = RtlEngine::new(traced)?;
-    let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
+    let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", end - 1));
     rtl.model_mut().trace_to(&vcd)?;
-    for op in ops {
+    for (run, streamed) in runs(ops.len()).into_iter().take_while(|(r, _)| r.start < end) {
         // The failing response is what the waveform is for; errors end the replay early.
-        if rtl.apply(op).is_err() {
+        if drive(&mut rtl, &ops[run], streamed).is_err() {
             break;
         }
     }

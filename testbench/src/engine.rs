@@ -259,6 +259,63 @@ impl RtlEngine {
         Ok(Applied { outcome, accepted, responded })
     }
 
+    /// Applies `ops` back to back (see [`CycleEngine::apply_stream`]), taking each response
+    /// in every cycle `take(cycle)` allows; a wait's late answer is kept for
+    /// [`CycleEngine::take_wakeup`].
+    pub fn stream(&mut self, ops: &[Op], mut take: impl FnMut(u64) -> bool) -> Result<Vec<Applied>, String> {
+        for op in ops {
+            check_fits(op)?;
+        }
+        const LIMIT: u64 = 10_000_000;
+        let start = self.model.cycles();
+        let mut accepted = Vec::with_capacity(ops.len());
+        let mut applied: Vec<Applied> = Vec::with_capacity(ops.len());
+        self.wakeup = None;
+        let mut presenting = false;
+        while applied.len() < ops.len() {
+            let now = self.model.cycles();
+            if now - start > LIMIT {
+                return Err(format!("{} of {} responses after {LIMIT} cycles", applied.len(), ops.len()));
+            }
+            if !presenting && accepted.len() < ops.len() {
+                let code = self.ports.operation(&mut self.model, &ops[accepted.len()]);
+                self.model.set(self.ports.cmd_op, code);
+                self.model.set(self.ports.cmd_valid, 1);
+                presenting = true;
+            }
+            // `cmd_ready` and `resp_valid` come from registers: this cycle's handshakes.
+            if presenting && self.model.get(self.ports.cmd_ready) != 0 {
+                accepted.push(now);
+                presenting = false;
+            }
+            let taking = take(now);
+            self.model.set(self.ports.resp_ready, taking as u64);
+            if taking && self.model.get(self.ports.resp_valid) != 0 {
+                if self.model.get(self.ports.resp_kind) == RESP_REACHED {
+                    let counter = self.model.get(self.ports.resp_msg) as u32;
+                    self.wakeup = Some(Wakeup { cycle: now, counter });
+                } else {
+                    let i = applied.len();
+                    let outcome = self.ports.outcome(&self.model, &ops[i])?;
+                    applied.push(Applied { outcome, accepted: accepted[i], responded: now });
+                }
+            }
+            self.model.tick(1);
+            if !presenting {
+                self.model.set(self.ports.cmd_valid, 0);
+            }
+        }
+        self.model.set(self.ports.resp_ready, 0);
+        // A match that ends a parked wait is followed at once by the wait's answer.
+        if self.model.get(self.ports.resp_valid) != 0 && self.model.get(self.ports.resp_kind) == RESP_REACHED
+        {
+            let counter = self.model.get(self.ports.resp_msg) as u32;
+            self.wakeup = Some(Wakeup { cycle: self.model.cycles(), counter });
+            self.ports.acknowledge(&mut self.model);
+        }
+        Ok(applied)
+    }
+
     /// A wait or test of the completion unit: the class goes in `cmd_comm`, the count in
     /// `cmd_handle`.
     pub fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {
@@ -286,6 +343,10 @@ impl RtlEngine {
 impl CycleEngine for RtlEngine {
     fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         RtlEngine::apply(self, op)
+    }
+
+    fn apply_stream(&mut self, ops: &[Op]) -> Result<Vec<Applied>, String> {
+        self.stream(ops, |_| true)
     }
 
     fn complete(&mut self, c: &Completion) -> Result<(CompletionAnswer, u64, u64), String> {

@@ -1,8 +1,9 @@
 //! The pipelined CAM's RTL in Verilator against a reference model: random searches (with
 //! and without wildcards, by handle, for any entry), each followed by a removal of its
 //! answer or not, inserts (with and without wildcards, into a full CAM too) alone and in
-//! the same edge as a removal. The answer, the cycle after the search, must be the OLDEST
-//! matching entry.
+//! the same edge as a removal, and half the time the next search in that same edge too
+//! (it must see the slots after it). The answer, the cycle after the search, must be the
+//! OLDEST matching entry.
 
 use proptest::prelude::*;
 use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
@@ -37,6 +38,8 @@ struct Step {
     mode: u64,
     remove: bool,
     insert: Option<Entry>,
+    /// The removal and insert share their edge with the next step's search.
+    overlap: bool,
 }
 
 fn entry() -> impl Strategy<Value = Entry> {
@@ -47,8 +50,8 @@ fn entry() -> impl Strategy<Value = Entry> {
 
 fn step() -> impl Strategy<Value = Step> {
     let mode = prop_oneof![6 => Just(MODE_ENVELOPE), 1 => Just(MODE_HANDLE), 1 => Just(MODE_ANY)];
-    (entry(), mode, prop::bool::weighted(0.4), prop::option::weighted(0.6, entry()))
-        .prop_map(|(key, mode, remove, insert)| Step { key, mode, remove, insert })
+    (entry(), mode, prop::bool::weighted(0.4), prop::option::weighted(0.6, entry()), prop::bool::ANY)
+        .prop_map(|(key, mode, remove, insert, overlap)| Step { key, mode, remove, insert, overlap })
 }
 
 fn matches(mode: u64, k: &Entry, e: &Entry) -> bool {
@@ -63,11 +66,46 @@ fn matches(mode: u64, k: &Entry, e: &Entry) -> bool {
     }
 }
 
-/// Runs `steps` (three cycles each: search, answer, act); the first disagreement is an
-/// error naming the step.
+/// What a step does after its answer: remove it, insert an entry.
+type Act = (Option<usize>, bool, Option<Entry>);
+
+/// Drives a step's removal and insert for the coming edge.
+fn set_act(m: &mut Model, act: &Act) {
+    let port = |m: &Model, n: &str| m.port(n).unwrap();
+    let (_, remove, insert) = act;
+    let ins = insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
+    for (n, v) in [
+        ("remove", *remove as u64),
+        ("insert", insert.is_some() as u64),
+        ("in_comm", ins.comm),
+        ("in_src", ins.src),
+        ("in_tag", ins.tag),
+        ("in_src_any", ins.src_any as u64),
+        ("in_tag_any", ins.tag_any as u64),
+        ("in_handle", ins.handle),
+    ] {
+        m.set(port(m, n), v);
+    }
+}
+
+/// The reference after an act's edge: the removal, then the insert behind the rest.
+fn apply_act(reference: &mut Vec<Entry>, act: &Act) {
+    if let (Some(k), true, _) = act {
+        reference.remove(*k);
+    }
+    if let Some(e) = act.2 {
+        if reference.len() < DEPTH {
+            reference.push(e);
+        }
+    }
+}
+
+/// Runs `steps` (search, answer, act; an overlapping step's act shares the next search's
+/// edge); the first disagreement is an error naming the step.
 fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     let port = |m: &Model, n: &str| m.port(n).unwrap();
     let mut reference: Vec<Entry> = Vec::new();
+    let mut pending: Option<Act> = None;
     for (i, s) in steps.iter().enumerate() {
         for (n, v) in [
             ("search_mode", s.mode),
@@ -81,7 +119,12 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
         ] {
             m.set(port(m, n), v);
         }
+        if let Some(act) = pending.take() {
+            set_act(m, &act);
+            apply_act(&mut reference, &act);
+        }
         m.tick(1);
+        set_act(m, &(None, false, None));
         m.set(port(m, "search"), 0);
         let want = reference.iter().position(|e| matches(s.mode, &s.key, e));
         let hit = m.get(port(m, "hit")) == 1;
@@ -101,28 +144,14 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             return Err(format!("step {i}: count {}, expected {}", m.get(port(m, "count")), reference.len()));
         }
         m.tick(1);
-        let ins =
-            s.insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
-        for (n, v) in [
-            ("remove", s.remove as u64),
-            ("insert", s.insert.is_some() as u64),
-            ("in_comm", ins.comm),
-            ("in_src", ins.src),
-            ("in_tag", ins.tag),
-            ("in_src_any", ins.src_any as u64),
-            ("in_tag_any", ins.tag_any as u64),
-            ("in_handle", ins.handle),
-        ] {
-            m.set(port(m, n), v);
-        }
-        m.tick(1);
-        m.set(port(m, "remove"), 0);
-        m.set(port(m, "insert"), 0);
-        if let (true, Some(k)) = (s.remove, want) {
-            reference.remove(k);
-        }
-        if s.insert.is_some() && reference.len() < DEPTH {
-            reference.push(ins);
+        let act = (want, s.remove, s.insert);
+        if s.overlap {
+            pending = Some(act);
+        } else {
+            set_act(m, &act);
+            m.tick(1);
+            set_act(m, &(None, false, None));
+            apply_act(&mut reference, &act);
         }
     }
     Ok(())

@@ -104,7 +104,7 @@ fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
     }
     // Op codes 5 and 6 are the completion unit's; 7 is the one left unknown.
     let (kind, accepted, responded) = rtl.raw_command(7, 77).unwrap();
-    assert_eq!((kind, responded - accepted), (RESP_ERROR, 1), "op code 7");
+    assert_eq!((kind, responded - accepted), (RESP_ERROR, 2), "op code 7: decided at issue");
     let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
     assert_eq!(port(&rtl, "prq_count"), 10, "an unknown op code changed the queue");
     let first = rtl.apply(&Op::Arrive { msg: MsgId(100), env: Envelope::new(0, 1, 7) }).unwrap();

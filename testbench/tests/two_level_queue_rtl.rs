@@ -52,7 +52,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
     for (i, c) in cmds.iter().enumerate() {
         // Wait for the queue (the data mover may be working).
         let mut waited = 0;
-        while m.get(p(m, "busy")) == 1 {
+        while m.get(p(m, "quick")) == 0 {
             m.tick(1);
             waited += 1;
             if waited > 200 {
@@ -138,7 +138,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 queue.remove(k);
             }
         }
-        while m.get(p(m, "busy")) == 1 {
+        while m.get(p(m, "quick")) == 0 {
             m.tick(1);
         }
         // The lists' entry counter settles a cycle after they change.

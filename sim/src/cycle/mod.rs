@@ -37,6 +37,14 @@ impl Applied {
 /// An engine that applies operations and counts its cycles.
 pub trait CycleEngine {
     fn apply(&mut self, op: &Op) -> Result<Applied, String>;
+
+    /// Applies `ops` back to back: each command is presented the cycle after the previous
+    /// one was accepted, and every response is taken in the cycle it is valid, so an
+    /// engine that overlaps operations does. An engine that does not takes them one at a
+    /// time, as [`CycleEngine::apply`] does.
+    fn apply_stream(&mut self, ops: &[Op]) -> Result<Vec<Applied>, String> {
+        ops.iter().map(|op| self.apply(op)).collect()
+    }
     /// Cycles simulated so far.
     fn cycles(&self) -> u64;
 

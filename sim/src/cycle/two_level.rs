@@ -232,20 +232,23 @@ impl Queue for TwoLevelQueue {
         (best.map(|(e, _, _)| e), longest as u64 + self.tree_levels() + 6)
     }
 
-    /// A removal is one edge; after a CAM removal the mover refills the CAM.
+    /// A removal is one edge; after a CAM removal the mover refills the CAM. After a list
+    /// removal the lists' counters settle a cycle later, so the next command issues one
+    /// cycle after the response instead of in it.
     fn remove_found(&mut self) -> u64 {
         match self.hit.take() {
             Some(Hit::Cam(i)) => {
                 self.cam.remove(i);
+                self.move_data()
             }
             Some(Hit::List { list, pos }) => {
                 let e = self.lists[list].remove(pos).expect("the hit is listed");
                 self.index.remove(&e);
                 self.listed -= 1;
+                1 + self.move_data()
             }
-            None => {}
+            None => self.move_data(),
         }
-        self.move_data()
     }
 
     /// Into the CAM (one edge) while the lists are empty, else into the round-robin list
