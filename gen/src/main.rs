@@ -18,6 +18,7 @@ mod software_bench;
 mod svg_plot;
 mod testbench_gen;
 mod thread_array_gen;
+mod throughput_bench;
 mod timing;
 mod timing_record;
 mod trace_cmd;
@@ -28,6 +29,7 @@ use software_bench::Bench;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tagmatch_sim::cycle::baselines::{Baseline, SOFTWARE_CYCLES_PER_ELEMENT};
+use tagmatch_sim::cycle::bench::Traffic;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::hash_bins::Bins;
 use tagmatch_sim::optimistic::rate::Scenario;
@@ -305,6 +307,9 @@ enum BenchName {
     /// Overlap of one-sided puts or gets with compute, offloaded to the one-sided unit
     /// against a host-progressed baseline.
     Onesided,
+    /// Operations per cycle (and per microsecond) of the two-level engine when the host
+    /// streams commands back to back.
+    Throughput,
 }
 
 #[derive(Subcommand)]
@@ -378,6 +383,9 @@ enum Command {
         /// Threads of the optimistic matcher (rate).
         #[arg(long, value_delimiter = ',', default_value = "1,2,4,8,16,32")]
         threads: Vec<usize>,
+        /// Traffic (throughput): cam-hits, unexpected, mover-hits.
+        #[arg(long, value_delimiter = ',', default_value = "cam-hits,unexpected,mover-hits")]
+        traffic: Vec<String>,
         /// Scenarios (rate): nc, wc-fp, wc-sp.
         #[arg(long, value_delimiter = ',', default_value = "nc,wc-fp,wc-sp")]
         scenario: Vec<String>,
@@ -895,6 +903,7 @@ fn run(cli: Cli) -> Result<(), String> {
             bins,
             threads,
             scenario,
+            traffic,
             k,
             sequences,
             requests,
@@ -933,6 +942,31 @@ fn run(cli: Cli) -> Result<(), String> {
                         onesided_bench::plot(&records, &svg)?;
                     }
                     print!("{}", render(&records, format));
+                    return Ok(());
+                }
+                BenchName::Throughput => {
+                    if engine == Engine::Software || !depths.is_empty() || !baselines.is_empty() || wait {
+                        return Err("throughput runs the hardware engine (--engine model or rtl) with \
+                                    --lists, --cam-depth, --list-capacity and --traffic"
+                            .into());
+                    }
+                    let traffic = traffic.iter().map(|t| Traffic::parse(t)).collect::<Result<Vec<_>, _>>()?;
+                    let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
+                    let configs = lists
+                        .iter()
+                        .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let mut records = throughput_bench::run(&configs, &traffic, engine == Engine::Rtl)?;
+                    for w in timing_record::annotate(&mut records, list_capacity)? {
+                        eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
+                    }
+                    throughput_bench::add_rates(&mut records);
+                    if plot.is_some() {
+                        return Err("bench throughput draws no plot; its table is the result".into());
+                    }
+                    let shown =
+                        if format == Format::Table { timing_record::for_table(&records) } else { records };
+                    print!("{}", render(&shown, format));
                     return Ok(());
                 }
                 BenchName::Preposted => Bench::Preposted,

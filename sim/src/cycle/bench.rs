@@ -134,3 +134,112 @@ fn unload_run(engine: &mut impl CycleEngine, depth: u32, wait: bool) -> Result<P
     let wait_cycles = if wait { Some(wakeup_cycle(engine)? - first) } else { None };
     Ok(Point { cycles: last - first, simulated: engine.cycles() - start, wait_cycles })
 }
+
+/// The traffic of a sustained-throughput run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Traffic {
+    /// Messages matching receives that wait in the CAM, oldest first: every one a CAM hit
+    /// whose removal needs no data mover.
+    CamHits,
+    /// Messages nothing matches: every one a miss queued into the UMQ's CAM.
+    Unexpected,
+    /// Messages matching receives that fill the CAM and spill into the lists, oldest
+    /// first: every one a CAM hit whose removal starts the data mover (the queue holds the
+    /// CAM's depth more receives than messages come).
+    MoverHits,
+}
+
+impl Traffic {
+    pub const ALL: [Traffic; 3] = [Traffic::CamHits, Traffic::Unexpected, Traffic::MoverHits];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Traffic::CamHits => "cam-hits",
+            Traffic::Unexpected => "unexpected",
+            Traffic::MoverHits => "mover-hits",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Traffic, String> {
+        Traffic::ALL.into_iter().find(|t| t.name() == s).ok_or_else(|| {
+            let names: Vec<_> = Traffic::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown traffic '{s}' (one of {})", names.join(", "))
+        })
+    }
+}
+
+/// What a sustained run measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Throughput {
+    /// Messages driven back to back.
+    pub ops: u32,
+    /// Cycles per message in the steady state: from the first response to the last,
+    /// divided by the messages between them.
+    pub cycles_per_op: f64,
+    /// The longest acceptance-to-response latency among them.
+    pub max_latency: u64,
+    /// Every cycle the run simulated, set-up and clean-up included.
+    pub simulated: u64,
+}
+
+/// Drives `ops` messages of `traffic` back to back (each command presented the cycle after
+/// the previous one was accepted, every response taken at once) through an engine whose
+/// CAM holds `cam_depth` entries, checking every answer; leaves the engine empty. Set-up
+/// and clean-up go one operation at a time.
+pub fn throughput(
+    engine: &mut (impl CycleEngine + ?Sized),
+    traffic: Traffic,
+    cam_depth: u32,
+    ops: u32,
+) -> Result<Throughput, String> {
+    if ops < 2 {
+        return Err("a throughput run needs at least 2 messages".into());
+    }
+    let start = engine.cycles();
+    // Mover hits keep the CAM full behind every removal: `ops` more receives than it holds.
+    let receives = match traffic {
+        Traffic::CamHits if ops > cam_depth => {
+            return Err(format!("{ops} CAM hits need {ops} receives in a {cam_depth}-entry CAM"))
+        }
+        Traffic::CamHits => ops,
+        Traffic::MoverHits => cam_depth + ops,
+        Traffic::Unexpected => 0,
+    };
+    for i in 1..=receives {
+        let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
+        expect(engine.apply(&op)?, Outcome::Queued, || format!("posting receive {i}"))?;
+    }
+    let arrivals: Vec<Op> =
+        (1..=ops).map(|i| Op::Arrive { msg: MsgId(MSG_BASE + i as u64), env: filler(i) }).collect();
+    let got = engine.apply_stream(&arrivals)?;
+    for (i, a) in (1..=ops).zip(&got) {
+        let msg = MsgId(MSG_BASE + i as u64);
+        let want = match traffic {
+            Traffic::Unexpected => Outcome::Queued,
+            _ => Outcome::Matched { recv: RecvId(i as u64), msg },
+        };
+        expect(*a, want, || format!("message {i} of {ops}"))?;
+    }
+    // Leave the engine empty: take the messages back out, or match the receives left.
+    if traffic == Traffic::Unexpected {
+        for i in 1..=ops {
+            let op = Op::PostRecv { recv: RecvId(i as u64), spec: RecvSpec::exact(filler(i)) };
+            let want = Outcome::Matched { recv: RecvId(i as u64), msg: MsgId(MSG_BASE + i as u64) };
+            expect(engine.apply(&op)?, want, || format!("draining message {i}"))?;
+        }
+    }
+    for i in ops + 1..=receives {
+        let msg = MsgId(MSG_BASE + i as u64);
+        let op = Op::Arrive { msg, env: filler(i) };
+        expect(engine.apply(&op)?, Outcome::Matched { recv: RecvId(i as u64), msg }, || {
+            format!("draining receive {i}")
+        })?;
+    }
+    let (first, last) = (got[0], got[got.len() - 1]);
+    Ok(Throughput {
+        ops,
+        cycles_per_op: (last.responded - first.responded) as f64 / (ops - 1) as f64,
+        max_latency: got.iter().map(Applied::latency).max().unwrap_or(0),
+        simulated: engine.cycles() - start,
+    })
+}

@@ -366,6 +366,59 @@ mod tests {
     }
 
     #[test]
+    fn back_to_back_operations_overlap() {
+        use crate::cycle::bench::{throughput, Traffic};
+        // CAM hits and unexpected messages: one every 2 cycles, each answered in 3.
+        let mut m = model(8, 4, 63);
+        for traffic in [Traffic::CamHits, Traffic::Unexpected] {
+            let t = throughput(&mut m, traffic, 8, 8).unwrap();
+            assert_eq!((t.cycles_per_op, t.max_latency), (2.0, 3), "{traffic:?}");
+        }
+        // Past the CAM every removal waits for the mover, T + 5 cycles after its response:
+        // a message every T + 7 cycles, each accepted while the previous one searches and
+        // then waiting for its mover in the command register.
+        let t = throughput(&mut m, Traffic::MoverHits, 8, 40).unwrap();
+        assert_eq!(m.queue_lengths(), (0, 0));
+        assert_eq!((t.cycles_per_op, t.max_latency), (9.0, 10), "{t:?}");
+        // One at a time, the same hits take 4 cycles each.
+        let mut serial = model(8, 4, 63);
+        for i in 1..=8u64 {
+            serial
+                .apply(&Op::PostRecv {
+                    recv: RecvId(i),
+                    spec: RecvSpec::exact(Envelope::new(1, 0, i as u32)),
+                })
+                .unwrap();
+        }
+        let a: Vec<_> = (1..=8u64)
+            .map(|i| serial.apply(&Op::Arrive { msg: MsgId(i), env: Envelope::new(1, 0, i as u32) }).unwrap())
+            .collect();
+        assert_eq!(a[7].responded - a[0].responded, 7 * 4);
+    }
+
+    #[test]
+    fn a_streamed_miss_is_seen_by_the_next_search_and_a_removal_is_not() {
+        let mut m = model(4, 2, 3);
+        let env = Envelope::new(0, 1, 2);
+        let ops = [
+            Op::PostRecv { recv: RecvId(1), spec: RecvSpec::exact(env) },
+            Op::Arrive { msg: MsgId(10), env },
+            Op::Arrive { msg: MsgId(11), env },
+            Op::PostRecv { recv: RecvId(2), spec: RecvSpec::new(0, None, None) },
+        ];
+        let got: Vec<_> = m.apply_stream(&ops).unwrap().iter().map(|a| a.outcome).collect();
+        assert_eq!(
+            got,
+            [
+                Outcome::Queued,
+                Outcome::Matched { recv: RecvId(1), msg: MsgId(10) },
+                Outcome::Queued,
+                Outcome::Matched { recv: RecvId(2), msg: MsgId(11) }
+            ]
+        );
+    }
+
+    #[test]
     fn labels_order_across_the_wrap_of_their_counter() {
         assert!(older(u32::MAX, 0) && older(u32::MAX - 5, 3) && !older(3, u32::MAX - 5));
         assert!(older(1, 2) && !older(2, 1) && !older(7, 7));
