@@ -205,3 +205,52 @@ fn completion_unit_agrees_with_the_models() {
         "{wakeups} wakeups, {parked} parked, {refused} refused"
     );
 }
+
+/// Streamed back to back, CAM hits and unexpected messages take 2 cycles each and hits
+/// that start the data mover `T + 7`, in the RTL as in the cycle model.
+#[test]
+fn streamed_operations_overlap_as_the_model_says() {
+    use tagmatch_sim::cycle::bench::{throughput, Traffic};
+    use tagmatch_sim::cycle::two_level::TwoLevelModel;
+    let (model, _) =
+        Model::build(&engine_spec("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>(), false)).unwrap();
+    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
+    for (traffic, ops, per_op) in
+        [(Traffic::CamHits, 8, 2.0), (Traffic::Unexpected, 8, 2.0), (Traffic::MoverHits, 20, 9.0)]
+    {
+        let got = throughput(&mut rtl, traffic, 8, ops).unwrap();
+        assert_eq!(got.cycles_per_op, per_op, "{traffic:?}: {got:?}");
+        assert_eq!(got, throughput(&mut cycle_model, traffic, 8, ops).unwrap(), "{traffic:?}");
+    }
+}
+
+/// A host that holds responses back: the skid register keeps every decided response, so
+/// the pairing is the golden model's, in order, whatever `resp_ready` does, and the engine
+/// goes on one operation at a time afterwards.
+#[test]
+fn a_slow_host_loses_no_response() {
+    use tagmatch_sim::bounded::BoundedGolden;
+    use tagmatch_sim::streams::Rng;
+    let (model, _) =
+        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut golden = BoundedGolden::new(16, 16);
+    let ops = random_stream(41, 6000);
+    let mut rng = Rng::new(5);
+    let mut at = 0;
+    for (run, percent) in [(2000, 30), (2000, 70), (2000, 95)] {
+        let chunk = &ops[at..at + run];
+        let got = rtl.stream(chunk, |_| rng.chance(percent)).unwrap();
+        for (i, (a, op)) in got.iter().zip(chunk).enumerate() {
+            assert_eq!(a.outcome, golden.apply(op), "op {} ({op}) with responses taken {percent} %", at + i);
+            assert!(a.responded > a.accepted);
+        }
+        at += run;
+    }
+    let env = Envelope::new(7, 7, 7);
+    assert_eq!(
+        rtl.apply(&Op::Arrive { msg: MsgId(1 << 30), env }).unwrap().outcome,
+        golden.apply(&Op::Arrive { msg: MsgId(1 << 30), env })
+    );
+}
