@@ -3,6 +3,7 @@
 
 mod board_gen;
 mod boards;
+mod cam_gen;
 mod cosim_cmd;
 mod engine_gen;
 mod estimate;
@@ -116,6 +117,9 @@ enum Design {
     Optimistic,
     /// The one-sided offload unit: put/get progress, per-window counters, flush and FIN.
     Onesided,
+    /// The two-level engine's level-1 CAM alone (gen only), to time a CAM whose engine
+    /// does not fit the timing flow's FPGA.
+    Cam,
 }
 
 /// The one-sided unit's size (--engine onesided).
@@ -716,6 +720,43 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Gen {
+            engine: Design::Cam,
+            shape,
+            array,
+            onesided,
+            board,
+            estimate,
+            timing,
+            testbench,
+            format,
+            out,
+        } => {
+            testbench.unused()?;
+            array.unused()?;
+            onesided.unused()?;
+            if (shape.lists, shape.list_capacity) != (4, 32768) || board.is_some() {
+                return Err("--engine cam writes the CAM alone: --cam-depth only (no lists, no board)".into());
+            }
+            let tools = timing.tools()?;
+            let mut manifest = cam_gen::generate(shape.cam_depth, &out)?;
+            let shape: report::Record = vec![("cam_depth", serde_json::json!(shape.cam_depth))];
+            let announce = "synthesizing the CAM in yosys";
+            estimate_and_time(
+                estimate,
+                announce,
+                &timing,
+                &tools,
+                &out,
+                cam_gen::CAM_FILE,
+                "cam",
+                &mut manifest,
+                &shape,
+                format,
+            )?;
+            eprintln!("tagmatch: wrote {} and manifest.json to {}", cam_gen::CAM_FILE, out.display());
+            Ok(())
+        }
+        Command::Gen {
             engine: Design::Optimistic,
             shape,
             array,
@@ -875,6 +916,11 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
                 (Design::Optimistic | Design::Onesided, Some(_)) => {
                     return Err("--host drives the two-level engine".into())
+                }
+                (Design::Cam, _) => {
+                    return Err("the CAM alone is for `gen --timing`; cosim runs the engine around it \
+                                (--engine two-level)"
+                        .into())
                 }
                 (Design::Onesided, None) => {
                     array.unused()?;

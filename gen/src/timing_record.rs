@@ -158,6 +158,11 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
             .find(|c| &crate::onesided_gen::parameters(c) == parameters)
             .map(|c| crate::onesided_gen::verilog(&c).map(|v| content_hash(&v)))
             .transpose(),
+        "cam" => crate::cam_gen::DEPTHS
+            .iter()
+            .find(|&&d| crate::cam_gen::parameters(d) == *parameters)
+            .map(|&d| crate::cam_gen::verilog(d).map(|v| content_hash(&v)))
+            .transpose(),
         _ => Ok(None),
     }
 }

@@ -77,8 +77,10 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     /// lists walk), Hold (the answer's removal is decided), Move (the data mover waits
     /// for the lists).
     state: DFF<Bits<3>>,
-    from_cam: DFF<Bit>,
-    answer: DFF<Bit>,
+    /// In Hold only: the answer is a CAM hit, or a list entry, that `remove` takes (flags
+    /// set on entering Hold, so a removal is one gate from registers, not a state decode).
+    take_cam: DFF<Bit>,
+    take_list: DFF<Bit>,
     /// The running search's key, for the lists.
     l_mode: DFF<Bits<2>>,
     l_comm: DFF<Bits<16>>,
@@ -132,8 +134,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             cam_level: Default::default(),
             lists: Default::default(),
             state: Default::default(),
-            from_cam: Default::default(),
-            answer: Default::default(),
+            take_cam: Default::default(),
+            take_list: Default::default(),
             l_mode: Default::default(),
             l_comm: Default::default(),
             l_src: Default::default(),
@@ -156,7 +158,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, from_cam, answer, l_mode, l_comm, l_src, l_tag, l_src_any, l_tag_any,
+            self, clock, state, take_cam, take_list, l_mode, l_comm, l_src, l_tag, l_src_any, l_tag_any,
             l_handle
         );
         self.cam_level.clock.next = self.clock.val();
@@ -190,8 +192,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
             self.l_tag_any.d.next = self.key_tag_any.val();
             self.l_handle.d.next = self.key_handle.val();
         }
-        self.cam_level.remove.next = false;
-        self.lists.remove.next = false;
+        self.cam_level.remove.next = self.remove.val() & self.take_cam.q.val();
+        self.lists.remove.next = self.remove.val() & self.take_list.q.val();
+        self.take_cam.d.next = false;
+        self.take_list.d.next = false;
         // Inserts take the engine's entry; the data mover's come from the lists' answer.
         self.cam_level.insert.next = false;
         self.cam_level.in_comm.next = self.in_comm.val();
@@ -220,8 +224,8 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
             & !self.lists.busy.val()
             & (!self.insert.val() | (self.lists.empty.val() & !self.cam_level.full.val())))
             | ((self.state.q.val() == self.s_hold.val())
-                & (!(self.remove.val() & self.answer.q.val())
-                    | (self.from_cam.q.val() & self.lists.empty.val())));
+                & !(self.remove.val()
+                    & (self.take_list.q.val() | (self.take_cam.q.val() & !self.lists.empty.val()))));
         self.full.next = (!self.lists.empty.val() | self.cam_level.full.val()) & self.lists.full.val();
         self.count.next = self.cam_level.count.val() + self.lists.count.val();
         self.cam_count.next = self.cam_level.count.val();
@@ -256,8 +260,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         } else if self.state.q.val() == self.s_cam.val() {
             if self.cam_level.hit.val() | self.lists.empty.val() {
                 self.done.next = true;
-                self.from_cam.d.next = true;
-                self.answer.d.next = self.cam_level.hit.val();
+                self.take_cam.d.next = self.cam_level.hit.val();
                 self.state.d.next = self.s_hold.val();
             } else {
                 // The lists start from a register next cycle: no path from the CAM's
@@ -270,24 +273,16 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         } else if self.state.q.val() == self.s_list.val() {
             if self.lists.done.val() {
                 self.done.next = true;
-                self.from_cam.d.next = false;
-                self.answer.d.next = self.lists.found.val();
+                self.take_list.d.next = self.lists.found.val();
                 self.state.d.next = self.s_hold.val();
             }
         } else if self.state.q.val() == self.s_hold.val() {
             self.state.d.next = self.s_idle.val();
-            if self.remove.val() & self.answer.q.val() {
-                if self.from_cam.q.val() {
-                    self.cam_level.remove.next = true;
-                    if !self.lists.empty.val() {
-                        // The data mover: find the oldest list head.
-                        self.lists.search.next = true;
-                        self.lists.search_mode.next = self.mode_any.val();
-                        self.state.d.next = self.s_move.val();
-                    }
-                } else {
-                    self.lists.remove.next = true;
-                }
+            if self.remove.val() & self.take_cam.q.val() & !self.lists.empty.val() {
+                // The data mover: find the oldest list head.
+                self.lists.search.next = true;
+                self.lists.search_mode.next = self.mode_any.val();
+                self.state.d.next = self.s_move.val();
             }
             // The next search, in the removal's edge (only when that needs no mover).
             if self.search.val() {
@@ -310,7 +305,8 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         }
         if self.reset.val() {
             self.state.d.next = self.s_idle.val();
-            self.answer.d.next = false;
+            self.take_cam.d.next = false;
+            self.take_list.d.next = false;
         }
     }
 }

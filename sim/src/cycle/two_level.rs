@@ -8,20 +8,23 @@
 //! acceptance, `W` the cycle the engine acts on the search's result, `T = log2 lists` the
 //! levels of the lists' tournament tree):
 //!
-//! - The engine accepts a command when it is idle and neither queue is busy, and
-//!   registers it; the search starts at `A + 1`, where the CAM compares every slot into
-//!   its registered match vector. A CAM hit, or a miss while the lists are empty, is
-//!   answered at `W = A + 2`. Otherwise the lists' search is issued at `A + 3`: every
+//! - The engine takes a command into its command register (when that is empty and no
+//!   queue is in a multi-cycle step) and issues it at `A + 1` or when the queues allow
+//!   (`engine.rs` has the general rule); the search starts at the issue, where the CAM
+//!   compares every slot into its registered match vector. For a command issued at
+//!   `A + 1`: a CAM hit, or a miss while the lists are empty, is answered at `W = A + 2`.
+//!   Otherwise the lists' search is issued at `A + 3`: every
 //!   non-empty list walks from its head, one element per cycle (each compared a cycle
 //!   after the RAM shows it), to its first match or its tail, the tree picks the oldest
 //!   candidate in `T` registered levels and a last stage selects its fields, so
 //!   `W = A + K + T + 6` with `K` the longest walk. The response is valid at `W + 1`
-//!   (latency 3 for a CAM hit, `K + T + 7` after a walk); it is acknowledged in that
-//!   cycle, so the next command can be accepted at `W + 2`.
+//!   (latency 3 for a CAM hit, `K + T + 7` after a walk).
 //! - At `W` the engine registers what to do; at `W + 1` the queues do it. A CAM removal
-//!   or insert, or a list removal, is one edge. A list insert (when the lists hold
-//!   entries or the CAM is full) keeps the queue busy until `W + 4` (the list's allocate
-//!   and write states).
+//!   or insert is one edge, and the next command may issue in that same cycle (its search
+//!   sees the CAM after the edge). A list removal is one edge too, but the lists' counters
+//!   settle a cycle later, so the next command issues at `W + 2`. A list insert (when the
+//!   lists hold entries or the CAM is full) keeps the queue busy until `W + 4` (the
+//!   list's allocate and write states).
 //! - A CAM removal while the lists hold entries starts the data mover at `W + 1`: the
 //!   lists are searched for any entry (each head: one element), and the oldest head moves
 //!   to the CAM's tail when the tree has answered, at `W + T + 5`; the queue is free at
