@@ -330,6 +330,11 @@ wire spare = room_upto[{nm}];
 wire [{lbm}:0] target = room[rr] ? rr : lowest_room;
 
 reg [15:0] used;
+// `used != 0` registered with the counter (from its next value), so `empty` is a
+// flip-flop, not a 16-bit compare in front of every decision that reads it (zero at
+// power-up like every register here, with or without a reset).
+reg occupied_q;
+wire [15:0] used_next = used + {{15'd0, inc_q}} - {{15'd0, dec_q}};
 // The counter's steps, registered: it settles a cycle after the lists change.
 reg inc_q;
 reg dec_q;
@@ -421,6 +426,7 @@ always @(posedge clock) begin
     if (reset) begin
         rr <= {lb}'d0;
         used <= 16'd0;
+        occupied_q <= 1'b0;
         inc_q <= 1'b0;
         dec_q <= 1'b0;
         full_q <= {n}'d0;
@@ -434,7 +440,8 @@ always @(posedge clock) begin
         // A search's answer may be removed until the next insert or removal (`armed`).
         inc_q <= insert & spare;
         dec_q <= remove & armed & found_q & list_found[found_list_q];
-        used <= used + {{15'd0, inc_q}} - {{15'd0, dec_q}};
+        used <= used_next;
+        occupied_q <= used_next != 16'd0;
         full_q <= list_full;
         armed <= search | (armed & ~insert & ~remove);
         searching <= search | (searching & any_busy);
@@ -456,7 +463,7 @@ always @(*) begin
     count = used;
     done = settle[{t}];
     found = found_q;
-    empty = used == 16'd0;
+    empty = ~occupied_q;
     found_handle = found_handle_q;
     found_src = found_src_q;
     found_tag = found_tag_q;
