@@ -3,7 +3,8 @@
 # against the golden model and the cycle model (and, in Icarus Verilog, the small engine's
 # self-checking testbench), then the preposted-latency and unload
 # benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
-# the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; then the
+# the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; the
+# sustained throughput with commands streamed back to back (model, and the RTL); then the
 # optimistic thread array: its Verilog, a co-simulation, and the message-rate benchmark.
 # Tables go to stdout, SVG plots to out/.
 set -euo pipefail
@@ -33,6 +34,10 @@ for bench in preposted unload; do
     echo "== $bench on the software matchers: entries inspected and ns =="
     $tm bench "$bench"
 done
+echo
+echo "== sustained throughput, commands streamed back to back: cycles and ns per operation =="
+$tm bench throughput --engine model
+$tm bench throughput --engine rtl --lists 4
 echo
 echo "== the optimistic thread array (16 lanes, 128 receive descriptors) =="
 $tm gen --engine optimistic --threads 16 --out out/thread-array

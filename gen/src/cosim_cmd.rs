@@ -41,8 +41,8 @@ use tagmatch_testbench::host_cosim::{cosim_host, HostMode};
 use tagmatch_testbench::onesided::{cosim_onesided, UnitUnderTest};
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
 
-/// A progress bar over the `ops` operations (the callback comes every 1,000), saying the
-/// build of `name` until the first one.
+/// A progress bar over the `ops` operations (the callback says how many are done), saying
+/// the build of `name` until the first call.
 fn progress(ops: usize, name: &str) -> impl FnMut(usize) {
     let bar = progress::bar("cosim", ops);
     bar.set_message(format!("building {name} in Verilator"));
@@ -135,6 +135,9 @@ pub fn run(cfg: &EngineConfig, source: &OpsSource, seed: u64) -> Result<Record, 
         ("list_capacity", json!(cfg.list_capacity)),
     ];
     record.extend(counts(&r, source.count().map(|_| seed)));
+    // Operations driven back to back (the rest went one at a time).
+    let at = record.iter().position(|(k, _)| *k == "cycles").unwrap_or(record.len());
+    record.insert(at, ("streamed", json!(r.streamed)));
     Ok(record)
 }
 

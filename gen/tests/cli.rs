@@ -837,3 +837,59 @@ fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine()
     assert!(failed.contains("FAIL:") && failed.contains("expected kind"), "{failed}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// `bench throughput` streams commands back to back: 2 cycles an operation from the CAM on
+/// the model and the RTL alike, the data mover's hits slower, ns and operations per µs at
+/// the recorded Fmax; bad traffic and options are one-line errors.
+#[test]
+fn throughput_bench_streams_commands_on_model_and_rtl() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-throughput-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = record_file(&dir, "4", 100.0, false);
+    let env = [("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())];
+    let small = ["--cam-depth", "8", "--lists", "4", "--list-capacity", "256", "--format", "json"];
+    let run = |engine: &str| {
+        json(&tagmatch_env(&[&["bench", "throughput", "--engine", engine], &small[..]].concat(), &env))
+    };
+    let (model, rtl) = (run("model"), run("rtl"));
+    assert_eq!(model.len(), 3);
+    for (m, r) in model.iter().zip(&rtl) {
+        assert_eq!(
+            (&m["traffic"], &m["cycles"], &m["max_latency"]),
+            (&r["traffic"], &r["cycles"], &r["max_latency"])
+        );
+    }
+    let of = |traffic: &str| model.iter().find(|r| r["traffic"] == traffic).unwrap();
+    assert_eq!(of("cam-hits")["cycles"], 2.0);
+    assert_eq!(of("unexpected")["cycles"], 2.0);
+    assert_eq!(of("mover-hits")["cycles"], 9.0, "T + 7 with 4 lists");
+    assert_eq!(of("cam-hits")["ns"], 20.0);
+    assert_eq!(of("cam-hits")["ops_per_us"], 50.0);
+    let e = one_line_error(&tagmatch(&["bench", "throughput", "--engine", "model", "--traffic", "bursty"]));
+    assert!(e.contains("unknown traffic 'bursty'") && e.contains("mover-hits"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "throughput", "--depths", "10"]));
+    assert!(e.contains("--engine model or rtl"), "{e}");
+    let cam = dir.join("cam");
+    let e = one_line_error(&tagmatch(&[
+        "gen",
+        "--engine",
+        "cam",
+        "--cam-depth",
+        "12",
+        "--out",
+        cam.to_str().unwrap(),
+    ]));
+    assert!(e.contains("--cam-depth 12") && e.contains("256"), "{e}");
+    let e = one_line_error(&tagmatch(&[
+        "gen",
+        "--engine",
+        "cam",
+        "--lists",
+        "8",
+        "--out",
+        cam.to_str().unwrap(),
+    ]));
+    assert!(e.contains("--cam-depth only"), "{e}");
+    assert_eq!(generate(&cam, &["--engine", "cam", "--cam-depth", "16"])["engine"], "cam");
+    std::fs::remove_dir_all(&dir).ok();
+}
