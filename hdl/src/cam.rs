@@ -303,13 +303,17 @@ wire removed = remove & (|(valid & upto_q));
 wire inserted = |insert_here;
 
 // The search's match vector as of after this edge: the current slots' matches shifted
-// like the slots, and the inserted entry's own compare in the slot it lands in.
-wire [D-1:0] m_now = valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
-    {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}});
-wire [D-1:0] m_shifted = (m_now & ~shift) | ({{1'b0, m_now[D-1:1]}} & shift);
-wire in_match = entry_matches(in_entry, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any,
-    key_handle);
-wire [D-1:0] m_next = (m_shifted & ~insert_here) | (insert_here & {{D{{in_match}}}});
+// like the slots, and the inserted entry's own compare in the slot it lands in. Computed
+// in the clocked block's `search` branch (a function, not wires), so a simulator compares
+// the slots only in the cycles that search; synthesis builds the same logic either way.
+function automatic [D-1:0] next_match(input [D-1:0] m_now, input [D-1:0] sh, input [D-1:0] here,
+        input in_hit);
+    reg [D-1:0] m_shifted;
+    begin
+        m_shifted = (m_now & ~sh) | ({{1'b0, m_now[D-1:1]}} & sh);
+        next_match = (m_shifted & ~here) | (here & {{D{{in_hit}}}});
+    end
+endfunction
 
 integer e;
 always @(posedge clock) begin
@@ -328,7 +332,10 @@ always @(posedge clock) begin
             used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
         end
         if (search) begin
-            mv <= m_next;
+            mv <= next_match(valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
+                    {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}}),
+                shift, insert_here, entry_matches(in_entry, search_mode, key_comm, key_src, key_tag, key_src_any,
+                    key_tag_any, key_handle));
         end else if (remove) begin
             mv <= {{D{{1'b0}}}};
         end
