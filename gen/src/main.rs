@@ -533,11 +533,15 @@ fn bench_rate(options: rate_bench::RateOptions, format: Format, plot: Option<Pat
     if let Some(&bad) = options.threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
-    let records = rate_bench::run(&options)?;
+    let mut records = rate_bench::run(&options)?;
+    for w in rate_bench::annotate(&mut records, options.engine)? {
+        eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
+    }
     if let Some(svg) = plot {
         rate_bench::plot(&records, &svg)?;
     }
-    print!("{}", render(&records, format));
+    let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
+    print!("{}", render(&shown, format));
     Ok(())
 }
 

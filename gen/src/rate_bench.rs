@@ -13,8 +13,9 @@ use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use crate::thread_array_gen;
+use crate::{engine_gen, timing_record};
 use indicatif::ProgressBar;
-use serde_json::json;
+use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Instant;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
@@ -144,6 +145,57 @@ fn rtl(
     );
     progress::note(progress, &line);
     Ok(rate)
+}
+
+/// Gives every record `fmax_mhz`, `device` and `matches_per_us` after `matches_per_cycle`:
+/// the thread array at the recorded Fmax of the generator's array with that many lanes
+/// (default tables, fast path as the scenario runs it), the two-level engine at its
+/// configuration's; null where none was measured. Returns the warnings for records of
+/// older designs.
+pub fn annotate(records: &mut [Record], engine: TwoLevelConfig) -> Result<Vec<String>, String> {
+    let file = timing_record::load()?;
+    let mut warnings = Vec::new();
+    let list_capacity = engine.lists * (engine.entries_per_list + 1);
+    let two_level =
+        match engine_gen::configuration(engine.cam_depth as u32, engine.lists as u32, list_capacity as u32) {
+            Ok(cfg) => {
+                timing_record::clock_of(&file, "two-level", &engine_gen::parameters(&cfg), &mut warnings)?
+            }
+            Err(_) => None,
+        };
+    for r in records.iter_mut() {
+        let text = |key: &str| field(r, key).as_str().unwrap_or_default().to_string();
+        let clock = match text("design").as_str() {
+            "two-level" => two_level.clone(),
+            _ => {
+                let threads = field(r, "threads").as_u64().unwrap_or(0) as usize;
+                let fast_path = Scenario::parse(&text("scenario"))? != Scenario::WcSlowPath;
+                match thread_array_gen::configuration(
+                    threads,
+                    thread_array_gen::DEFAULT_DESCRIPTORS,
+                    fast_path,
+                ) {
+                    Ok(cfg) => timing_record::clock_of(
+                        &file,
+                        "optimistic",
+                        &thread_array_gen::parameters(&cfg),
+                        &mut warnings,
+                    )?,
+                    Err(_) => None,
+                }
+            }
+        };
+        let per_cycle = field(r, "matches_per_cycle").as_f64().unwrap_or(0.0);
+        let (fmax, device, per_us) = match clock {
+            Some(c) => {
+                (json!(c.fmax_mhz), json!(c.device), json!((per_cycle * c.fmax_mhz * 100.0).round() / 100.0))
+            }
+            None => (Value::Null, Value::Null, Value::Null),
+        };
+        let at = r.iter().position(|(k, _)| *k == "matches_per_cycle").map_or(r.len(), |i| i + 1);
+        r.splice(at..at, [("fmax_mhz", fmax), ("device", device), ("matches_per_us", per_us)]);
+    }
+    Ok(warnings)
 }
 
 /// Matches per cycle against threads (log scale), one line per scenario; the two-level

@@ -10,7 +10,7 @@
 //! clocks instead. A record whose hash differs from the Verilog the generator emits now
 //! was measured on an older design: the benchmark still uses it and says so on stderr.
 
-use crate::engine_gen::{self, content_hash, EngineConfig};
+use crate::engine_gen::{self, content_hash};
 use crate::report::{field, Record};
 use crate::thread_array_gen;
 use crate::timing::{Timing, DEVICE};
@@ -212,21 +212,11 @@ pub fn annotate(records: &mut [Record], list_capacity: u32) -> Result<Vec<String
             "two-level" => match clocks.get(&(cam, lists)) {
                 Some(c) => c.clone(),
                 None => {
-                    let measured =
-                        engine_gen::configuration(cam as u32, lists as u32, list_capacity).ok().and_then(
-                            |cfg: EngineConfig| find(&file, "two-level", &engine_gen::parameters(&cfg)),
-                        );
-                    let clock = match measured {
-                        Some(m) => {
-                            if let Some(w) = staleness(m)? {
-                                warnings.push(format!("Fmax measured for an older design: {w}"));
-                            }
-                            Some(Clock {
-                                fmax_mhz: m["fmax_mhz"].as_f64().expect("checked on load"),
-                                device: m["device"].as_str().unwrap_or(DEVICE).to_string(),
-                            })
+                    let clock = match engine_gen::configuration(cam as u32, lists as u32, list_capacity) {
+                        Ok(cfg) => {
+                            clock_of(&file, "two-level", &engine_gen::parameters(&cfg), &mut warnings)?
                         }
-                        None => None,
+                        Err(_) => None,
                     };
                     clocks.insert((cam, lists), clock.clone());
                     clock
@@ -253,21 +243,40 @@ pub fn annotate(records: &mut [Record], list_capacity: u32) -> Result<Vec<String
     Ok(warnings)
 }
 
-/// The records as a table shows them: a null `ns` reads "not measured".
+/// The recorded clock of `design` with exactly these `parameters`, if it was measured;
+/// a record of an older design is used, with a warning pushed onto `warnings`.
+pub fn clock_of(
+    file: &[Value],
+    design: &str,
+    parameters: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Clock>, String> {
+    let Some(m) = find(file, design, parameters) else { return Ok(None) };
+    if let Some(w) = staleness(m)? {
+        warnings.push(format!("Fmax measured for an older design: {w}"));
+    }
+    Ok(Some(Clock {
+        fmax_mhz: m["fmax_mhz"].as_f64().expect("checked on load"),
+        device: m["device"].as_str().unwrap_or(DEVICE).to_string(),
+    }))
+}
+
+/// Fields that are null where no clock was measured.
+const MEASURED_ONLY: [&str; 3] = ["ns", "ops_per_us", "matches_per_us"];
+
+/// The records as a table shows them: a null time or rate reads "not measured".
 pub fn for_table(records: &[Record]) -> Vec<Record> {
     records
         .iter()
         .map(|r| {
             r.iter()
-                .map(
-                    |(k, v)| {
-                        if *k == "ns" && v.is_null() {
-                            (*k, json!("not measured"))
-                        } else {
-                            (*k, v.clone())
-                        }
-                    },
-                )
+                .map(|(k, v)| {
+                    if MEASURED_ONLY.contains(k) && v.is_null() {
+                        (*k, json!("not measured"))
+                    } else {
+                        (*k, v.clone())
+                    }
+                })
                 .collect()
         })
         .collect()
