@@ -1,6 +1,8 @@
 //! The preposted and unload drivers on small engines in Verilator: a CAM hit answers in
-//! three cycles, a list costs one cycle per element per list, and back-to-back operations
-//! take four cycles each (accept, search, answer, respond + acknowledge).
+//! three cycles, a list costs one cycle per element per list, and operations sent one at
+//! a time (each after the last response, as these benchmarks send them) take four cycles
+//! each (accept, search, answer, respond + acknowledge); streamed ones overlap (see
+//! `engine_cosim.rs`).
 
 use tagmatch_hdl::receive_engine::receive_engine_verilog;
 use tagmatch_sim::cycle::bench::{preposted, unload};
