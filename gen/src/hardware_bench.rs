@@ -8,6 +8,7 @@ use crate::progress;
 use crate::report::{field, Record};
 use crate::software_bench::Bench;
 use crate::svg_plot::{Chart, Scale, Series};
+use indicatif::ProgressBar;
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -29,25 +30,7 @@ pub fn run_rtl(
     let mut out = Vec::new();
     let progress = progress::bar(&format!("bench {}", bench.name()), configs.len() * depths.len());
     for cfg in configs {
-        progress::note(
-            &progress,
-            &format!(
-                "tagmatch: building {} in Verilator (minutes the first time, cached after)",
-                cfg.build_name()
-            ),
-        );
-        progress.set_message(format!("building {}", cfg.build_name()));
-        let (model, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
-        progress::note(
-            &progress,
-            &format!(
-                "tagmatch: {} {} in {:.1} s",
-                cfg.build_name(),
-                if build.cached { "loaded from the cache" } else { "built" },
-                build.seconds
-            ),
-        );
-        let mut engine = RtlEngine::new(model)?;
+        let (mut engine, build_seconds) = build_rtl(cfg, &progress)?;
         for &depth in depths {
             progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
             let started = Instant::now();
@@ -75,13 +58,37 @@ pub fn run_rtl(
             record.extend([
                 ("simulated_cycles", json!(point.simulated)),
                 ("sim_kcycles_per_s", json!((point.simulated as f64 / seconds / 1e3).round())),
-                ("build_s", json!((build.seconds * 10.0).round() / 10.0)),
+                ("build_s", json!((build_seconds * 10.0).round() / 10.0)),
             ]);
             progress.inc(1);
         }
     }
     progress.finish_and_clear();
     Ok(out)
+}
+
+/// `cfg`'s RTL in Verilator, built or loaded from the cache, saying which above
+/// `progress`; returns it with the build's seconds.
+pub fn build_rtl(cfg: &EngineConfig, progress: &ProgressBar) -> Result<(RtlEngine, f64), String> {
+    progress::note(
+        progress,
+        &format!(
+            "tagmatch: building {} in Verilator (minutes the first time, cached after)",
+            cfg.build_name()
+        ),
+    );
+    progress.set_message(format!("building {}", cfg.build_name()));
+    let (model, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
+    progress::note(
+        progress,
+        &format!(
+            "tagmatch: {} {} in {:.1} s",
+            cfg.build_name(),
+            if build.cached { "loaded from the cache" } else { "built" },
+            build.seconds
+        ),
+    );
+    Ok((RtlEngine::new(model)?, build.seconds))
 }
 
 /// Cycles against depth, both on log scales, one line per design and list count (the form

@@ -13,8 +13,6 @@ use std::time::Instant;
 use tagmatch_sim::cycle::bench::{throughput, Throughput, Traffic};
 use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::CycleEngine;
-use tagmatch_testbench::engine::{engine_spec, RtlEngine};
-use tagmatch_testbench::verilator::Model;
 
 /// Operations per run: as many as the CAM holds.
 fn ops_for(cfg: &EngineConfig, traffic: Traffic) -> Result<u32, String> {
@@ -52,18 +50,7 @@ pub fn run(configs: &[EngineConfig], traffic: &[Traffic], rtl: bool) -> Result<V
     for cfg in configs {
         let model = cfg.model_config()?;
         let mut engine: Box<dyn CycleEngine> = if rtl {
-            progress.set_message(format!("building {}", cfg.build_name()));
-            let (m, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
-            progress::note(
-                &progress,
-                &format!(
-                    "tagmatch: {} {} in {:.1} s",
-                    cfg.build_name(),
-                    if build.cached { "loaded from the cache" } else { "built" },
-                    build.seconds
-                ),
-            );
-            Box::new(RtlEngine::new(m)?)
+            Box::new(crate::hardware_bench::build_rtl(cfg, &progress)?.0)
         } else {
             Box::new(TwoLevelModel::with_config(model))
         };
