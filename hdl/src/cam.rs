@@ -10,7 +10,7 @@
 //! - `S`: every valid slot is compared with the key; the result is registered as the
 //!   match vector `mv` (one bit per slot).
 //! - `S + 1`: `hit` is the OR of `mv`, and the oldest hit is chosen from it by a
-//!   parallel-prefix OR (radix-4 Kogge–Stone, `log4 D` levels: `upto[i]` = any hit at or below
+//!   parallel-prefix OR (Kogge–Stone, `log2 D` levels: `upto[i]` = any hit at or below
 //!   `i`), which makes a one-hot `first`; `hit_*` are the fields of that slot, selected by
 //!   an AND-OR tree. Both trees are `log D` deep, so the depth costs levels, not a chain.
 //!   `upto` is registered at the end of `S + 1`.

@@ -1,5 +1,5 @@
 //! Verilog text for the logarithmic structures the custom blocks share: a parallel-prefix
-//! OR (oldest/lowest set bit in `log4 n` levels instead of a chain of `n` ifs) and a
+//! OR (oldest/lowest set bit in `log2 n` levels instead of a chain of `n` ifs) and a
 //! one-hot to binary encoder (one balanced OR reduction per index bit).
 
 /// Levels of a tree over `n` leaves: the smallest `l` with `2^l >= n`.
@@ -7,29 +7,21 @@ pub fn levels(n: usize) -> usize {
     n.next_power_of_two().trailing_zeros() as usize
 }
 
-/// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]`: a radix-4 Kogge–Stone
-/// prefix OR of `ceil(log4 n)` levels. Level `k` ORs each bit with the three bits `4^k`,
-/// `2·4^k` and `3·4^k` below it (a 4-input OR: one LUT4), so its reach grows fourfold a
-/// level; one wire per level, so no net feeds itself and a simulator works on words, not
-/// bits. (Radix 2 took twice the levels: the 128-entry CAM's critical path was its 7.)
+/// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]`: a Kogge–Stone prefix OR
+/// of `log2 n` levels, each level one whole-vector shift and OR (one wire per level, so
+/// no net feeds itself and a simulator works on words, not bits).
 pub fn prefix_or(out: &str, input: &str, n: usize) -> String {
-    let mut l = 0;
-    while 4usize.pow(l as u32) < n {
-        l += 1;
-    }
+    let l = levels(n);
     let msb = n - 1;
-    let mut text = format!("// {out}[i] = |{input}[i:0]: a radix-4 Kogge-Stone prefix OR of {l} levels.\n");
+    let mut text = format!("// {out}[i] = |{input}[i:0]: a Kogge-Stone prefix OR of {l} levels.\n");
     text += &format!("wire [{msb}:0] {out}_l0 = {input};\n");
     for k in 0..l {
-        let step = 4usize.pow(k as u32);
-        let mut terms = vec![format!("{out}_l{k}")];
-        for m in 1..4 {
-            let shift = m * step;
-            if shift < n {
-                terms.push(format!("{{{out}_l{k}[{}:0], {shift}'d0}}", n - 1 - shift));
-            }
-        }
-        text += &format!("wire [{msb}:0] {out}_l{} = {};\n", k + 1, terms.join(" | "));
+        let step = 1usize << k;
+        text += &format!(
+            "wire [{msb}:0] {out}_l{} = {out}_l{k} | {{{out}_l{k}[{}:0], {step}'d0}};\n",
+            k + 1,
+            n - 1 - step
+        );
     }
     text += &format!("wire [{msb}:0] {out} = {out}_l{l};\n");
     text
@@ -84,16 +76,12 @@ mod tests {
     }
 
     #[test]
-    fn the_prefix_quadruples_its_reach_each_level() {
+    fn the_prefix_doubles_its_reach_each_level() {
         let text = prefix_or("upto", "mv", 8);
-        assert!(
-            text.contains("wire [7:0] upto_l1 = upto_l0 | {upto_l0[6:0], 1'd0} | {upto_l0[5:0], 2'd0} | {upto_l0[4:0], 3'd0};"),
-            "{text}"
-        );
-        assert!(text.contains("wire [7:0] upto_l2 = upto_l1 | {upto_l1[3:0], 4'd0};"), "{text}");
-        assert!(text.contains("wire [7:0] upto = upto_l2;"), "{text}");
+        assert!(text.contains("wire [7:0] upto_l1 = upto_l0 | {upto_l0[6:0], 1'd0};"), "{text}");
+        assert!(text.contains("wire [7:0] upto_l3 = upto_l2 | {upto_l2[3:0], 4'd0};"), "{text}");
+        assert!(text.contains("wire [7:0] upto = upto_l3;"), "{text}");
         assert!(prefix_or("p", "x", 1).contains("wire [0:0] p = p_l0;"));
-        assert!(prefix_or("p", "x", 256).contains("wire [255:0] p = p_l4;"));
     }
 
     #[test]
