@@ -42,10 +42,11 @@
 //!   in that cycle the action reaches the queues (remove the answer, insert into the other
 //!   queue). So a CAM hit answers 3 cycles after acceptance.
 //! - The next command issues in that same cycle `W + 1` when both queues say the action is
-//!   done at its edge (`quick`: a CAM insert, a removal that needs no data mover, none):
-//!   its search sees the CAM after the removal and the insert (see `cam.rs`), so a post
-//!   that missed is found by the next arrival and a removed entry is not. Otherwise it
-//!   waits until the queues are idle. Back-to-back CAM hits therefore take 2 cycles each,
+//!   done at its edge (`quick`: a CAM insert, a CAM removal that needs no data mover,
+//!   none): its search sees the CAM after the removal and the insert (see `cam.rs`), so a
+//!   post that missed is found by the next arrival and a removed entry is not. After a
+//!   list removal it issues a cycle later (the lists' counters settle), after a list
+//!   insert or a data move when the queue is idle again. Back-to-back CAM hits therefore take 2 cycles each,
 //!   against 4 when every command waited for the last response: the decision cycle and
 //!   the action cycle overlap the next command's acceptance and search.
 //! - A wait, a test or an unknown op code needs no search: it is decided at `I`, answered
