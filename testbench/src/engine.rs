@@ -247,15 +247,7 @@ impl RtlEngine {
         self.ports.acknowledge(&mut self.model);
         // A match that ends a parked wait is followed at once by the wait's answer.
         self.wakeup = None;
-        if self.model.get(self.ports.resp_valid) != 0 {
-            let kind = self.model.get(self.ports.resp_kind);
-            if kind != RESP_REACHED {
-                return Err(format!("a second response of kind {kind} after {op:?}"));
-            }
-            let counter = self.model.get(self.ports.resp_msg) as u32;
-            self.wakeup = Some(Wakeup { cycle: self.model.cycles(), counter });
-            self.ports.acknowledge(&mut self.model);
-        }
+        self.take_late_wakeup(|| format!("{op:?}"))?;
         Ok(Applied { outcome, accepted, responded })
     }
 
@@ -292,8 +284,7 @@ impl RtlEngine {
             self.model.set(self.ports.resp_ready, taking as u64);
             if taking && self.model.get(self.ports.resp_valid) != 0 {
                 if self.model.get(self.ports.resp_kind) == RESP_REACHED {
-                    let counter = self.model.get(self.ports.resp_msg) as u32;
-                    self.wakeup = Some(Wakeup { cycle: now, counter });
+                    self.wakeup = Some(self.shown_wakeup());
                 } else {
                     let i = applied.len();
                     let outcome = self.ports.outcome(&self.model, &ops[i])?;
@@ -306,14 +297,27 @@ impl RtlEngine {
             }
         }
         self.model.set(self.ports.resp_ready, 0);
-        // A match that ends a parked wait is followed at once by the wait's answer.
-        if self.model.get(self.ports.resp_valid) != 0 && self.model.get(self.ports.resp_kind) == RESP_REACHED
-        {
-            let counter = self.model.get(self.ports.resp_msg) as u32;
-            self.wakeup = Some(Wakeup { cycle: self.model.cycles(), counter });
+        self.take_late_wakeup(|| "the streamed operations".to_string())?;
+        Ok(applied)
+    }
+
+    /// The woken wait's answer on the response ports this cycle.
+    fn shown_wakeup(&self) -> Wakeup {
+        Wakeup { cycle: self.model.cycles(), counter: self.model.get(self.ports.resp_msg) as u32 }
+    }
+
+    /// A match that ends a parked wait is followed at once by the wait's answer: takes it if
+    /// it is there; any other response still waiting after `what` is an error.
+    fn take_late_wakeup(&mut self, what: impl FnOnce() -> String) -> Result<(), String> {
+        if self.model.get(self.ports.resp_valid) != 0 {
+            let kind = self.model.get(self.ports.resp_kind);
+            if kind != RESP_REACHED {
+                return Err(format!("a second response of kind {kind} after {}", what()));
+            }
+            self.wakeup = Some(self.shown_wakeup());
             self.ports.acknowledge(&mut self.model);
         }
-        Ok(applied)
+        Ok(())
     }
 
     /// A wait or test of the completion unit: the class goes in `cmd_comm`, the count in
