@@ -41,9 +41,9 @@ pub fn command_fields() -> Vec<Field> {
     layout(&[
         (
             "op",
-            3,
+            4,
             "0 post receive, 1 arrival, 2 cancel, 3 probe, 4 matched probe, 5 wait (class in comm, count in \
-             handle), 6 test",
+             handle), 6 test, 7 flush (empty both queues), 8-15 answer error",
         ),
         ("comm", 16, "communicator"),
         ("src", 16, "source rank (receive: ignored when src_any)"),
@@ -61,7 +61,7 @@ pub fn response_fields() -> Vec<Field> {
             4,
             "0 matched, 1 queued, 2 cancelled, 3 not found, 4 probe found, 5 probe found nothing, \
              6 overflow (the queue was full; nothing was applied, the host keeps the operation), 7 error, \
-             8 reached (a wait's or test's count; counter in msg), 9 not reached, 10 parked",
+             8 reached (a wait's or test's count; counter in msg), 9 not reached, 10 parked, 11 flushed",
         ),
         ("recv", 32, "receive handle (matched, cancelled)"),
         ("msg", 32, "message handle (matched, probe found)"),

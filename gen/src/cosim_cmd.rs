@@ -34,7 +34,7 @@ use tagmatch_sim::onesided::harness::{random_script, ResponsePolicy};
 use tagmatch_sim::onesided::network::NetworkConfig;
 use tagmatch_sim::onesided::UnitConfig;
 use tagmatch_sim::op_file::read_ops;
-use tagmatch_sim::streams::{bursty_stream, random_stream, random_stream_from, Envelopes};
+use tagmatch_sim::streams::{bursty_stream, random_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
 use tagmatch_testbench::cosim::{cosim, CosimError, CosimReport, EngineUnderTest};
 use tagmatch_testbench::host_cosim::{cosim_host, HostMode};
@@ -121,10 +121,18 @@ pub const ENGINE_AGREES: &str = "RTL and golden model pair alike, RTL and cycle 
 pub const DRIVER_AGREES: &str =
     "the host driver over the RTL pairs as the unbounded golden model, and as over the cycle model";
 
-pub fn run(cfg: &EngineConfig, source: &OpsSource, seed: u64) -> Result<Record, String> {
+pub fn run(
+    cfg: &EngineConfig,
+    source: &OpsSource,
+    seed: u64,
+    flush_every: Option<u64>,
+) -> Result<Record, String> {
     let engine =
         EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config()? };
-    let stream = source.load(|n| random_stream(seed, n))?;
+    let mut stream = source.load(|n| random_stream(seed, n))?;
+    if let Some(n) = flush_every {
+        stream = with_flushes(&stream, seed, n);
+    }
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let r = explain(cosim(&engine, &stream, &mut progress(ops, &engine.name)), seed)?;
@@ -264,6 +272,7 @@ fn counts(r: &CosimReport, seed: Option<u64>) -> Record {
         ("not_found", json!(r.not_found)),
         ("probes", json!(r.probes)),
         ("overflows", json!(r.overflows)),
+        ("flushes", json!(r.flushes)),
         ("deepest", json!(r.deepest)),
         ("cycles", json!(r.cycles)),
         ("sim_kcycles_per_s", json!((r.cycles as f64 / r.seconds.max(1e-9) / 1e3).round())),

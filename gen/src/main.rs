@@ -452,6 +452,10 @@ enum Command {
         ops: cosim_cmd::OpsSource,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Two-level engine: a flush after about one operation in N (from `--seed`), so the
+        /// engine is emptied mid-stream.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        flush_every: Option<u64>,
         /// CAM entries (the small default makes streams spill past the CAM and overflow).
         #[arg(long, default_value_t = 8)]
         cam_depth: u32,
@@ -890,6 +894,7 @@ fn run(cli: Cli) -> Result<(), String> {
             lists,
             ops,
             seed,
+            flush_every,
             cam_depth,
             list_capacity,
             host,
@@ -900,11 +905,14 @@ fn run(cli: Cli) -> Result<(), String> {
             if engine != Design::Onesided {
                 onesided.unused()?;
             }
+            if flush_every.is_some() && (engine != Design::TwoLevel || host.is_some()) {
+                return Err("--flush-every drives the two-level engine without --host".into());
+            }
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
                     let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
-                    (cosim_cmd::run(&cfg, &ops, seed)?, cosim_cmd::ENGINE_AGREES)
+                    (cosim_cmd::run(&cfg, &ops, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
                 }
                 (Design::TwoLevel, Some(choice)) => {
                     array.unused()?;

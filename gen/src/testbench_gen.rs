@@ -38,7 +38,7 @@ const MAX_OPS: usize = 1_000_000;
 
 /// One field of the packed vector: name, width.
 const LAYOUT: [(&str, u32); 14] = [
-    ("op", 3),
+    ("op", 4),
     ("comm", 16),
     ("src", 16),
     ("tag", 32),
@@ -159,7 +159,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20   always @(posedge clock) if (counting) cycle <= cycle + 1;\n\
          \x20   reg reset = 1'b0;\n\
          \x20   reg cmd_valid = 1'b0;\n\
-         \x20   reg [2:0] cmd_op = 3'd0;\n\
+         \x20   reg [3:0] cmd_op = 4'd0;\n\
          \x20   reg [15:0] cmd_comm = 16'd0;\n\
          \x20   reg [15:0] cmd_src = 16'd0;\n\
          \x20   reg [31:0] cmd_tag = 32'd0;\n\
@@ -209,7 +209,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20       for (i = 0; i < OPS; i = i + 1) begin\n\
          \x20           v = vectors[i];\n\
          \x20           cmd_op = {op};\n\
-         \x20           if ({op} != 3'd2) begin\n\
+         \x20           if ({op} != 4'd2) begin\n\
          \x20               cmd_comm = {comm}; cmd_src = {src}; cmd_tag = {tag};\n\
          \x20               cmd_src_any = {src_any}; cmd_tag_any = {tag_any};\n\
          \x20           end\n\

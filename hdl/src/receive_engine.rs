@@ -6,8 +6,18 @@
 //! arrives (search the PRQ, else queue in the UMQ), cancel a receive by handle (search the
 //! PRQ by handle), probe (search the UMQ, leave the message), matched probe (search the
 //! UMQ and take the message). A receive's `ANY_SOURCE`/`ANY_TAG` travel as wildcard flags:
-//! stored with it in the PRQ, applied to the search when it scans the UMQ. Op code 7
-//! answers `error` and changes nothing.
+//! stored with it in the PRQ, applied to the search when it scans the UMQ. Op codes 8–15
+//! answer `error` and change nothing.
+//!
+//! Flush (op 7) empties both queues between jobs without the reset port. It is a command
+//! like the others, so it takes effect in order: the commands before it finish (a list walk
+//! or the data mover under way completes first, as `cmd_ready` holds it back) and their
+//! responses come out first. It is decided at issue `I` and answered `flushed` at `I + 1`;
+//! in that cycle the `clearing` register resets both queues, so the next command (issued at
+//! `I + 2` at the earliest) finds them empty. Labels restart, the completion counters
+//! clear and a parked wait is dropped (it will never be answered; the host completes it
+//! with the flush). Accepted at `A`, a flush into an idle engine has emptied it by the end
+//! of `A + 2`.
 //!
 //! Completion unit (FPL 2018): every match (a posted receive or a matched probe taking a
 //! message, a message taking a receive) counts one completed request in the counter of
@@ -72,6 +82,7 @@ pub const OP_PROBE: u64 = 3;
 pub const OP_MATCHED_PROBE: u64 = 4;
 pub const OP_WAIT: u64 = 5;
 pub const OP_TEST: u64 = 6;
+pub const OP_FLUSH: u64 = 7;
 
 pub const RESP_MATCHED: u64 = 0;
 pub const RESP_QUEUED: u64 = 1;
@@ -80,12 +91,13 @@ pub const RESP_NOT_FOUND: u64 = 3;
 pub const RESP_PROBE_FOUND: u64 = 4;
 pub const RESP_PROBE_NONE: u64 = 5;
 pub const RESP_OVERFLOW: u64 = 6;
-/// An op code the engine does not know (7), or a wait while another is parked; nothing
+/// An op code the engine does not know (8–15), or a wait while another is parked; nothing
 /// changed.
 pub const RESP_ERROR: u64 = 7;
 pub const RESP_REACHED: u64 = 8;
 pub const RESP_NOT_REACHED: u64 = 9;
 pub const RESP_PARKED: u64 = 10;
+pub const RESP_FLUSHED: u64 = 11;
 
 /// Completion classes: the low bits of the communicator.
 pub const COMPLETION_CLASSES: usize = 4;
@@ -97,7 +109,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub reset: Signal<In, Bit>,
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
-    pub cmd_op: Signal<In, Bits<3>>,
+    pub cmd_op: Signal<In, Bits<4>>,
     pub cmd_comm: Signal<In, Bits<16>>,
     pub cmd_src: Signal<In, Bits<16>>,
     pub cmd_tag: Signal<In, Bits<32>>,
@@ -121,7 +133,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     umq_queue: TwoLevelQueue<C, A, N>,
     /// The command register: accepted, not yet issued.
     c_valid: DFF<Bit>,
-    c_op: DFF<Bits<3>>,
+    c_op: DFF<Bits<4>>,
     c_comm: DFF<Bits<16>>,
     c_src: DFF<Bits<16>>,
     c_tag: DFF<Bits<32>>,
@@ -131,7 +143,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     /// The in-flight register: the issued command until its action is done (`inflight`:
     /// its search has not answered yet).
     inflight: DFF<Bit>,
-    p_op: DFF<Bits<3>>,
+    p_op: DFF<Bits<4>>,
     p_comm: DFF<Bits<16>>,
     p_src: DFF<Bits<16>>,
     p_tag: DFF<Bits<32>>,
@@ -164,6 +176,10 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     w_class: DFF<Bits<2>>,
     w_count: DFF<Bits<32>>,
     wake: DFF<Bit>,
+    /// A flush issued last cycle: the queues reset in this one.
+    clearing: DFF<Bit>,
+    /// The queues' reset: the port or a flush.
+    clear_queues: Signal<Local, Bit>,
     /// Counters of the command register's class, the in-flight command's and the wait's.
     c_class_count: Signal<Local, Bits<32>>,
     p_class_count: Signal<Local, Bits<32>>,
@@ -189,12 +205,13 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     taken: Signal<Local, Bit>,
     half: Constant<Bits<32>>,
     class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
-    op_post: Constant<Bits<3>>,
-    op_arrive: Constant<Bits<3>>,
-    op_cancel: Constant<Bits<3>>,
-    op_matched_probe: Constant<Bits<3>>,
-    op_wait: Constant<Bits<3>>,
-    op_test: Constant<Bits<3>>,
+    op_post: Constant<Bits<4>>,
+    op_arrive: Constant<Bits<4>>,
+    op_cancel: Constant<Bits<4>>,
+    op_matched_probe: Constant<Bits<4>>,
+    op_wait: Constant<Bits<4>>,
+    op_test: Constant<Bits<4>>,
+    op_flush: Constant<Bits<4>>,
     r_matched: Constant<Bits<4>>,
     r_queued: Constant<Bits<4>>,
     r_cancelled: Constant<Bits<4>>,
@@ -206,6 +223,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     r_reached: Constant<Bits<4>>,
     r_not_reached: Constant<Bits<4>>,
     r_parked: Constant<Bits<4>>,
+    r_flushed: Constant<Bits<4>>,
     mode_envelope: Constant<Bits<2>>,
     mode_handle: Constant<Bits<2>>,
     one32: Constant<Bits<32>>,
@@ -214,7 +232,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
     fn default() -> Self {
-        let o = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
+        let o = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
         ReceiveEngine {
@@ -280,6 +298,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             w_class: Default::default(),
             w_count: Default::default(),
             wake: Default::default(),
+            clearing: Default::default(),
+            clear_queues: Default::default(),
             c_class_count: Default::default(),
             p_class_count: Default::default(),
             wait_count: Default::default(),
@@ -306,6 +326,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             op_matched_probe: o(OP_MATCHED_PROBE),
             op_wait: o(OP_WAIT),
             op_test: o(OP_TEST),
+            op_flush: o(OP_FLUSH),
             r_matched: k(RESP_MATCHED),
             r_queued: k(RESP_QUEUED),
             r_cancelled: k(RESP_CANCELLED),
@@ -317,6 +338,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             r_reached: k(RESP_REACHED),
             r_not_reached: k(RESP_NOT_REACHED),
             r_parked: k(RESP_PARKED),
+            r_flushed: k(RESP_FLUSHED),
             mode_envelope: m(crate::bram_list::MODE_ENVELOPE),
             mode_handle: m(crate::bram_list::MODE_HANDLE),
             one32: Constant::new(1u64.to_bits()),
@@ -332,7 +354,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, inflight, p_op,
             p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, label, out_valid, kind, recv, msg, r_src,
             r_tag, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq,
-            insert_umq, w_valid, w_class, w_count, wake
+            insert_umq, w_valid, w_class, w_count, wake, clearing
         );
         // The completion counters of the command's class, the in-flight command's and the
         // parked wait's.
@@ -356,8 +378,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.wake_diff.next = self.p_class_count.val() + self.one32.val() - self.w_count.q.val();
         self.prq_queue.clock.next = self.clock.val();
         self.umq_queue.clock.next = self.clock.val();
-        self.prq_queue.reset.next = self.reset.val();
-        self.umq_queue.reset.next = self.reset.val();
+        self.clear_queues.next = self.reset.val() | self.clearing.q.val();
+        self.prq_queue.reset.next = self.clear_queues.val();
+        self.umq_queue.reset.next = self.clear_queues.val();
+        self.clearing.d.next = false;
 
         self.c_search.next = self.c_op.q.val() < self.op_wait.val();
         self.c_uses_prq.next =
@@ -538,11 +562,14 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             }
         }
         if !self.inflight.q.val() {
-            // Decided at issue: the completion unit answers from its counters; an unknown
+            // Decided at issue: a flush, the completion unit from its counters, an unknown
             // op code answers error.
             self.n_recv.next = self.c_handle.q.val();
             self.n_msg.next = self.c_class_count.val();
-            if self.c_op.q.val() > self.op_test.val() {
+            if self.c_op.q.val() == self.op_flush.val() {
+                self.n_kind.next = self.r_flushed.val();
+                self.clearing.d.next = self.issue.val();
+            } else if self.c_op.q.val() > self.op_test.val() {
                 self.n_kind.next = self.r_error.val();
                 self.n_msg.next = self.c_handle.q.val();
             } else if (self.c_op.q.val() == self.op_wait.val()) & self.w_valid.q.val() {
@@ -600,21 +627,26 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.s_src.d.next = self.n_src.val();
             self.s_tag.d.next = self.n_tag.val();
         }
-        if self.reset.val() {
-            self.c_valid.d.next = false;
-            self.inflight.d.next = false;
-            self.out_valid.d.next = false;
-            self.s_valid.d.next = false;
+        if self.clear_queues.val() {
+            // Reset or flush: the queues are emptied (their own reset) and the engine's
+            // state of them goes with it; only reset also drops commands and responses.
             self.label.d.next = self.zero32.val();
-            self.remove_prq.d.next = false;
-            self.remove_umq.d.next = false;
-            self.insert_prq.d.next = false;
-            self.insert_umq.d.next = false;
             self.w_valid.d.next = false;
             self.wake.d.next = false;
             for i in 0..COMPLETION_CLASSES {
                 self.completions[i].d.next = self.zero32.val();
             }
+        }
+        if self.reset.val() {
+            self.clearing.d.next = false;
+            self.c_valid.d.next = false;
+            self.inflight.d.next = false;
+            self.out_valid.d.next = false;
+            self.s_valid.d.next = false;
+            self.remove_prq.d.next = false;
+            self.remove_umq.d.next = false;
+            self.insert_prq.d.next = false;
+            self.insert_umq.d.next = false;
         }
     }
 }
@@ -643,7 +675,7 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("reset", 1, true),
         ("cmd_valid", 1, true),
         ("cmd_ready", 1, false),
-        ("cmd_op", 3, true),
+        ("cmd_op", 4, true),
         ("cmd_comm", 16, true),
         ("cmd_src", 16, true),
         ("cmd_tag", 32, true),

@@ -153,6 +153,12 @@ impl Matcher for FourIndexMatcher {
         Outcome::MatchedProbed(self.take_unexpected(&spec, true))
     }
 
+    fn flush(&mut self) {
+        let mut stats = self.stats;
+        stats.flushed();
+        *self = Self { stats, ..Self::new(self.bins) };
+    }
+
     fn stats(&self) -> WorkStats {
         self.stats
     }

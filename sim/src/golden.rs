@@ -126,6 +126,12 @@ impl Matcher for Golden {
         }))
     }
 
+    fn flush(&mut self) {
+        self.prq.clear();
+        self.umq.clear();
+        self.stats.flushed();
+    }
+
     fn stats(&self) -> WorkStats {
         self.stats
     }

@@ -155,6 +155,8 @@ pub struct HashBinsMatcher {
     umq: BinnedQueue<Unexpected>,
     next_seq: u64,
     stats: WorkStats,
+    /// The bins it started with (a flush starts again from them).
+    config: Bins,
 }
 
 impl HashBinsMatcher {
@@ -162,6 +164,7 @@ impl HashBinsMatcher {
         HashBinsMatcher {
             prq: BinnedQueue::new(bins, true),
             umq: BinnedQueue::new(bins, false),
+            config: bins,
             next_seq: 0,
             stats: WorkStats::default(),
         }
@@ -267,6 +270,12 @@ impl Matcher for HashBinsMatcher {
 
     fn matched_probe(&mut self, spec: RecvSpec) -> Outcome {
         Outcome::MatchedProbed(self.take_unexpected(&spec, true))
+    }
+
+    fn flush(&mut self) {
+        let mut stats = self.stats;
+        stats.flushed();
+        *self = Self { stats, ..Self::new(self.config) };
     }
 
     fn stats(&self) -> WorkStats {

@@ -67,6 +67,12 @@ impl WorkStats {
         self.umq_len -= 1;
     }
 
+    /// Both queues were emptied: the lengths restart, the counts of work done stay.
+    pub fn flushed(&mut self) {
+        self.prq_len = 0;
+        self.umq_len = 0;
+    }
+
     /// Mean entries inspected per search.
     pub fn mean_inspected(&self) -> f64 {
         if self.searches == 0 {
@@ -90,6 +96,8 @@ pub trait Matcher {
     fn cancel(&mut self, recv: RecvId) -> Outcome;
     fn probe(&mut self, spec: RecvSpec) -> Outcome;
     fn matched_probe(&mut self, spec: RecvSpec) -> Outcome;
+    /// Drops every posted receive and unexpected message; the work counters stay.
+    fn flush(&mut self);
     fn stats(&self) -> WorkStats;
     /// Bytes of memory the structure holds (entries, links, bins, tables).
     fn memory_bytes(&self) -> usize;
@@ -101,6 +109,10 @@ pub trait Matcher {
             Op::Cancel { recv } => self.cancel(recv),
             Op::Probe { spec } => self.probe(spec),
             Op::MatchedProbe { spec } => self.matched_probe(spec),
+            Op::Flush => {
+                self.flush();
+                Outcome::Flushed
+            }
         }
     }
 }

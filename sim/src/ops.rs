@@ -18,6 +18,9 @@ pub enum Op {
     /// MPI_Improbe: find the oldest matching unexpected message and remove it; the later
     /// MPI_Mrecv on the returned handle needs no matching.
     MatchedProbe { spec: RecvSpec },
+    /// Empties both queues (the end of a job on an engine that outlives it): every posted
+    /// receive and unexpected message is dropped, posting labels restart.
+    Flush,
 }
 
 /// What happened to one operation.
@@ -38,6 +41,8 @@ pub enum Outcome {
     /// The queue the operation needed is full (hardware only): nothing was applied and
     /// the host keeps the operation.
     Overflow,
+    /// Result of `Flush`: both queues are empty.
+    Flushed,
 }
 
 /// How messages name an operation: "post receive 7 (comm 0 src ANY tag 3)".
@@ -49,6 +54,7 @@ impl std::fmt::Display for Op {
             Op::Cancel { recv } => write!(f, "cancel of receive {}", recv.0),
             Op::Probe { spec } => write!(f, "probe ({spec})"),
             Op::MatchedProbe { spec } => write!(f, "matched probe ({spec})"),
+            Op::Flush => f.write_str("flush"),
         }
     }
 }
@@ -67,6 +73,7 @@ impl std::fmt::Display for Outcome {
             Outcome::Probed(m) => found(f, m),
             Outcome::MatchedProbed(m) => found(f, m).and_then(|_| f.write_str(" and removed it")),
             Outcome::Overflow => f.write_str("overflow"),
+            Outcome::Flushed => f.write_str("flushed"),
         }
     }
 }

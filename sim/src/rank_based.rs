@@ -168,6 +168,12 @@ impl Matcher for RankBasedMatcher {
         Outcome::MatchedProbed(self.take_unexpected(&spec, true))
     }
 
+    fn flush(&mut self) {
+        let mut stats = self.stats;
+        stats.flushed();
+        *self = Self { stats, ..Self::new() };
+    }
+
     fn stats(&self) -> WorkStats {
         self.stats
     }

@@ -108,6 +108,21 @@ pub fn random_stream_from(seed: u64, n: usize, phase: usize, e: Envelopes) -> Ve
     ops
 }
 
+/// `ops` with a flush after about one operation in `mean_gap` (drawn from `seed`), never
+/// first or last: a co-simulation then empties the engine while it holds entries in the
+/// lists, often with a list walk or the data mover under way.
+pub fn with_flushes(ops: &[Op], seed: u64, mean_gap: u64) -> Vec<Op> {
+    let mut r = Rng::new(seed ^ 0xF1u64);
+    let mut out = Vec::with_capacity(ops.len() + ops.len() / mean_gap.max(1) as usize + 1);
+    for (i, op) in ops.iter().enumerate() {
+        out.push(*op);
+        if i + 1 < ops.len() && r.below(mean_gap.max(1)) == 0 {
+            out.push(Op::Flush);
+        }
+    }
+    out
+}
+
 /// Receive and message handles of [`bursty_stream`] count from here: above
 /// [`random_stream`]'s, within the hardware's 32 bits.
 pub const FIRST_BURST_HANDLE: u64 = 2_000_000_000;
@@ -160,6 +175,17 @@ mod tests {
         assert_eq!(random_stream(7, 500), random_stream(7, 500));
         assert_ne!(random_stream(7, 500), random_stream(8, 500));
         assert_ne!(random_stream(2, 500), random_stream(3, 500), "seeds differing in the low bit");
+    }
+
+    #[test]
+    fn flushes_go_between_operations_and_keep_them_all() {
+        let ops = random_stream(4, 5000);
+        let flushed = with_flushes(&ops, 4, 500);
+        let kept: Vec<Op> = flushed.iter().copied().filter(|o| !matches!(o, Op::Flush)).collect();
+        assert_eq!(kept, ops);
+        let flushes = flushed.len() - ops.len();
+        assert!((4..=20).contains(&flushes), "{flushes} flushes in 5000 operations at one in 500");
+        assert!(!matches!(flushed.last(), Some(Op::Flush)));
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub struct CosimReport {
     pub not_found: usize,
     pub probes: usize,
     pub overflows: usize,
+    pub flushes: usize,
     /// The most entries either queue held at once.
     pub deepest: usize,
     /// Operations driven back to back.
@@ -61,6 +62,7 @@ impl CosimReport {
             Outcome::NotFound => self.not_found += 1,
             Outcome::Probed(_) | Outcome::MatchedProbed(_) => self.probes += 1,
             Outcome::Overflow => self.overflows += 1,
+            Outcome::Flushed => self.flushes += 1,
         }
         self.deepest = self.deepest.max(queues.0.max(queues.1));
     }

@@ -57,6 +57,7 @@ impl Command {
             Op::Cancel { recv } => bare(OP_CANCEL, recv.0),
             Op::Probe { spec } => pattern(OP_PROBE, &spec, 0),
             Op::MatchedProbe { spec } => pattern(OP_MATCHED_PROBE, &spec, 0),
+            Op::Flush => bare(OP_FLUSH, 0),
         }
     }
 }
@@ -83,6 +84,7 @@ impl Response {
             }
             Outcome::Probed(None) | Outcome::MatchedProbed(None) => r(RESP_PROBE_NONE, None, None),
             Outcome::Overflow => r(RESP_OVERFLOW, None, None),
+            Outcome::Flushed => r(RESP_FLUSHED, None, None),
         }
     }
 }
@@ -186,6 +188,7 @@ impl CommandPorts {
             RESP_PROBE_FOUND => probe(Some(MsgId(msg))),
             RESP_PROBE_NONE => probe(None),
             RESP_OVERFLOW => Outcome::Overflow,
+            RESP_FLUSHED => Outcome::Flushed,
             other => return Err(format!("unknown response kind {other}")),
         })
     }

@@ -5,6 +5,10 @@
 //! same acceptance and response cycle), operation by operation. One difference fails the
 //! test and keeps a waveform of the run.
 //!
+//! Two streams carry flushes (about one in 1,500 and 2,500 operations), so the engine is
+//! emptied mid-stream, with entries in the lists and often in the middle of a list walk or
+//! while the data mover runs.
+//!
 //! Configurations: an 8- or 4-entry CAM with 1, 4, 16 and 64 lists (small lists, so the
 //! streams overflow them), and the default 256-entry CAM with the 32,768-entry lists split
 //! 1, 4 and 64 ways as `tagmatch gen` emits them (longer phases, so the queues reach past
@@ -12,7 +16,7 @@
 
 use tagmatch_hdl::receive_engine::receive_engine_verilog;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::streams::{random_stream, random_stream_phased};
+use tagmatch_sim::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::cosim::{cosim, CosimReport, EngineUnderTest};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
@@ -28,13 +32,14 @@ fn run(verilog: String, (cam, lists, address_bits): (usize, usize, u32), ops: &[
     report
 }
 
-fn run_small(verilog: String, shape: (usize, usize, u32), seed: u64) {
+fn run_small(verilog: String, shape: (usize, usize, u32), seed: u64) -> CosimReport {
     let report = run(verilog, shape, &random_stream(seed, 20_000));
     assert!(report.overflows > 0, "the stream never filled a queue: {report:?}");
+    report
 }
 
-fn run_default(verilog: String, lists: usize, address_bits: u32, seed: u64) {
-    run(verilog, (256, lists, address_bits), &random_stream_phased(seed, 8_000, 1_000));
+fn run_default(verilog: String, lists: usize, address_bits: u32, seed: u64) -> CosimReport {
+    run(verilog, (256, lists, address_bits), &random_stream_phased(seed, 8_000, 1_000))
 }
 
 #[test]
@@ -43,8 +48,10 @@ fn one_list_20000_ops() {
 }
 
 #[test]
-fn four_lists_20000_ops() {
-    run_small(receive_engine_verilog::<8, 3, 4>(), (8, 4, 3), 12);
+fn four_lists_20000_ops_with_flushes() {
+    let ops = with_flushes(&random_stream(12, 20_000), 12, 1_500);
+    let report = run(receive_engine_verilog::<8, 3, 4>(), (8, 4, 3), &ops);
+    assert!(report.overflows > 0 && report.flushes > 5, "{report:?}");
 }
 
 #[test]
@@ -63,8 +70,10 @@ fn default_cam_one_list() {
 }
 
 #[test]
-fn default_cam_four_lists() {
-    run_default(receive_engine_verilog::<256, 13, 4>(), 4, 13, 22);
+fn default_cam_four_lists_with_flushes() {
+    let ops = with_flushes(&random_stream_phased(22, 8_000, 1_000), 22, 2_500);
+    let report = run(receive_engine_verilog::<256, 13, 4>(), (256, 4, 13), &ops);
+    assert!(report.flushes > 0, "{report:?}");
 }
 
 #[test]
@@ -90,7 +99,7 @@ fn a_cam_hit_answers_in_three_cycles() {
     }
 }
 
-/// Op codes 5-7 answer `error` and change nothing; reset empties both queues mid-stream
+/// Op codes 8-15 answer `error` and change nothing; reset empties both queues mid-stream
 /// (including with entries in the lists) and the engine goes on from nothing.
 #[test]
 fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
@@ -102,11 +111,13 @@ fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
     for r in 1..=10 {
         assert_eq!(rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap().outcome, Outcome::Queued);
     }
-    // Op codes 5 and 6 are the completion unit's; 7 is the one left unknown.
-    let (kind, accepted, responded) = rtl.raw_command(7, 77).unwrap();
-    assert_eq!((kind, responded - accepted), (RESP_ERROR, 2), "op code 7: decided at issue");
+    // 0-4 match, 5 and 6 are the completion unit's, 7 is flush; 8-15 are unknown.
     let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
-    assert_eq!(port(&rtl, "prq_count"), 10, "an unknown op code changed the queue");
+    for code in 8..16 {
+        let (kind, accepted, responded) = rtl.raw_command(code, 77).unwrap();
+        assert_eq!((kind, responded - accepted), (RESP_ERROR, 2), "op code {code}: decided at issue");
+        assert_eq!(port(&rtl, "prq_count"), 10, "op code {code} changed the queue");
+    }
     let first = rtl.apply(&Op::Arrive { msg: MsgId(100), env: Envelope::new(0, 1, 7) }).unwrap();
     assert_eq!(first.outcome, Outcome::Matched { recv: RecvId(1), msg: MsgId(100) });
     rtl.reset();
@@ -253,4 +264,69 @@ fn a_slow_host_loses_no_response() {
         rtl.apply(&Op::Arrive { msg: MsgId(1 << 30), env }).unwrap().outcome,
         golden.apply(&Op::Arrive { msg: MsgId(1 << 30), env })
     );
+}
+
+/// A flush presented while a list walk runs, and one presented while the data mover runs,
+/// waits for them (as the cycle model says, to the cycle), answers `flushed`, and leaves
+/// both queues empty with labels restarted: old receives match nothing, new ones match in
+/// posting order. Into an idle engine a flush answers 2 cycles after acceptance and the
+/// queues are empty the cycle after.
+#[test]
+fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
+    use tagmatch_sim::bounded::BoundedGolden;
+    use tagmatch_sim::cycle::two_level::TwoLevelModel;
+    use tagmatch_sim::cycle::CycleEngine;
+    let (model, _) =
+        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(4, 4, 3).unwrap());
+    let mut golden = BoundedGolden::new(16, 16);
+    let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
+    let post = |r: u64| Op::PostRecv { recv: RecvId(r), spec: RecvSpec::new(0, Some(1), Some(r as u32)) };
+    let arrive = |m: u64, tag: u32| Op::Arrive { msg: MsgId(m), env: Envelope::new(0, 1, tag) };
+    let mut check = |rtl: &mut RtlEngine, ops: &[Op], streamed: bool| -> Vec<tagmatch_sim::cycle::Applied> {
+        let got =
+            if streamed { rtl.stream(ops, |_| true).unwrap() } else { vec![rtl.apply(&ops[0]).unwrap()] };
+        let modelled = if streamed {
+            cycle_model.apply_stream(ops).unwrap()
+        } else {
+            vec![cycle_model.apply(&ops[0]).unwrap()]
+        };
+        assert_eq!(got, modelled, "{ops:?}");
+        for (a, op) in got.iter().zip(ops) {
+            assert_eq!(a.outcome, golden.apply(op), "{op}");
+        }
+        got
+    };
+    // Receives 1-4 fill the CAM, 5-10 go to the lists.
+    for r in 1..=10 {
+        check(&mut rtl, &[post(r)], false);
+    }
+    // Mid-walk: receive 9 is found by walking the lists; the flush comes the next cycle.
+    let got = check(&mut rtl, &[arrive(100, 9), Op::Flush], true);
+    assert_eq!(got[0].outcome, Outcome::Matched { recv: RecvId(9), msg: MsgId(100) });
+    assert_eq!(got[1].outcome, Outcome::Flushed);
+    // Accepted into the command register during the walk, it issues once the match is decided.
+    assert!(got[1].latency() > 2 && got[1].responded > got[0].responded, "the flush did not wait: {got:?}");
+    assert_eq!((port(&rtl, "prq_count"), port(&rtl, "umq_count")), (0, 0));
+    // Mid-mover: a CAM hit with the lists holding receives starts the data mover.
+    for r in 11..=20 {
+        check(&mut rtl, &[post(r)], false);
+    }
+    let hit = check(&mut rtl, &[arrive(101, 11)], false)[0];
+    let flush = check(&mut rtl, &[Op::Flush], false)[0];
+    assert!(flush.accepted > hit.responded + 1, "the flush did not wait for the mover: {hit:?} {flush:?}");
+    assert_eq!((port(&rtl, "prq_count"), port(&rtl, "umq_count")), (0, 0));
+    // Nothing of the old receives answers; new ones match oldest first.
+    assert_eq!(check(&mut rtl, &[arrive(102, 12)], false)[0].outcome, Outcome::Queued);
+    let idle = check(&mut rtl, &[Op::Flush], false)[0];
+    assert_eq!(idle.latency(), 2, "a flush into an idle engine");
+    assert_eq!((port(&rtl, "prq_count"), port(&rtl, "umq_count")), (0, 0));
+    for r in 21..=30 {
+        check(&mut rtl, &[Op::PostRecv { recv: RecvId(r), spec: RecvSpec::new(0, None, Some(5)) }], false);
+    }
+    for m in 0..10 {
+        let got = check(&mut rtl, &[arrive(200 + m, 5)], true)[0];
+        assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(21 + m), msg: MsgId(200 + m) });
+    }
 }

@@ -122,6 +122,10 @@ impl PaperQueue {
 }
 
 impl Queue for PaperQueue {
+    fn clear(&mut self) {
+        *self = Self::new(self.lists.len()).expect("built with this list count");
+    }
+
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         let in_cam = self.cam.iter().enumerate().filter(|(_, e)| key.matches(e)).min_by_key(|(_, e)| e.label);
         // Each list is oldest first, so a CAM hit older than every list head is the oldest
@@ -220,6 +224,10 @@ impl AlpuQueue {
 }
 
 impl Queue for AlpuQueue {
+    fn clear(&mut self) {
+        *self = Self::new(self.software_cycles);
+    }
+
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         if let Some(i) = position_in(&self.unit, key) {
             self.hit = Some(AlpuHit::Unit(i));
@@ -296,6 +304,10 @@ impl HashQueue {
 }
 
 impl Queue for HashQueue {
+    fn clear(&mut self) {
+        *self = Self::default();
+    }
+
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         // The lists this search must walk: its bucket and the ANY_SOURCE list, or all.
         let walked: Vec<usize> = match key.src() {

@@ -38,6 +38,8 @@ pub trait Queue {
     fn insert(&mut self, e: Entry) -> u64;
     /// No room for an insert: the engine answers overflow.
     fn full(&self) -> bool;
+    /// Empties the queue (a flush, or reset).
+    fn clear(&mut self);
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
@@ -137,6 +139,9 @@ impl<Q: Queue> QueueEngine<Q> {
         check_fits(op)?;
         let accepted = self.acceptance(at);
         let issued = self.issue(accepted);
+        if let Op::Flush = op {
+            return Ok(self.flush(accepted, issued));
+        }
         let msg_of = |e: Option<Entry>| e.map(|m| MsgId(m.handle as u64));
         let (outcome, search, work) = match *op {
             Op::PostRecv { recv, spec } => {
@@ -182,6 +187,7 @@ impl<Q: Queue> QueueEngine<Q> {
                 }
                 (None, s) => (Outcome::MatchedProbed(None), s, 0),
             },
+            Op::Flush => unreachable!("answered above"),
         };
         // `search` counts from the cycle before the issue (the serial acceptance).
         let decided = issued - 1 + search;
@@ -204,6 +210,21 @@ impl<Q: Queue> QueueEngine<Q> {
             self.issue_free = self.issue_free.max(responded + 1);
         }
         Ok(Applied { outcome, accepted, responded })
+    }
+
+    /// A flush issued at `issued`: decided there, answered at `issued + 1`, when the queues
+    /// clear (at that cycle's edge, before any later command can issue). The counters and a
+    /// parked wait go too.
+    fn flush(&mut self, accepted: u64, issued: u64) -> Applied {
+        self.prq.clear();
+        self.umq.clear();
+        self.label = 0;
+        self.completions.reset();
+        let responded = issued + 1;
+        self.issue_free = responded;
+        self.now = responded + 1;
+        self.wakeup = None;
+        Applied { outcome: Outcome::Flushed, accepted, responded }
     }
 }
 

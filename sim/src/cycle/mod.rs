@@ -103,7 +103,7 @@ pub fn completion_class(op: &Op) -> Option<usize> {
             Some(spec.comm as usize % COMPLETION_CLASSES)
         }
         Op::Arrive { env, .. } => Some(env.comm as usize % COMPLETION_CLASSES),
-        Op::Cancel { .. } => None,
+        Op::Cancel { .. } | Op::Flush => None,
     }
 }
 
@@ -120,6 +120,7 @@ pub fn check_fits(op: &Op) -> Result<(), String> {
         Op::PostRecv { recv, spec } => (spec.comm, spec.src, Some(recv.0)),
         Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(msg.0)),
         Op::Cancel { recv } => (0, None, Some(recv.0)),
+        Op::Flush => (0, None, None),
         Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, None),
     };
     if comm as u64 >= COMM_LIMIT {

@@ -198,6 +198,11 @@ impl TwoLevelQueue {
 }
 
 impl Queue for TwoLevelQueue {
+    /// As reset leaves the RTL: empty, and list inserts start again at list 0.
+    fn clear(&mut self) {
+        *self = Self::new(self.cfg);
+    }
+
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         self.last_walk = 0;
         if let Some(i) = position_in(&self.cam, key) {

@@ -99,6 +99,14 @@ impl<E: CycleEngine> FallbackDriver<E> {
                 }
                 other => return Err(unexpected_answer(op, other)),
             },
+            // The engine's queues and the host's go together.
+            Op::Flush => match self.hardware(op)?.outcome {
+                Outcome::Flushed => {
+                    self.host.clear();
+                    Outcome::Flushed
+                }
+                other => return Err(unexpected_answer(op, other)),
+            },
         };
         self.report.note_host_lengths(self.host.prq_len(), self.host.umq_len());
         Ok(outcome)

@@ -77,6 +77,13 @@ impl HostQueues {
         Self::default()
     }
 
+    /// Drops every receive and message (a flush); the work counts stay.
+    pub fn clear(&mut self) {
+        let mut stats = self.stats;
+        stats.flushed();
+        *self = HostQueues { stats, ..Self::default() };
+    }
+
     pub fn prq_len(&self) -> usize {
         self.posted.len()
     }

@@ -230,6 +230,11 @@ impl OptimisticMatcher {
         })
     }
 
+    /// Drops every receive and message: the tables as they were built.
+    pub fn flush(&mut self) {
+        *self = Self::new(self.cfg).expect("the configuration was checked when built");
+    }
+
     /// Receives posted and messages unexpected.
     pub fn queue_lengths(&self) -> (usize, usize) {
         (self.live, self.umq_len)
@@ -518,6 +523,10 @@ impl OptimisticMatcher {
                 Op::Cancel { recv } => self.cancel(recv),
                 Op::Probe { spec } => self.probe(spec, false),
                 Op::MatchedProbe { spec } => self.probe(spec, true),
+                Op::Flush => {
+                    self.flush();
+                    Outcome::Flushed
+                }
                 Op::Arrive { .. } => unreachable!("arrivals are blocked above"),
             });
         }

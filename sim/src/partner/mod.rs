@@ -336,6 +336,8 @@ pub struct PartnerMatcher {
     umq: PartnerQueue<Unexpected>,
     next_seq: u64,
     stats: WorkStats,
+    /// What it was built from (a flush builds it again).
+    config: PartnerConfig,
 }
 
 /// What the partner structure looks like now (for reports).
@@ -377,6 +379,7 @@ impl PartnerMatcher {
             umq,
             next_seq: 0,
             stats: WorkStats::default(),
+            config: config.clone(),
         }
     }
 
@@ -481,6 +484,12 @@ impl Matcher for PartnerMatcher {
 
     fn matched_probe(&mut self, spec: RecvSpec) -> Outcome {
         Outcome::MatchedProbed(self.take_unexpected(&spec, true))
+    }
+
+    fn flush(&mut self) {
+        let mut stats = self.stats;
+        stats.flushed();
+        *self = Self { stats, ..Self::new(&self.config) };
     }
 
     fn stats(&self) -> WorkStats {
