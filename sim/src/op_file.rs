@@ -6,11 +6,13 @@
 //! {"Cancel":{"recv":1}}
 //! {"Probe":{"spec":{"comm":0,"src":3,"tag":null}}}
 //! {"MatchedProbe":{"spec":{"comm":0,"src":null,"tag":null}}}
+//! "Flush"
 //! ```
 //!
 //! (`null` is `MPI_ANY_SOURCE` / `MPI_ANY_TAG`.) Blank lines and lines starting with `#`
-//! are skipped. The sequence must name live receives and messages by distinct handles, as
-//! every engine assumes; [`check_handles`] says where it does not.
+//! are skipped. `"Flush"` empties both queues. The sequence must name live receives and
+//! messages by distinct handles, as every engine assumes; [`check_handles`] says where it
+//! does not.
 
 use crate::golden::Golden;
 use crate::matcher::Matcher;
@@ -79,6 +81,10 @@ pub fn check_handles(ops: &[Op]) -> Result<(), String> {
             (Outcome::MatchedProbed(Some(msg)), _) => {
                 msgs.remove(&msg);
             }
+            (Outcome::Flushed, _) => {
+                recvs.clear();
+                msgs.clear();
+            }
             _ => {}
         }
     }
@@ -124,6 +130,9 @@ mod tests {
         let twice = "{\"PostRecv\":{\"recv\":4,\"spec\":{\"comm\":0,\"src\":1,\"tag\":1}}}\n";
         let e = read_ops(&file(&format!("{twice}{twice}"))).unwrap_err();
         assert!(e.contains("operation 2 posts receive 4 while it is still posted"), "{e}");
+        // After a flush the handle is free again.
+        let ops = read_ops(&file(&format!("{twice}\"Flush\"\n{twice}"))).unwrap();
+        assert_eq!(ops[1], Op::Flush);
         assert!(read_ops(&file("\n# nothing\n")).unwrap_err().contains("no operations"));
     }
 }

@@ -1,6 +1,7 @@
 //! Every software matcher must report exactly the golden model's outcome for every
 //! operation of random streams: wildcards, repeated envelopes, several communicators,
-//! cancels (of live and of already matched receives), probes, matched probes, long queues.
+//! cancels (of live and of already matched receives), probes, matched probes, flushes, long
+//! queues.
 
 use proptest::prelude::*;
 use tagmatch_sim::hash_bins::Bins;
@@ -15,17 +16,19 @@ enum Raw {
     Cancel(usize),
     Probe(u32, Option<u32>, Option<u32>),
     MatchedProbe(u32, Option<u32>, Option<u32>),
+    Flush,
 }
 
 /// Small value ranges so that envelopes repeat and wildcards have several candidates.
 fn raw_op(comms: u32, ranks: u32, tags: u32) -> impl Strategy<Value = Raw> {
     let wild = |n: u32| prop_oneof![4 => (0..n).prop_map(Some), 1 => Just(None)];
     prop_oneof![
-        8 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::Post(c, s, t)),
-        8 => (0..comms, 0..ranks, 0..tags).prop_map(|(c, s, t)| Raw::Arrive(c, s, t)),
-        1 => any::<usize>().prop_map(Raw::Cancel),
-        1 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::Probe(c, s, t)),
-        1 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::MatchedProbe(c, s, t)),
+        80 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::Post(c, s, t)),
+        80 => (0..comms, 0..ranks, 0..tags).prop_map(|(c, s, t)| Raw::Arrive(c, s, t)),
+        10 => any::<usize>().prop_map(Raw::Cancel),
+        10 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::Probe(c, s, t)),
+        10 => (0..comms, wild(ranks), wild(tags)).prop_map(|(c, s, t)| Raw::MatchedProbe(c, s, t)),
+        1 => Just(Raw::Flush),
     ]
 }
 
@@ -46,6 +49,7 @@ fn to_ops(raw: &[Raw]) -> Vec<Op> {
             Raw::Cancel(pick) => Op::Cancel { recv: RecvId(1 + (pick as u64) % recvs.max(1)) },
             Raw::Probe(c, s, t) => Op::Probe { spec: RecvSpec::new(c, s, t) },
             Raw::MatchedProbe(c, s, t) => Op::MatchedProbe { spec: RecvSpec::new(c, s, t) },
+            Raw::Flush => Op::Flush,
         });
     }
     ops

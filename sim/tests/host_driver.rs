@@ -41,6 +41,35 @@ fn fallback_pairs_exactly_as_the_unbounded_golden_model() {
     }
 }
 
+/// Flushes between overflowing phases: the engine's queues and the host's empty together,
+/// so the pairing stays the golden model's and nothing of a flushed job comes back.
+#[test]
+fn fallback_flushes_the_host_queues_with_the_engine() {
+    use tagmatch_sim::streams::with_flushes;
+    let (model, capacity) = engine((4, 2, 3));
+    let mut driver = FallbackDriver::new(model);
+    let mut golden = Golden::new();
+    let ops = with_flushes(&stream(7, 20_000, 40 * capacity), 7, 3_000);
+    for (i, op) in ops.iter().enumerate() {
+        let got = driver.apply(op).unwrap_or_else(|e| panic!("op {i}: {e}"));
+        assert_eq!(got, golden.apply(op), "op {i} ({op:?})");
+        if let Op::Flush = op {
+            assert_eq!(driver.host_lengths(), (0, 0), "op {i}");
+            assert_eq!(driver.engine().queue_lengths(), (0, 0), "op {i}");
+        }
+    }
+    assert!(driver.report().fallbacks > 100, "{:?}", driver.report());
+}
+
+/// Split mode cannot flush (messages may be in flight between NIC and host): refused.
+#[test]
+fn split_mode_refuses_a_flush() {
+    let (mut model, _) = engine((4, 2, 3));
+    let err =
+        run_split(&mut model, &[Op::Flush], SplitOptions { delay: 0, sync: true, capacity: 16 }).unwrap_err();
+    assert!(err.contains("flush"), "{err}");
+}
+
 #[test]
 fn a_stream_that_fits_is_matched_entirely_in_hardware() {
     let (model, capacity) = engine((256, 4, 1023));
