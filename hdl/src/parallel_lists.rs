@@ -1,7 +1,20 @@
 //! `N` level-2 lists searched at once, inserts spread across them, and the oldest
 //! candidate wins (Xiong, Skjellum and Herbordt's n parallel lists, made MPI-correct).
 //!
-//! Every entry carries its posting label. A search starts in all lists in the same cycle;
+//! Every entry carries its posting label, which the lists give it: a counter that steps
+//! once per list insert (entries that go straight to the CAM need none: the CAM keeps
+//! order by position). A label is `label_bits` wide and sits in the top bits of the
+//! stored 32-bit field, so one 32-bit serial compare serves every width (the low bits stay
+//! zero; storing fewer bits is for the generator's field widths). Serial-number order is
+//! only right while every live label is within half the label space of every other, so
+//! the lists count their entries per quarter of the label space (the label's top 2 bits)
+//! and `label_room` is low while a quarter other than the next label's and the one before
+//! it holds an entry: the queue then answers an insert with overflow (the host keeps the
+//! entry) until the old entries have left the lists. Live labels therefore always span
+//! less than half the space. With 32-bit labels that takes 2^30 list inserts while one
+//! entry stays listed; `--label-bits 6` makes it an everyday event for the tests.
+//!
+//! A search starts in all lists in the same cycle;
 //! each list stops at its own oldest match, so the search takes as long as the longest
 //! walk, about `1/N` of one list's. The winner is the smallest label — the oldest in the
 //! queue — by serial-number arithmetic (`a` is older than `b` when `a - b` is negative),
@@ -51,7 +64,8 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
     pub in_handle: Signal<In, Bits<32>>,
-    pub in_label: Signal<In, Bits<32>>,
+    /// A list insert now would keep every live label within half the label space.
+    pub label_room: Signal<Out, Bit>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
     pub key_comm: Signal<In, Bits<16>>,
@@ -83,11 +97,33 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     /// The tree's registered levels, level 1 first.
     _tree: Vec<Vec<Candidate>>,
     _found: (Candidate, u64, u64, u64, u64, bool, bool),
+    /// Label width (a generation parameter), the next label, and the entries per quarter
+    /// of the label space (counted a cycle after the change, like `_used`).
+    _label_bits: u32,
+    _label: u32,
+    _quarters: [u64; 4],
+    _live: [bool; 4],
+    _inc_quarter: usize,
+    _dec_quarter: usize,
+    _found_quarter: usize,
 }
 
 impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
     fn default() -> Self {
+        Self::with_label_bits(32)
+    }
+}
+
+/// The quarter of the label space `label` is in: its top 2 bits.
+fn quarter(label: u32) -> usize {
+    (label >> 30) as usize
+}
+
+impl<const A: usize, const N: usize> ParallelLists<A, N> {
+    /// Lists whose labels are `label_bits` wide (4 to 32).
+    pub fn with_label_bits(label_bits: u32) -> Self {
         assert!(N.is_power_of_two() && N <= 64, "lists must be a power of two up to 64, not {N}");
+        assert!((4..=32).contains(&label_bits), "labels of {label_bits} bits: 4 to 32");
         let t = levels(N);
         ParallelLists {
             clock: Default::default(),
@@ -103,7 +139,7 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             in_src_any: Default::default(),
             in_tag_any: Default::default(),
             in_handle: Default::default(),
-            in_label: Default::default(),
+            label_room: Default::default(),
             search: Default::default(),
             search_mode: Default::default(),
             key_comm: Default::default(),
@@ -132,7 +168,19 @@ impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
             _settle: vec![false; t + 1],
             _tree: (1..=t).map(|k| vec![(false, 0, 0); N >> k]).collect(),
             _found: Default::default(),
+            _label_bits: label_bits,
+            _label: 0,
+            _quarters: [0; 4],
+            _live: [false; 4],
+            _inc_quarter: 0,
+            _dec_quarter: 0,
+            _found_quarter: 0,
         }
+    }
+
+    /// What the label counter steps by: one in the label's lowest bit.
+    fn label_step(&self) -> u32 {
+        1u32 << (32 - self._label_bits)
     }
 }
 
@@ -169,6 +217,9 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                 self._searching = false;
                 self._armed = false;
                 self._settle.iter_mut().for_each(|s| *s = false);
+                self._label = 0;
+                self._quarters = [0; 4];
+                self._live = [false; 4];
             } else {
                 let holder = self._found.0 .2;
                 let removed =
@@ -178,8 +229,20 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                     self._rr = (target + 1) % N;
                 }
                 self._used = self._used + self._inc as u64 - self._dec as u64;
+                if self._inc {
+                    self._quarters[self._inc_quarter] += 1;
+                }
+                if self._dec {
+                    self._quarters[self._dec_quarter] -= 1;
+                }
+                self._live = self._quarters.map(|q| q != 0);
                 self._inc = self.insert.val() && spare;
+                self._inc_quarter = quarter(self._label);
+                if self._inc {
+                    self._label = self._label.wrapping_add(self.label_step());
+                }
                 self._dec = removed;
+                self._dec_quarter = self._found_quarter;
                 self._full = self.lists.iter().map(|l| l.full.val()).collect();
                 let settled = self._searching && !any_busy;
                 self._searching = self.search.val() || (self._searching && any_busy);
@@ -191,6 +254,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                     self._tree[k] = next;
                 }
                 let l = &self.lists[winner.2];
+                self._found_quarter = quarter(l.found_label.val().index() as u32);
                 self._found = (
                     winner,
                     l.found_handle.val().index() as u64,
@@ -212,7 +276,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
             l.in_src_any.next = self.in_src_any.val();
             l.in_tag_any.next = self.in_tag_any.val();
             l.in_handle.next = self.in_handle.val();
-            l.in_label.next = self.in_label.val();
+            l.in_label.next = self._label.to_bits();
             l.search.next = self.search.val();
             l.search_mode.next = self.search_mode.val();
             l.key_comm.next = self.key_comm.val();
@@ -230,6 +294,8 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
         self.done.next = self._settle[t];
         self.found.next = c.0;
         self.empty.next = self._used == 0;
+        let q = quarter(self._label);
+        self.label_room.next = !self._live[(q + 1) % 4] && !self._live[(q + 2) % 4];
         self.found_handle.next = handle.to_bits();
         self.found_src.next = src.to_bits();
         self.found_tag.next = tag.to_bits();
@@ -243,6 +309,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
         self.full.connect();
         self.count.connect();
         self.empty.connect();
+        self.label_room.connect();
         self.done.connect();
         self.found.connect();
         self.found_handle.connect();
@@ -275,12 +342,12 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(parallel_lists_body(N))
+        Verilog::Custom(parallel_lists_body(N, self.label_step()))
     }
 }
 
-/// The custom Verilog of `n` lists.
-fn parallel_lists_body(n: usize) -> String {
+/// The custom Verilog of `n` lists whose label counter steps by `label_step`.
+fn parallel_lists_body(n: usize, label_step: u32) -> String {
     let t = levels(n);
     let lb = t.max(1);
     let child = |i: usize, port: &str| format!("lists${i}${port}");
@@ -338,6 +405,18 @@ wire [15:0] used_next = used + {{15'd0, inc_q}} - {{15'd0, dec_q}};
 // The counter's steps, registered: it settles a cycle after the lists change.
 reg inc_q;
 reg dec_q;
+// Posting labels: the counter, and list entries per quarter of the label space (its top
+// 2 bits), counted like `used`. An insert has room only while the two quarters ahead of
+// the next label's are empty, so live labels span less than half the space and the
+// serial compare orders them.
+reg [31:0] label;
+reg [1:0] inc_quarter_q;
+reg [1:0] dec_quarter_q;
+reg [1:0] found_quarter_q;
+reg [3:0] quarter_live;
+{quarter_regs}wire [1:0] label_quarter = label[31:30];
+wire [1:0] quarter_ahead = label_quarter + 2'd1;
+wire [1:0] quarter_far = label_quarter + 2'd2;
 reg searching;
 reg armed;
 reg [{t}:0] settle;
@@ -358,6 +437,14 @@ reg [{t}:0] settle;
         prefix = prefix_or("room_upto", "room", n),
         shifted = shifted,
         encode = encode_one_hot("lowest_room", "first_room", n, lb),
+        quarter_regs = (0..4)
+            .map(|i| {
+                format!(
+                    "reg [15:0] quarter_used_{i};\nwire [15:0] quarter_next_{i} = quarter_used_{i} \
+                     + {{15'd0, inc_q & (inc_quarter_q == 2'd{i})}} - {{15'd0, dec_q & (dec_quarter_q == 2'd{i})}};\n"
+                )
+            })
+            .collect::<String>(),
     );
     // The tournament: level 0 is the lists' registered results, each level a register.
     let mut tree_regs = String::new();
@@ -429,6 +516,11 @@ always @(posedge clock) begin
         occupied_q <= 1'b0;
         inc_q <= 1'b0;
         dec_q <= 1'b0;
+        label <= 32'd0;
+        inc_quarter_q <= 2'd0;
+        dec_quarter_q <= 2'd0;
+        quarter_live <= 4'd0;
+{quarter_reset}
         full_q <= {n}'d0;
         searching <= 1'b0;
         armed <= 1'b0;
@@ -442,6 +534,12 @@ always @(posedge clock) begin
         dec_q <= remove & armed & found_q & list_found[found_list_q];
         used <= used_next;
         occupied_q <= used_next != 16'd0;
+        inc_quarter_q <= label_quarter;
+        dec_quarter_q <= found_quarter_q;
+        if (insert & spare) begin
+            label <= label + 32'd{label_step};
+        end
+{quarter_step}
         full_q <= list_full;
         armed <= search | (armed & ~insert & ~remove);
         searching <= search | (searching & any_busy);
@@ -449,6 +547,7 @@ always @(posedge clock) begin
 {tree_next}    end
     found_q <= {win_found};
     found_list_q <= win;
+    found_quarter_q <= list_label[win*32 + 30 +: 2];
     found_handle_q <= list_handle[win*32 +: 32];
     found_src_q <= list_src[win*16 +: 16];
     found_tag_q <= list_tag[win*32 +: 32];
@@ -464,6 +563,7 @@ always @(*) begin
     done = settle[{t}];
     found = found_q;
     empty = ~occupied_q;
+    label_room = ~quarter_live[quarter_ahead] & ~quarter_live[quarter_far];
     found_handle = found_handle_q;
     found_src = found_src_q;
     found_tag = found_tag_q;
@@ -474,6 +574,12 @@ always @(*) begin
         lbm = lb - 1,
         t1 = t + 1,
         rr_next = if n == 1 { "1'b0".to_string() } else { format!("target + {lb}'d1") },
+        quarter_reset = (0..4).map(|i| format!("        quarter_used_{i} <= 16'd0;\n")).collect::<String>(),
+        quarter_step = (0..4)
+            .map(|i| format!(
+                "        quarter_used_{i} <= quarter_next_{i};\n        quarter_live[{i}] <= quarter_next_{i} != 16'd0;\n"
+            ))
+            .collect::<String>(),
     );
     for i in 0..n {
         let c = |p: &str| child(i, p);
@@ -486,9 +592,10 @@ always @(*) begin
             srch = c("search"),
             mode = c("search_mode"),
         );
-        for f in ["comm", "src", "tag", "src_any", "tag_any", "handle", "label"] {
+        for f in ["comm", "src", "tag", "src_any", "tag_any", "handle"] {
             v += &format!("    {} = in_{f};\n", c(&format!("in_{f}")));
         }
+        v += &format!("    {} = label;\n", c("in_label"));
         for f in ["comm", "src", "tag", "src_any", "tag_any", "handle"] {
             v += &format!("    {} = key_{f};\n", c(&format!("key_{f}")));
         }
@@ -510,8 +617,9 @@ pub fn parallel_lists_ports() -> Vec<(&'static str, u32, bool)> {
     // empty flag and the answer strobe.
     let mut p: Vec<_> =
         crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| *n != "steps").collect();
-    p.retain(|(n, _, _)| *n != "found_label");
+    p.retain(|(n, _, _)| *n != "found_label" && *n != "in_label");
     p.push(("empty", 1, false));
+    p.push(("label_room", 1, false));
     p.push(("done", 1, false));
     p
 }

@@ -69,8 +69,10 @@
 //! buffer) takes a decision while the host holds the first, and a command issues only
 //! while one of the two is free, so no decision ever waits for the host.
 //!
-//! Every queued entry gets the next posting label, so the lists can order their
-//! candidates; labels compare by serial-number arithmetic (`parallel_lists::older`).
+//! Each queue's lists give every entry they take the next posting label of that queue, so
+//! they can order their candidates; labels compare by serial-number arithmetic and are
+//! kept within half the label space (`parallel_lists`), which an insert that would break
+//! that answers overflow. Reset and flush restart them.
 
 use crate::two_level_queue::TwoLevelQueue;
 use rust_hdl::prelude::*;
@@ -150,7 +152,6 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     p_src_any: DFF<Bit>,
     p_tag_any: DFF<Bit>,
     p_handle: DFF<Bits<32>>,
-    label: DFF<Bits<32>>,
     /// The response register (the ports) and the skid register behind it.
     out_valid: DFF<Bit>,
     kind: DFF<Bits<4>>,
@@ -232,6 +233,14 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
 
 impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
     fn default() -> Self {
+        Self::with_label_bits(32)
+    }
+}
+
+impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
+    /// An engine whose queues' lists label entries in `label_bits` bits (4 to 32; see
+    /// `parallel_lists` for what narrower labels cost).
+    pub fn with_label_bits(label_bits: u32) -> Self {
         let o = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
@@ -258,8 +267,8 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
             umq_cam_count: Default::default(),
-            prq_queue: Default::default(),
-            umq_queue: Default::default(),
+            prq_queue: TwoLevelQueue::with_label_bits(label_bits),
+            umq_queue: TwoLevelQueue::with_label_bits(label_bits),
             c_valid: Default::default(),
             c_op: Default::default(),
             c_comm: Default::default(),
@@ -276,7 +285,6 @@ impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C
             p_src_any: Default::default(),
             p_tag_any: Default::default(),
             p_handle: Default::default(),
-            label: Default::default(),
             out_valid: Default::default(),
             kind: Default::default(),
             recv: Default::default(),
@@ -352,7 +360,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     fn update(&mut self) {
         dff_setup!(
             self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, inflight, p_op,
-            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, label, out_valid, kind, recv, msg, r_src,
+            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, out_valid, kind, recv, msg, r_src,
             r_tag, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq,
             insert_umq, w_valid, w_class, w_count, wake, clearing
         );
@@ -438,7 +446,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.prq_queue.in_src_any.next = self.p_src_any.q.val();
         self.prq_queue.in_tag_any.next = self.p_tag_any.q.val();
         self.prq_queue.in_handle.next = self.p_handle.q.val();
-        self.prq_queue.in_label.next = self.label.q.val();
         self.umq_queue.insert.next = self.insert_umq.q.val();
         self.umq_queue.in_comm.next = self.p_comm.q.val();
         self.umq_queue.in_src.next = self.p_src.q.val();
@@ -446,16 +453,12 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.umq_queue.in_src_any.next = false;
         self.umq_queue.in_tag_any.next = false;
         self.umq_queue.in_handle.next = self.p_handle.q.val();
-        self.umq_queue.in_label.next = self.label.q.val();
         self.prq_queue.remove.next = self.remove_prq.q.val();
         self.umq_queue.remove.next = self.remove_umq.q.val();
         self.remove_prq.d.next = false;
         self.remove_umq.d.next = false;
         self.insert_prq.d.next = false;
         self.insert_umq.d.next = false;
-        if self.insert_prq.q.val() | self.insert_umq.q.val() {
-            self.label.d.next = self.label.q.val() + self.one32.val();
-        }
 
         self.prq_count.next = self.prq_queue.count.val();
         self.umq_count.next = self.umq_queue.count.val();
@@ -630,7 +633,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         if self.clear_queues.val() {
             // Reset or flush: the queues are emptied (their own reset) and the engine's
             // state of them goes with it; only reset also drops commands and responses.
-            self.label.d.next = self.zero32.val();
             self.w_valid.d.next = false;
             self.wake.d.next = false;
             for i in 0..COMPLETION_CLASSES {
@@ -655,11 +657,16 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
 /// the whole 256-entry-CAM engine by value, which needs more stack than a test thread's
 /// 2 MB.
 pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() -> String {
+    receive_engine_verilog_with_labels::<C, A, N>(32)
+}
+
+/// As [`receive_engine_verilog`], with posting labels of `label_bits` bits.
+pub fn receive_engine_verilog_with_labels<const C: usize, const A: usize, const N: usize>(label_bits: u32) -> String {
     std::thread::Builder::new()
         .name("receive-engine-verilog".into())
         .stack_size(1 << 30)
-        .spawn(|| {
-            let mut uut = ReceiveEngine::<C, A, N>::default();
+        .spawn(move || {
+            let mut uut = ReceiveEngine::<C, A, N>::with_label_bits(label_bits);
             uut.connect_all();
             // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
             crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")

@@ -21,7 +21,9 @@
 //!   it searches the lists for any entry (each list's head: one element), and when they
 //!   answer the oldest head moves to the CAM's tail and leaves its list.
 //! - `insert` (when idle): one edge into the CAM while the lists are empty and the CAM
-//!   has room, otherwise into the lists (busy for the list's two cycles).
+//!   has room, otherwise into the lists (busy for the list's two cycles). `full`: an
+//!   insert would go to the lists and they have no room, or no posting label that keeps
+//!   their order (`parallel_lists`); the engine answers overflow.
 //! - `quick`: this cycle's `remove` or `insert` (or none) is done at this edge, so the next
 //!   search may start in this same cycle — the CAM's match vector describes the slots
 //!   after the edge. Not quick: a list insert, a list removal (the lists' counters and
@@ -55,7 +57,6 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
     pub in_handle: Signal<In, Bits<32>>,
-    pub in_label: Signal<In, Bits<32>>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
     pub key_comm: Signal<In, Bits<16>>,
@@ -100,6 +101,13 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
 
 impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C, A, N> {
     fn default() -> Self {
+        Self::with_label_bits(32)
+    }
+}
+
+impl<const C: usize, const A: usize, const N: usize> TwoLevelQueue<C, A, N> {
+    /// A queue whose lists label entries in `label_bits` bits (see `parallel_lists`).
+    pub fn with_label_bits(label_bits: u32) -> Self {
         let s = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
         TwoLevelQueue {
             clock: Default::default(),
@@ -116,7 +124,6 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             in_src_any: Default::default(),
             in_tag_any: Default::default(),
             in_handle: Default::default(),
-            in_label: Default::default(),
             search: Default::default(),
             search_mode: Default::default(),
             key_comm: Default::default(),
@@ -132,7 +139,7 @@ impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C
             found_tag: Default::default(),
             remove: Default::default(),
             cam_level: Default::default(),
-            lists: Default::default(),
+            lists: ParallelLists::with_label_bits(label_bits),
             state: Default::default(),
             take_cam: Default::default(),
             take_list: Default::default(),
@@ -211,7 +218,6 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
         self.lists.in_src_any.next = self.in_src_any.val();
         self.lists.in_tag_any.next = self.in_tag_any.val();
         self.lists.in_handle.next = self.in_handle.val();
-        self.lists.in_label.next = self.in_label.val();
 
         self.blocking.next = self.lists.busy.val()
             | (self.state.q.val() == self.s_list_start.val())
@@ -226,7 +232,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
             | ((self.state.q.val() == self.s_hold.val())
                 & !(self.remove.val()
                     & (self.take_list.q.val() | (self.take_cam.q.val() & !self.lists.empty.val()))));
-        self.full.next = (!self.lists.empty.val() | self.cam_level.full.val()) & self.lists.full.val();
+        // An insert would go to the lists, and they have no room or no label that keeps
+        // their order (`parallel_lists`: the engine answers overflow either way).
+        self.full.next = (!self.lists.empty.val() | self.cam_level.full.val())
+            & (self.lists.full.val() | !self.lists.label_room.val());
         self.count.next = self.cam_level.count.val() + self.lists.count.val();
         self.cam_count.next = self.cam_level.count.val();
 
@@ -320,7 +329,7 @@ pub fn two_level_queue_verilog<const C: usize, const A: usize, const N: usize>()
 
 /// Ports of [`TwoLevelQueue`] as (name, width, is input).
 pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
-    let drop = ["busy", "found_label", "found_comm", "found_src_any", "found_tag_any", "steps"];
+    let drop = ["busy", "in_label", "found_label", "found_comm", "found_src_any", "found_tag_any", "steps"];
     let mut p: Vec<_> =
         crate::bram_list::bram_list_ports().into_iter().filter(|(n, _, _)| !drop.contains(n)).collect();
     p.push(("cam_count", 16, false));

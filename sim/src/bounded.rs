@@ -36,6 +36,17 @@ impl BoundedGolden {
         }
     }
 
+    /// Whether `op` would be queued (a receive or message that matches nothing), so an
+    /// engine may refuse it with overflow for a reason of its own (narrow posting labels:
+    /// `parallel_lists.rs`). Changes nothing.
+    pub fn would_queue(&self, op: &Op) -> bool {
+        match *op {
+            Op::PostRecv { spec, .. } => !self.golden.would_match_unexpected(&spec),
+            Op::Arrive { env, .. } => !self.golden.would_match_posted(&env),
+            _ => false,
+        }
+    }
+
     pub fn queue_lengths(&self) -> (usize, usize) {
         let s = self.golden.stats();
         (s.prq_len, s.umq_len)

@@ -330,3 +330,65 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
         assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(21 + m), msg: MsgId(200 + m) });
     }
 }
+
+/// Posting labels of 6 bits (64 labels) wrap dozens of times in one stream: the RTL pairs
+/// as the golden model (which knows no labels) and answers as the cycle model to the
+/// cycle, receives with wildcards stay posted across several wraps, and the only
+/// overflows with room in the queue are inserts the label rule refused.
+#[test]
+fn narrow_labels_wrap_dozens_of_times_in_order() {
+    use std::collections::HashMap;
+    use tagmatch_hdl::receive_engine::receive_engine_verilog_with_labels;
+    use tagmatch_sim::cycle::two_level::TwoLevelModel;
+    use tagmatch_sim::cycle::CycleEngine;
+    let config = TwoLevelConfig::new(8, 4, 7).unwrap().with_label_bits(6).unwrap();
+    // Three long-lived wildcard receives on a communicator the stream never uses: two
+    // posted first (they stay in the CAM), one mid-stream (it joins the lists and blocks
+    // their labels until the data mover brings it into the CAM); matched at the end.
+    let stream = random_stream(61, 20_000);
+    let post = |r: u64, src: Option<u32>, tag: Option<u32>| Op::PostRecv {
+        recv: RecvId(900_000 + r),
+        spec: RecvSpec::new(3, src, tag),
+    };
+    let mut ops = vec![post(1, None, Some(1)), post(2, Some(2), None)];
+    ops.extend_from_slice(&stream[..10_000]);
+    ops.push(post(3, None, None));
+    ops.extend_from_slice(&stream[10_000..]);
+    for (m, (src, tag)) in [(2, 1), (2, 5), (0, 0)].into_iter().enumerate() {
+        ops.push(Op::Arrive { msg: MsgId(800_000 + m as u64), env: Envelope::new(3, src, tag) });
+    }
+    // How many wraps the longest-lived wildcard receive saw, from the cycle model alone.
+    let mut model = TwoLevelModel::with_config(config);
+    let mut posted: HashMap<RecvId, u64> = HashMap::new();
+    let mut longest = 0;
+    for op in &ops {
+        let outcome = model.apply(op).unwrap().outcome;
+        match (*op, outcome) {
+            (Op::PostRecv { recv, spec }, Outcome::Queued) if spec.src.is_none() || spec.tag.is_none() => {
+                posted.insert(recv, model.label_wraps());
+            }
+            (_, Outcome::Matched { recv, .. }) | (_, Outcome::Cancelled { recv }) => {
+                if let Some(at) = posted.remove(&recv) {
+                    longest = longest.max(model.label_wraps() - at);
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(longest >= 3, "no wildcard receive lived across 3 label wraps (longest {longest})");
+    let engine = EngineUnderTest {
+        name: "engine-c8-a3-n4-l6".into(),
+        verilog: receive_engine_verilog_with_labels::<8, 3, 4>(6),
+        config,
+    };
+    let report = cosim(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    eprintln!("{report:?}; longest-lived wildcard receive: {longest} wraps");
+    assert!(report.label_wraps >= 50, "{report:?}");
+    assert!(report.label_refusals > 0 && report.matched > ops.len() / 5, "{report:?}");
+    let mut golden = tagmatch_sim::Golden::new();
+    let outcomes: Vec<Outcome> = ops.iter().map(|op| tagmatch_sim::Matcher::apply(&mut golden, op)).collect();
+    for (r, m) in [(1, 0), (2, 1), (3, 2)] {
+        let want = Outcome::Matched { recv: RecvId(900_000 + r), msg: MsgId(800_000 + m) };
+        assert_eq!(outcomes[ops.len() - 3 + m as usize], want, "the long-lived receives");
+    }
+}

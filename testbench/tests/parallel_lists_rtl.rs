@@ -63,7 +63,6 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                     ("in_src_any", e.src_any as u64),
                     ("in_tag_any", e.tag_any as u64),
                     ("in_handle", e.handle),
-                    ("in_label", e.label),
                 ] {
                     m.set(p(m, n), v);
                 }

@@ -48,7 +48,6 @@ fn cmd() -> impl Strategy<Value = Cmd> {
 fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
     let p = |m: &Model, n: &str| m.port(n).unwrap();
     let mut queue: Vec<Entry> = Vec::new();
-    let mut label = 0;
     for (i, c) in cmds.iter().enumerate() {
         // Wait for the queue (the data mover may be working).
         let mut waited = 0;
@@ -61,7 +60,6 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
         }
         let strobe = match *c {
             Cmd::Insert(e) => {
-                label += 1;
                 for (n, v) in [
                     ("in_comm", e.comm),
                     ("in_src", e.src),
@@ -69,7 +67,6 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                     ("in_src_any", e.src_any as u64),
                     ("in_tag_any", e.tag_any as u64),
                     ("in_handle", e.handle),
-                    ("in_label", label),
                 ] {
                     m.set(p(m, n), v);
                 }

@@ -31,7 +31,12 @@
 //!   `W + T + 6`. Between operations the CAM is full or the lists are empty, so one
 //!   removal needs exactly one move.
 //! - Across lists the oldest label wins (serial-number arithmetic, ties to the lower
-//!   list). Labels are 32 bits and wrap.
+//!   list). Each queue's lists label the entries they take (a CAM insert needs none), in
+//!   `label_bits` bits that wrap; an insert into the lists that would leave a live label
+//!   more than a quarter behind the next one's quarter is refused (`full`, so overflow):
+//!   `parallel_lists.rs` says why. The model orders list entries by a 32-bit sequence
+//!   number and derives the RTL's label from it, checking (in debug builds) that the
+//!   label's serial order agrees wherever it compares two.
 //!
 //! The tests in `tagmatch-testbench` co-simulate this model against the RTL op by op and
 //! fail on one differing cycle. An operation costs the model one CAM scan and, for a list
@@ -56,7 +61,12 @@ pub struct TwoLevelConfig {
     pub lists: usize,
     /// Entries one list holds (its block RAM has one word more: node 0 is the null pointer).
     pub entries_per_list: usize,
+    /// Width of the lists' posting labels.
+    pub label_bits: u32,
 }
+
+/// Posting labels: 32 bits by default, at least 4 (two for the quarter, two to count in it).
+pub const LABEL_BITS: std::ops::RangeInclusive<u32> = 4..=32;
 
 /// The RTL's list numbers are 8 bits wide; its counters 16.
 pub const MAX_LISTS: usize = 256;
@@ -78,7 +88,7 @@ impl TwoLevelConfig {
     }
 
     pub fn new(cam_depth: usize, lists: usize, entries_per_list: usize) -> Result<Self, String> {
-        let cfg = TwoLevelConfig { cam_depth, lists, entries_per_list };
+        let cfg = TwoLevelConfig { cam_depth, lists, entries_per_list, label_bits: 32 };
         if cam_depth == 0 || lists == 0 || entries_per_list == 0 {
             return Err(format!(
                 "CAM depth {}, {} lists of {} entries: each must be at least 1",
@@ -95,6 +105,24 @@ impl TwoLevelConfig {
             ));
         }
         Ok(cfg)
+    }
+
+    /// The same engine with posting labels of `bits` bits.
+    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
+        if !LABEL_BITS.contains(&bits) {
+            return Err(format!(
+                "--label-bits {bits}: from {} to {} bits",
+                LABEL_BITS.start(),
+                LABEL_BITS.end()
+            ));
+        }
+        Ok(TwoLevelConfig { label_bits: bits, ..self })
+    }
+
+    /// The RTL's label for list insert number `seq` (since reset): the low `label_bits`
+    /// of it, in the top bits of a 32-bit word.
+    pub fn rtl_label(&self, seq: u32) -> u32 {
+        seq << (32 - self.label_bits)
     }
 
     /// Entries one queue holds: the CAM and every list.
@@ -138,6 +166,12 @@ pub struct TwoLevelQueue {
     index: ListIndex,
     /// Scratch for the index's answer, one slot per list.
     firsts: Vec<Option<u32>>,
+    /// List inserts since reset (an entry's `label` in the lists is its number here), and
+    /// list entries per quarter of the RTL's label space.
+    listed_seq: u32,
+    quarters: [usize; 4],
+    /// Times the RTL's label counter wrapped, over the queue's life (flushes included).
+    wraps: u64,
 }
 
 impl TwoLevelQueue {
@@ -152,7 +186,44 @@ impl TwoLevelQueue {
             last_walk: 0,
             index: ListIndex::default(),
             firsts: vec![None; cfg.lists],
+            listed_seq: 0,
+            quarters: [0; 4],
+            wraps: 0,
         }
+    }
+
+    /// The quarter of the label space list entry `seq`'s RTL label is in.
+    fn quarter(&self, seq: u32) -> usize {
+        (self.cfg.rtl_label(seq) >> 30) as usize
+    }
+
+    /// A list insert now keeps every live label within half the label space: the two
+    /// quarters ahead of the next label's hold no list entry.
+    fn label_room(&self) -> bool {
+        let q = self.quarter(self.listed_seq);
+        self.quarters[(q + 1) % 4] == 0 && self.quarters[(q + 2) % 4] == 0
+    }
+
+    /// `a` is older than `b`: by sequence, which the RTL's labels must agree with.
+    fn older_entry(&self, a: u32, b: u32) -> bool {
+        let by_seq = older(a, b);
+        debug_assert_eq!(
+            by_seq,
+            older(self.cfg.rtl_label(a), self.cfg.rtl_label(b)),
+            "list entries {a} and {b} are more than half the label space apart"
+        );
+        by_seq
+    }
+
+    /// Takes list entry `e` out of the label accounting.
+    fn unlisted(&mut self, e: &Entry) {
+        let q = self.quarter(e.label);
+        self.quarters[q] -= 1;
+    }
+
+    /// Times the RTL's label counter has wrapped.
+    pub fn label_wraps(&self) -> u64 {
+        self.wraps
     }
 
     /// Elements compared by the longest list walk of the last search (0: none).
@@ -181,7 +252,7 @@ impl TwoLevelQueue {
             let mut oldest: Option<(u32, usize)> = None;
             for (l, list) in self.lists.iter().enumerate() {
                 if let Some(head) = list.front() {
-                    if oldest.is_none_or(|(label, _)| older(head.label, label)) {
+                    if oldest.is_none_or(|(label, _)| self.older_entry(head.label, label)) {
                         oldest = Some((head.label, l));
                     }
                 }
@@ -189,6 +260,7 @@ impl TwoLevelQueue {
             let (_, l) = oldest.expect("lists hold entries");
             let e = self.lists[l].pop_front().expect("a head");
             self.index.remove(&e);
+            self.unlisted(&e);
             self.listed -= 1;
             self.cam.push_back(e);
             moves += 1;
@@ -198,9 +270,9 @@ impl TwoLevelQueue {
 }
 
 impl Queue for TwoLevelQueue {
-    /// As reset leaves the RTL: empty, and list inserts start again at list 0.
+    /// As reset leaves the RTL: empty, list inserts start again at list 0 and labels at 0.
     fn clear(&mut self) {
-        *self = Self::new(self.cfg);
+        *self = TwoLevelQueue { wraps: self.wraps, ..Self::new(self.cfg) };
     }
 
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
@@ -228,7 +300,7 @@ impl Queue for TwoLevelQueue {
             match first {
                 Some(pos) => {
                     longest = longest.max(pos + 1);
-                    if best.is_none_or(|(b, _, _)| older(list[pos].label, b.label)) {
+                    if best.is_none_or(|(b, _, _)| self.older_entry(list[pos].label, b.label)) {
                         best = Some((list[pos], l, pos));
                     }
                 }
@@ -252,6 +324,7 @@ impl Queue for TwoLevelQueue {
             Some(Hit::List { list, pos }) => {
                 let e = self.lists[list].remove(pos).expect("the hit is listed");
                 self.index.remove(&e);
+                self.unlisted(&e);
                 self.listed -= 1;
                 1 + self.move_data()
             }
@@ -263,7 +336,7 @@ impl Queue for TwoLevelQueue {
     /// (busy 3 cycles after the response: the insert edge, the list's allocate and
     /// write), or the lowest list with room. The RTL ignores an insert into a full queue,
     /// and so does the model.
-    fn insert(&mut self, e: Entry) -> u64 {
+    fn insert(&mut self, mut e: Entry) -> u64 {
         self.hit = None;
         if self.listed == 0 && !self.cam_full() {
             self.cam.push_back(e);
@@ -278,6 +351,13 @@ impl Queue for TwoLevelQueue {
         } else {
             (0..self.cfg.lists).find(|&l| room(l)).expect("lists not full")
         };
+        e.label = self.listed_seq;
+        let q = self.quarter(e.label);
+        self.quarters[q] += 1;
+        self.listed_seq = self.listed_seq.wrapping_add(1);
+        if self.cfg.rtl_label(self.listed_seq) == 0 {
+            self.wraps += 1;
+        }
         self.lists[target].push_back(e);
         self.index.add(&e, target);
         self.listed += 1;
@@ -285,9 +365,10 @@ impl Queue for TwoLevelQueue {
         3 + self.move_data()
     }
 
-    /// The RTL's `full`: an insert would find no room in either level.
+    /// The RTL's `full`: an insert would go to the lists, and they have no room or no
+    /// label that keeps their order.
     fn full(&self) -> bool {
-        (self.listed > 0 || self.cam_full()) && self.lists_full()
+        (self.listed > 0 || self.cam_full()) && (self.lists_full() || !self.label_room())
     }
 
     fn len(&self) -> usize {
@@ -306,6 +387,11 @@ impl TwoLevelModel {
     /// Elements compared by the longest list walk of the last operation's search.
     pub fn last_walk(&self) -> usize {
         self.prq().last_walk().max(self.umq().last_walk())
+    }
+
+    /// Times either queue's label counter has wrapped.
+    pub fn label_wraps(&self) -> u64 {
+        self.prq().label_wraps() + self.umq().label_wraps()
     }
 }
 
