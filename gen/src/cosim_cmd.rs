@@ -272,6 +272,8 @@ fn counts(r: &CosimReport, seed: Option<u64>) -> Record {
         ("not_found", json!(r.not_found)),
         ("probes", json!(r.probes)),
         ("overflows", json!(r.overflows)),
+        ("label_refusals", json!(r.label_refusals)),
+        ("label_wraps", json!(r.label_wraps)),
         ("flushes", json!(r.flushes)),
         ("deepest", json!(r.deepest)),
         ("cycles", json!(r.cycles)),

@@ -7,14 +7,15 @@
 //! fit a Lattice ECP5's block RAM for the open timing flow (a 256- or 64-entry CAM with
 //! 4,096 list entries in 4 lists), and a tiny one (a 4-entry CAM and 4 lists of 3) that
 //! any stream overflows, for the host driver; other values are refused with the list of what is
-//! supported.
+//! supported. The posting labels' width (`--label-bits`, 4 to 32) is a run-time parameter of
+//! every configuration.
 
 use crate::board_gen;
 use crate::boards::Board;
 use serde_json::json;
 use std::path::Path;
-use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog};
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog_with_labels};
+use tagmatch_sim::cycle::two_level::{TwoLevelConfig, LABEL_BITS};
 
 /// One generatable configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,8 @@ pub struct EngineConfig {
     pub list_capacity: u32,
     pub lists: u32,
     pub list_address_bits: u32,
+    /// Width of the lists' posting labels (`parallel_lists.rs`).
+    pub label_bits: u32,
 }
 
 impl EngineConfig {
@@ -38,12 +41,28 @@ impl EngineConfig {
 
     /// The cycle-accurate model of this configuration.
     pub fn model_config(&self) -> Result<TwoLevelConfig, String> {
-        TwoLevelConfig::new(self.cam_depth as usize, self.lists as usize, self.entries_per_list() as usize)
+        TwoLevelConfig::new(self.cam_depth as usize, self.lists as usize, self.entries_per_list() as usize)?
+            .with_label_bits(self.label_bits)
     }
 
-    /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4`.
+    /// The same configuration with posting labels of `bits` bits; out of range, an error
+    /// naming the range.
+    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
+        if !LABEL_BITS.contains(&bits) {
+            return Err(format!(
+                "--label-bits {bits}: from {} to {} bits",
+                LABEL_BITS.start(),
+                LABEL_BITS.end()
+            ));
+        }
+        Ok(EngineConfig { label_bits: bits, ..self })
+    }
+
+    /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4` (and
+    /// `-l6` for 6-bit labels).
     pub fn build_name(&self) -> String {
-        format!("engine-c{}-a{}-n{}", self.cam_depth, self.list_address_bits, self.lists)
+        let labels = if self.label_bits == 32 { String::new() } else { format!("-l{}", self.label_bits) };
+        format!("engine-c{}-a{}-n{}{labels}", self.cam_depth, self.list_address_bits, self.lists)
     }
 
     /// The configuration's Verilog (top module `top`).
@@ -60,12 +79,19 @@ impl EngineConfig {
 macro_rules! configurations {
     ($(($c:literal, $cap:literal, $n:literal, $a:literal)),* $(,)?) => {
         pub const SUPPORTED: &[EngineConfig] = &[
-            $(EngineConfig { cam_depth: $c, list_capacity: $cap, lists: $n, list_address_bits: $a }),*
+            $(EngineConfig {
+                cam_depth: $c,
+                list_capacity: $cap,
+                lists: $n,
+                list_address_bits: $a,
+                label_bits: 32,
+            }),*
         ];
 
         fn verilog_of(cfg: &EngineConfig) -> Option<String> {
+            let bits = cfg.label_bits;
             match (cfg.cam_depth, cfg.lists, cfg.list_address_bits) {
-                $(($c, $n, $a) => Some(receive_engine_verilog::<$c, $a, $n>()),)*
+                $(($c, $n, $a) => Some(receive_engine_verilog_with_labels::<$c, $a, $n>(bits)),)*
                 _ => None,
             }
         }
@@ -191,6 +217,7 @@ pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
         "comm_bits": 16,
         "source_bits": 16,
         "tag_bits": 32,
+        "label_bits": cfg.label_bits,
     })
 }
 

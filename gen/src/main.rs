@@ -106,6 +106,17 @@ struct EngineShape {
     /// List entries, over all lists.
     #[arg(long, default_value_t = 32768)]
     list_capacity: u32,
+    /// Bits of the lists' posting labels, 4 to 32 (narrow labels wrap sooner; an insert
+    /// that would leave labels half the space apart answers overflow).
+    #[arg(long, default_value_t = 32)]
+    label_bits: u32,
+}
+
+impl EngineShape {
+    fn config(&self) -> Result<engine_gen::EngineConfig, String> {
+        engine_gen::configuration(self.cam_depth, self.lists, self.list_capacity)?
+            .with_label_bits(self.label_bits)
+    }
 }
 
 /// The hardware `gen` and `cosim` build.
@@ -462,6 +473,9 @@ enum Command {
         /// List entries, over all lists.
         #[arg(long, default_value_t = 256)]
         list_capacity: u32,
+        /// Bits of the lists' posting labels, 4 to 32 (see `gen --label-bits`).
+        #[arg(long, default_value_t = 32)]
+        label_bits: u32,
         /// Run the host driver over the engine, for unbounded MPI matching: `fallback` (the
         /// host keeps what overflows) or `split` (the engine owns the receives, the host the
         /// unexpected messages), against the unbounded golden model.
@@ -640,13 +654,16 @@ fn trace(action: TraceAction) -> Result<(), String> {
                     ));
                 }
                 let engine = if hw == "engine" {
-                    trace_cmd::ReplayEngine::Model(TwoLevelConfig::from_list_capacity(
-                        shape.cam_depth as usize,
-                        shape.lists as usize,
-                        shape.list_capacity as usize,
-                    )?)
+                    trace_cmd::ReplayEngine::Model(
+                        TwoLevelConfig::from_list_capacity(
+                            shape.cam_depth as usize,
+                            shape.lists as usize,
+                            shape.list_capacity as usize,
+                        )?
+                        .with_label_bits(shape.label_bits)?,
+                    )
                 } else {
-                    let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
+                    let cfg = shape.config()?;
                     trace_cmd::ReplayEngine::Rtl(tagmatch_testbench::cosim::EngineUnderTest {
                         name: cfg.build_name(),
                         verilog: cfg.verilog()?,
@@ -685,8 +702,8 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             testbench.unused()?;
-            if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
-                return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
+            if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
+                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             one-sided unit (--windows, --counter-bits)"
                     .into());
             }
@@ -742,7 +759,7 @@ fn run(cli: Cli) -> Result<(), String> {
             testbench.unused()?;
             array.unused()?;
             onesided.unused()?;
-            if (shape.lists, shape.list_capacity) != (4, 32768) || board.is_some() {
+            if (shape.lists, shape.list_capacity, shape.label_bits) != (4, 32768, 32) || board.is_some() {
                 return Err("--engine cam writes the CAM alone: --cam-depth only (no lists, no board)".into());
             }
             let tools = timing.tools()?;
@@ -778,8 +795,8 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             onesided.unused()?;
             testbench.unused()?;
-            if (shape.cam_depth, shape.lists, shape.list_capacity) != (256, 4, 32768) {
-                return Err("--cam-depth, --lists and --list-capacity shape the two-level engine, not the \
+            if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
+                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
                     .into());
             }
@@ -837,7 +854,7 @@ fn run(cli: Cli) -> Result<(), String> {
             array.unused()?;
             onesided.unused()?;
             let board = board.map(|b| boards::find(&b)).transpose()?;
-            let cfg = engine_gen::configuration(shape.cam_depth, shape.lists, shape.list_capacity)?;
+            let cfg = shape.config()?;
             let tools = timing.tools()?;
             // The testbench's engine is written for event-driven simulators.
             let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out, testbench.testbench)?;
@@ -897,6 +914,7 @@ fn run(cli: Cli) -> Result<(), String> {
             flush_every,
             cam_depth,
             list_capacity,
+            label_bits,
             host,
             delay,
             no_sync,
@@ -911,12 +929,14 @@ fn run(cli: Cli) -> Result<(), String> {
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
-                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?
+                        .with_label_bits(label_bits)?;
                     (cosim_cmd::run(&cfg, &ops, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
                 }
                 (Design::TwoLevel, Some(choice)) => {
                     array.unused()?;
-                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?;
+                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?
+                        .with_label_bits(label_bits)?;
                     let mode = choice.mode(delay, !no_sync);
                     (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
                 }

@@ -297,6 +297,34 @@ fn gen_writes_verilog_and_a_manifest() {
     assert!(e.contains("power of two"), "{e}");
     let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "100", "--out", "/tmp/never"]));
     assert!(e.contains("supported:"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--label-bits", "3", "--out", "/tmp/never"]));
+    assert!(e.contains("--label-bits 3: from 4 to 32 bits"), "{e}");
+}
+
+/// Narrow posting labels from the command line: the manifest says so, and a co-simulation
+/// wraps them and counts the inserts they refused; flushes mid-stream are counted too.
+#[test]
+fn label_bits_and_flushes_reach_gen_and_cosim() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-gen-labels-{}", std::process::id()));
+    let manifest =
+        generate(&dir, &["--cam-depth", "8", "--lists", "4", "--list-capacity", "256", "--label-bits", "6"]);
+    assert_eq!(manifest["parameters"]["label_bits"], 6);
+    std::fs::remove_dir_all(&dir).ok();
+    let recs = json(&tagmatch(&[
+        "cosim",
+        "--ops",
+        "6000",
+        "--label-bits",
+        "6",
+        "--flush-every",
+        "1000",
+        "--format",
+        "json",
+    ]));
+    let r = &recs[0];
+    assert!(r["label_wraps"].as_u64().unwrap() >= 5, "{r}");
+    assert!(r["flushes"].as_u64().unwrap() >= 1, "{r}");
+    assert!(r["label_refusals"].as_u64().unwrap() <= r["overflows"].as_u64().unwrap(), "{r}");
 }
 
 #[test]

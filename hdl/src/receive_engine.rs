@@ -360,9 +360,9 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     fn update(&mut self) {
         dff_setup!(
             self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, inflight, p_op,
-            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, out_valid, kind, recv, msg, r_src,
-            r_tag, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq,
-            insert_umq, w_valid, w_class, w_count, wake, clearing
+            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, out_valid, kind, recv, msg, r_src, r_tag,
+            s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq, insert_umq,
+            w_valid, w_class, w_count, wake, clearing
         );
         // The completion counters of the command's class, the in-flight command's and the
         // parked wait's.
@@ -661,7 +661,9 @@ pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() 
 }
 
 /// As [`receive_engine_verilog`], with posting labels of `label_bits` bits.
-pub fn receive_engine_verilog_with_labels<const C: usize, const A: usize, const N: usize>(label_bits: u32) -> String {
+pub fn receive_engine_verilog_with_labels<const C: usize, const A: usize, const N: usize>(
+    label_bits: u32,
+) -> String {
     std::thread::Builder::new()
         .name("receive-engine-verilog".into())
         .stack_size(1 << 30)
