@@ -5,13 +5,13 @@
 // Clock: {{ board.clock.port }}, {{ board.clock.mhz }} MHz ({{ board.clock.io_standard }}){% if board.clock.divide > 1 %}, divided by {{ board.clock.divide }} in a BUFGCE_DIV{% endif %};
 // the engine runs at {{ engine_mhz }} MHz.
 // Reset: {% if let Some(r) = board.reset %}{{ r.port }} ({% if r.active_low %}active low{% else %}active high{% endif %}), {% else %}none on this board: power-on only; {% endif %}synchronised to the clock (asserts at
-// once, releases after three edges). While it is asserted both streams are held idle and
-// the engine's own synchronous reset empties its queues.
+// once, releases after three edges). While it is asserted both streams are held idle (the
+// shell accepts nothing, so no command is lost) and the engine empties its queues.
 //
 // Internal names start with tm_ so they cannot collide with the board's port names.
 //
 // Streams ({{ interface }}, ready latency 0; a transfer happens in a cycle where valid and
-// ready are both high; the wrapper's valid never waits for ready):
+// ready are both high; valid never waits for ready), every field on a byte boundary:
 //   command  {{ streams.cmd_valid }} / {{ streams.cmd_ready }} / {{ streams.cmd_data }}[{{ width - 1 }}:0], one operation per transfer:
 {% for f in cmd_fields %}//     [{{ f.range }}] {{ f.name }}: {{ f.doc }}
 {% endfor %}//     other bits are ignored.
@@ -26,9 +26,7 @@ module {{ module }} (
 {% endif %}{% if let Some(r) = board.reset %}    input  wire {{ r.port }},
 {% endif %}    input  wire {{ streams.cmd_valid }},
     output wire {{ streams.cmd_ready }},
-    /* verilator lint_off UNUSED */
     input  wire [{{ width - 1 }}:0] {{ streams.cmd_data }},
-    /* verilator lint_on UNUSED */
     output wire {{ streams.resp_valid }},
     input  wire {{ streams.resp_ready }},
     output wire [{{ width - 1 }}:0] {{ streams.resp_data }}
@@ -54,27 +52,16 @@ module {{ module }} (
     end
     wire tm_reset = tm_reset_sync[2];
 
-    // The engine (module `top` in tagmatch_engine.v).
-    wire tm_engine_cmd_ready;
-    wire tm_engine_resp_valid;
-{% for f in resp_fields %}    wire [{{ f.width - 1 }}:0] tm_engine_resp_{{ f.name }};
-{% endfor %}    /* verilator lint_off UNUSED */
-{% for (name, w) in diagnostics %}    wire [{{ w - 1 }}:0] tm_engine_{{ name }};
-{% endfor %}    /* verilator lint_on UNUSED */
-
-    top tm_engine (
-        .clock(tm_clk),
-        .reset(tm_reset),
-        .cmd_valid({{ streams.cmd_valid }} & ~tm_reset),
-        .cmd_ready(tm_engine_cmd_ready),
-{% for f in cmd_fields %}        .cmd_{{ f.name }}({{ streams.cmd_data }}[{{ f.range }}]),
-{% endfor %}        .resp_valid(tm_engine_resp_valid),
-        .resp_ready({{ streams.resp_ready }} & ~tm_reset),
-{% for f in resp_fields %}        .resp_{{ f.name }}(tm_engine_resp_{{ f.name }}),
-{% endfor %}{% for (name, w) in diagnostics %}        .{{ name }}(tm_engine_{{ name }}){% if !loop.last %},{% endif %}
-{% endfor %}    );
-
-    assign {{ streams.cmd_ready }} = tm_engine_cmd_ready & ~tm_reset;
-    assign {{ streams.resp_valid }} = tm_engine_resp_valid & ~tm_reset;
-    assign {{ streams.resp_data }} = { {{ resp_pad }}'b0{% for f in resp_fields_msb_first %}, tm_engine_resp_{{ f.name }}{% endfor %} };
+    // The engine in its shell (tagmatch_shell.v): registered skid buffers on both streams,
+    // the fields above sliced out of the words.
+    tagmatch_shell tm_shell (
+        .{{ shell_clock }}(tm_clk),
+        .{{ shell_reset }}({% if xilinx %}~tm_reset{% else %}tm_reset{% endif %}),
+        .{{ streams.cmd_valid }}({{ streams.cmd_valid }}),
+        .{{ streams.cmd_ready }}({{ streams.cmd_ready }}),
+        .{{ streams.cmd_data }}({{ streams.cmd_data }}),
+        .{{ streams.resp_valid }}({{ streams.resp_valid }}),
+        .{{ streams.resp_ready }}({{ streams.resp_ready }}),
+        .{{ streams.resp_data }}({{ streams.resp_data }})
+    );
 endmodule

@@ -4,9 +4,16 @@
 //! bitstream unchanged. Everything comes from the askama templates in
 //! `constraints/templates/`, filled from the board file.
 //!
-//! The stream words are 128 bits (a whole number of bytes, as AXI4-Stream wants): the
-//! fields below, least significant first, are the single source of the wrapper's slicing
-//! and of the layout documented in its header.
+//! The stream words are 128 bits (a whole number of bytes, as AXI4-Stream wants), every
+//! field on a byte boundary so software packs them with plain stores: the fields below
+//! are the single source of the shell's slicing and of the layout documented in the
+//! shell's and the wrapper's headers.
+//!
+//! `tagmatch gen --shell xilinx|intel` writes the engine as an IP core: the shell
+//! (`tagmatch_shell.v`: registered skid buffers on both streams, AXI4-Stream with
+//! `aclk`/`aresetn` or Avalon-ST with `clk`/`reset`), an out-of-context clock constraint
+//! and the vendor's packaging script (Vivado `ipx::package_project`, a Platform Designer
+//! `_hw.tcl`). A board build wraps the same shell.
 
 use crate::boards::{Board, Vendor};
 use askama::Template;
@@ -20,37 +27,59 @@ const WIDTH: u32 = 128;
 /// One field of a stream word.
 pub struct Field {
     pub name: &'static str,
+    pub lo: u32,
     pub width: u32,
     pub range: String,
     pub doc: &'static str,
 }
 
-fn layout(fields: &[(&'static str, u32, &'static str)]) -> Vec<Field> {
-    let mut lo = 0;
+/// Fields as (name, lowest bit, width, doc).
+fn layout(fields: &[(&'static str, u32, u32, &'static str)]) -> Vec<Field> {
     fields
         .iter()
-        .map(|&(name, width, doc)| {
+        .map(|&(name, lo, width, doc)| {
             let range = if width == 1 { format!("{lo}") } else { format!("{}:{lo}", lo + width - 1) };
-            lo += width;
-            Field { name, width, range, doc }
+            Field { name, lo, width, range, doc }
         })
         .collect()
+}
+
+/// The bit ranges of a word no field covers, as Verilog ranges.
+fn gaps(fields: &[Field]) -> Vec<String> {
+    let mut covered = vec![false; WIDTH as usize];
+    for f in fields {
+        covered[f.lo as usize..(f.lo + f.width) as usize].iter_mut().for_each(|c| *c = true);
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < WIDTH as usize {
+        if covered[at] {
+            at += 1;
+            continue;
+        }
+        let end = (at..WIDTH as usize).find(|&i| covered[i]).unwrap_or(WIDTH as usize);
+        out.push(if end - at == 1 { format!("{at}") } else { format!("{}:{at}", end - 1) });
+        at = end;
+    }
+    out
 }
 
 pub fn command_fields() -> Vec<Field> {
     layout(&[
         (
             "op",
+            0,
             4,
             "0 post receive, 1 arrival, 2 cancel, 3 probe, 4 matched probe, 5 wait (class in comm, count in \
              handle), 6 test, 7 flush (empty both queues), 8-15 answer error",
         ),
-        ("comm", 16, "communicator"),
-        ("src", 16, "source rank (receive: ignored when src_any)"),
-        ("tag", 32, "tag (receive: ignored when tag_any)"),
-        ("src_any", 1, "receive or probe for MPI_ANY_SOURCE"),
-        ("tag_any", 1, "receive or probe for MPI_ANY_TAG"),
-        ("handle", 32, "receive handle (post, cancel) or message handle (arrival)"),
+        ("src_any", 8, 1, "receive or probe for MPI_ANY_SOURCE"),
+        ("tag_any", 9, 1, "receive or probe for MPI_ANY_TAG"),
+        ("id", 16, 8, "the host's tag for the command, echoed in its response"),
+        ("comm", 32, 16, "communicator (wait, test: the class in its low 2 bits)"),
+        ("src", 48, 16, "source rank (receive: ignored when src_any)"),
+        ("tag", 64, 32, "tag (receive: ignored when tag_any)"),
+        ("handle", 96, 32, "receive handle (post, cancel), message handle (arrival) or count (wait, test)"),
     ])
 }
 
@@ -58,15 +87,17 @@ pub fn response_fields() -> Vec<Field> {
     layout(&[
         (
             "kind",
+            0,
             4,
             "0 matched, 1 queued, 2 cancelled, 3 not found, 4 probe found, 5 probe found nothing, \
              6 overflow (the queue was full; nothing was applied, the host keeps the operation), 7 error, \
              8 reached (a wait's or test's count; counter in msg), 9 not reached, 10 parked, 11 flushed",
         ),
-        ("recv", 32, "receive handle (matched, cancelled)"),
-        ("msg", 32, "message handle (matched, probe found)"),
-        ("src", 16, "source of the matched or probed message"),
-        ("tag", 32, "tag of the matched or probed message"),
+        ("id", 8, 8, "the command's id (a wait's late `reached`: the wait's)"),
+        ("src", 16, 16, "source of the matched or probed message"),
+        ("tag", 32, 32, "tag of the matched or probed message"),
+        ("recv", 64, 32, "receive handle (matched, cancelled; reached: the count)"),
+        ("msg", 96, 32, "message handle (matched, probe found; reached, not reached: the counter)"),
     ])
 }
 
@@ -116,9 +147,8 @@ struct Context<'a> {
     width: u32,
     cmd_fields: Vec<Field>,
     resp_fields: Vec<Field>,
-    resp_fields_msb_first: Vec<Field>,
-    resp_pad: u32,
-    diagnostics: Vec<(&'static str, u32)>,
+    shell_clock: &'static str,
+    shell_reset: &'static str,
     streams: StreamNames,
     verilog_files: Vec<String>,
     constraints_file: &'static str,
@@ -168,22 +198,75 @@ macro_rules! context_deref {
 }
 context_deref!(Wrapper, Xdc, Sdc, Vivado, Quartus);
 
-/// Writes the wrapper, constraints and project script for `board` into `out`, next to the
-/// engine's `engine_file`; returns the names of the files written.
-pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
+/// The shell's clock and reset ports on a vendor's interface.
+fn shell_clock_reset(vendor: Vendor) -> (&'static str, &'static str) {
+    match vendor {
+        Vendor::Xilinx => ("aclk", "aresetn"),
+        Vendor::Intel => ("clk", "reset"),
+    }
+}
+
+pub const SHELL_MODULE: &str = "tagmatch_shell";
+pub const SHELL_FILE: &str = "tagmatch_shell.v";
+
+#[derive(Template)]
+#[template(path = "shell.v", escape = "none")]
+struct Shell {
+    module: &'static str,
+    vendor: &'static str,
+    xilinx: bool,
+    interface: &'static str,
+    clock: &'static str,
+    reset: &'static str,
+    width: u32,
+    cmd_fields: Vec<Field>,
+    resp_fields: Vec<Field>,
+    resp_gaps: Vec<String>,
+    diagnostics: Vec<(&'static str, u32)>,
+    streams: StreamNames,
+}
+
+/// The shell's Verilog for `vendor`'s interface.
+pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
     let used: Vec<String> = ["clock", "reset", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
         .iter()
         .map(|s| s.to_string())
         .chain(command_fields().iter().map(|f| format!("cmd_{}", f.name)))
         .chain(response_fields().iter().map(|f| format!("resp_{}", f.name)))
         .collect();
+    if let Some((n, _, _)) =
+        receive_engine_ports().into_iter().find(|(n, _, i)| *i && !used.iter().any(|u| u == n))
+    {
+        return Err(format!("the engine's input {n} has no field in the stream words"));
+    }
     let diagnostics: Vec<(&'static str, u32)> = receive_engine_ports()
         .into_iter()
         .filter(|(n, _, input)| !input && !used.iter().any(|u| u == n))
         .map(|(n, w, _)| (n, w))
         .collect();
-    let mut msb_first = response_fields();
-    msb_first.reverse();
+    let (clock, reset) = shell_clock_reset(vendor);
+    let resp_fields = response_fields();
+    let shell = Shell {
+        module: SHELL_MODULE,
+        vendor: vendor.name(),
+        xilinx: vendor == Vendor::Xilinx,
+        interface: vendor.interface(),
+        clock,
+        reset,
+        width: WIDTH,
+        cmd_fields: command_fields(),
+        resp_gaps: gaps(&resp_fields),
+        resp_fields,
+        diagnostics,
+        streams: stream_names(vendor),
+    };
+    shell.render().map(|t| t + "\n").map_err(|e| format!("shell template: {e}"))
+}
+
+/// Writes the wrapper, constraints and project script for `board` into `out`, next to the
+/// engine's `engine_file`; returns the names of the files written.
+pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
+    let (shell_clock, shell_reset) = shell_clock_reset(board.vendor);
     let (constraints_file, script) = match board.vendor {
         Vendor::Xilinx => ("tagmatch_board.xdc", "build_vivado.tcl"),
         Vendor::Intel => ("tagmatch_board.sdc", "build_quartus.tcl"),
@@ -199,19 +282,19 @@ pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<Stri
         pin_n: board.clock.pin_n.clone().unwrap_or_default(),
         width: WIDTH,
         cmd_fields: command_fields(),
-        resp_pad: WIDTH - response_fields().iter().map(|f| f.width).sum::<u32>(),
         resp_fields: response_fields(),
-        resp_fields_msb_first: msb_first,
-        diagnostics,
+        shell_clock,
+        shell_reset,
         streams: stream_names(board.vendor),
-        verilog_files: vec![engine_file.to_string(), WRAPPER_FILE.to_string()],
+        verilog_files: vec![engine_file.to_string(), SHELL_FILE.to_string(), WRAPPER_FILE.to_string()],
         constraints_file,
         project: "tagmatch_board",
     };
     // askama drops the templates' final newline; files end with one.
     let render =
         |r: Result<String, askama::Error>| r.map(|t| t + "\n").map_err(|e| format!("board template: {e}"));
-    let mut files = vec![(WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
+    let mut files =
+        vec![(SHELL_FILE, shell_verilog(board.vendor)?), (WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
     match board.vendor {
         Vendor::Xilinx => {
             files.push((constraints_file, render(Xdc { c: &c }.render())?));

@@ -31,6 +31,14 @@ impl Vendor {
             Vendor::Xilinx => "xilinx",
         }
     }
+
+    /// The stream interface its tools expect.
+    pub fn interface(self) -> &'static str {
+        match self {
+            Vendor::Xilinx => "AXI4-Stream",
+            Vendor::Intel => "Avalon-ST",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -89,10 +97,7 @@ impl Board {
     }
 
     pub fn interface(&self) -> &'static str {
-        match self.vendor {
-            Vendor::Xilinx => "AXI4-Stream",
-            Vendor::Intel => "Avalon-ST",
-        }
+        self.vendor.interface()
     }
 
     fn check(&self, file: &str) -> Result<(), String> {

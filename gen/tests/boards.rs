@@ -79,7 +79,12 @@ fn lint(dir: &Path, xilinx: bool) {
     if xilinx {
         cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/xilinx_primitives.v"));
     }
-    let out = cmd.arg(dir.join("tagmatch_engine.v")).arg(dir.join("tagmatch_board_top.v")).output().unwrap();
+    let out = cmd
+        .arg(dir.join("tagmatch_engine.v"))
+        .arg(dir.join("tagmatch_shell.v"))
+        .arg(dir.join("tagmatch_board_top.v"))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "lint {}:\n{}", dir.display(), String::from_utf8_lossy(&out.stderr));
 }
 
@@ -97,8 +102,9 @@ fn synthesize_wrapper(dir: &Path, xilinx: bool) -> String {
         .arg("-q")
         .arg("-p")
         .arg(format!(
-            "read_verilog {} {}; blackbox top; {synth}; check -assert; tee -q -o {} stat",
+            "read_verilog {} {} {}; blackbox top; {synth}; check -assert; tee -q -o {} stat",
             dir.join("tagmatch_engine.v").display(),
+            dir.join("tagmatch_shell.v").display(),
             dir.join("tagmatch_board_top.v").display(),
             stat.display()
         ))

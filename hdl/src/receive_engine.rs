@@ -62,6 +62,10 @@
 //! - A wait, a test or an unknown op code needs no search: it is decided at `I`, answered
 //!   at `I + 1`.
 //!
+//! Every command carries an 8-bit id (`cmd_id`) that its response echoes (`resp_id`); a
+//! woken wait's late `reached` echoes the wait's id. So a host can tie answers to commands
+//! without counting, and a shell can check it lost none.
+//!
 //! Handshakes come from registers: `cmd_ready` is high while the command register is
 //! empty, no wait is being woken and no queue is in a multi-cycle step (`blocking`; so a
 //! host that waits for each response sees the same acceptance cycles as before the
@@ -118,6 +122,8 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     pub cmd_src_any: Signal<In, Bit>,
     pub cmd_tag_any: Signal<In, Bit>,
     pub cmd_handle: Signal<In, Bits<32>>,
+    /// The host's tag for the command, echoed in `resp_id`.
+    pub cmd_id: Signal<In, Bits<8>>,
     pub resp_valid: Signal<Out, Bit>,
     pub resp_ready: Signal<In, Bit>,
     pub resp_kind: Signal<Out, Bits<4>>,
@@ -126,6 +132,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     /// The matched or probed entry's source and tag (a probe's status).
     pub resp_src: Signal<Out, Bits<16>>,
     pub resp_tag: Signal<Out, Bits<32>>,
+    pub resp_id: Signal<Out, Bits<8>>,
     pub prq_count: Signal<Out, Bits<16>>,
     pub umq_count: Signal<Out, Bits<16>>,
     /// Diagnostics: CAM occupancy of each queue.
@@ -142,6 +149,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     c_src_any: DFF<Bit>,
     c_tag_any: DFF<Bit>,
     c_handle: DFF<Bits<32>>,
+    c_id: DFF<Bits<8>>,
     /// The in-flight register: the issued command until its action is done (`inflight`:
     /// its search has not answered yet).
     inflight: DFF<Bit>,
@@ -152,6 +160,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     p_src_any: DFF<Bit>,
     p_tag_any: DFF<Bit>,
     p_handle: DFF<Bits<32>>,
+    p_id: DFF<Bits<8>>,
     /// The response register (the ports) and the skid register behind it.
     out_valid: DFF<Bit>,
     kind: DFF<Bits<4>>,
@@ -159,12 +168,14 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     msg: DFF<Bits<32>>,
     r_src: DFF<Bits<16>>,
     r_tag: DFF<Bits<32>>,
+    r_id: DFF<Bits<8>>,
     s_valid: DFF<Bit>,
     s_kind: DFF<Bits<4>>,
     s_recv: DFF<Bits<32>>,
     s_msg: DFF<Bits<32>>,
     s_src: DFF<Bits<16>>,
     s_tag: DFF<Bits<32>>,
+    s_id: DFF<Bits<8>>,
     /// The action decided with the response, applied in its first cycle.
     remove_prq: DFF<Bit>,
     remove_umq: DFF<Bit>,
@@ -176,6 +187,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     w_valid: DFF<Bit>,
     w_class: DFF<Bits<2>>,
     w_count: DFF<Bits<32>>,
+    w_id: DFF<Bits<8>>,
     wake: DFF<Bit>,
     /// A flush issued last cycle: the queues reset in this one.
     clearing: DFF<Bit>,
@@ -203,6 +215,7 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     n_msg: Signal<Local, Bits<32>>,
     n_src: Signal<Local, Bits<16>>,
     n_tag: Signal<Local, Bits<32>>,
+    n_id: Signal<Local, Bits<8>>,
     taken: Signal<Local, Bit>,
     half: Constant<Bits<32>>,
     class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
@@ -256,6 +269,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             cmd_src_any: Default::default(),
             cmd_tag_any: Default::default(),
             cmd_handle: Default::default(),
+            cmd_id: Default::default(),
             resp_valid: Default::default(),
             resp_ready: Default::default(),
             resp_kind: Default::default(),
@@ -263,6 +277,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             resp_msg: Default::default(),
             resp_src: Default::default(),
             resp_tag: Default::default(),
+            resp_id: Default::default(),
             prq_count: Default::default(),
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
@@ -277,6 +292,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             c_src_any: Default::default(),
             c_tag_any: Default::default(),
             c_handle: Default::default(),
+            c_id: Default::default(),
             inflight: Default::default(),
             p_op: Default::default(),
             p_comm: Default::default(),
@@ -285,18 +301,21 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             p_src_any: Default::default(),
             p_tag_any: Default::default(),
             p_handle: Default::default(),
+            p_id: Default::default(),
             out_valid: Default::default(),
             kind: Default::default(),
             recv: Default::default(),
             msg: Default::default(),
             r_src: Default::default(),
             r_tag: Default::default(),
+            r_id: Default::default(),
             s_valid: Default::default(),
             s_kind: Default::default(),
             s_recv: Default::default(),
             s_msg: Default::default(),
             s_src: Default::default(),
             s_tag: Default::default(),
+            s_id: Default::default(),
             remove_prq: Default::default(),
             remove_umq: Default::default(),
             insert_prq: Default::default(),
@@ -305,6 +324,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             w_valid: Default::default(),
             w_class: Default::default(),
             w_count: Default::default(),
+            w_id: Default::default(),
             wake: Default::default(),
             clearing: Default::default(),
             clear_queues: Default::default(),
@@ -325,6 +345,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             n_msg: Default::default(),
             n_src: Default::default(),
             n_tag: Default::default(),
+            n_id: Default::default(),
             taken: Default::default(),
             half: Constant::new((1u64 << 31).to_bits()),
             class_index: array_init::array_init(|i| Constant::new((i as u64).to_bits())),
@@ -359,10 +380,10 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, inflight, p_op,
-            p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, out_valid, kind, recv, msg, r_src, r_tag,
-            s_valid, s_kind, s_recv, s_msg, s_src, s_tag, remove_prq, remove_umq, insert_prq, insert_umq,
-            w_valid, w_class, w_count, wake, clearing
+            self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, c_id, inflight,
+            p_op, p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, p_id, out_valid, kind, recv, msg,
+            r_src, r_tag, r_id, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, s_id, remove_prq, remove_umq,
+            insert_prq, insert_umq, w_valid, w_class, w_count, w_id, wake, clearing
         );
         // The completion counters of the command's class, the in-flight command's and the
         // parked wait's.
@@ -470,6 +491,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         self.resp_msg.next = self.msg.q.val();
         self.resp_src.next = self.r_src.q.val();
         self.resp_tag.next = self.r_tag.q.val();
+        self.resp_id.next = self.r_id.q.val();
 
         // Accept into the command register; issue moves it to the in-flight register.
         if self.cmd_valid.val() & self.cmd_ready.val() {
@@ -481,6 +503,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.c_src_any.d.next = self.cmd_src_any.val();
             self.c_tag_any.d.next = self.cmd_tag_any.val();
             self.c_handle.d.next = self.cmd_handle.val();
+            self.c_id.d.next = self.cmd_id.val();
         }
         if self.issue.val() {
             self.c_valid.d.next = false;
@@ -492,11 +515,13 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.p_src_any.d.next = self.c_src_any.q.val();
             self.p_tag_any.d.next = self.c_tag_any.q.val();
             self.p_handle.d.next = self.c_handle.q.val();
+            self.p_id.d.next = self.c_id.q.val();
         }
 
         // The response decided this cycle. Its fields follow the searched queue's answer
         // every cycle (they are data, not enables); `decide` only says they count.
         self.new_resp.next = self.decide.val() | (self.issue.val() & !self.c_search.val());
+        self.n_id.next = self.p_id.q.val();
         if self.p_uses_prq.val() {
             self.n_src.next = self.prq_queue.found_src.val();
             self.n_tag.next = self.prq_queue.found_tag.val();
@@ -567,6 +592,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
         if !self.inflight.q.val() {
             // Decided at issue: a flush, the completion unit from its counters, an unknown
             // op code answers error.
+            self.n_id.next = self.c_id.q.val();
             self.n_recv.next = self.c_handle.q.val();
             self.n_msg.next = self.c_class_count.val();
             if self.c_op.q.val() == self.op_flush.val() {
@@ -588,6 +614,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                     self.w_valid.d.next = true;
                     self.w_class.d.next = self.c_comm.q.val().get_bits::<2>(0);
                     self.w_count.d.next = self.c_handle.q.val();
+                    self.w_id.d.next = self.c_id.q.val();
                 }
             }
         }
@@ -604,6 +631,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.msg.d.next = self.s_msg.q.val();
                 self.r_src.d.next = self.s_src.q.val();
                 self.r_tag.d.next = self.s_tag.q.val();
+                self.r_id.d.next = self.s_id.q.val();
             } else if self.wake.q.val() {
                 // The match just taken ends the parked wait: its answer follows at once.
                 self.out_valid.d.next = true;
@@ -612,6 +640,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.kind.d.next = self.r_reached.val();
                 self.msg.d.next = self.wait_count.val();
                 self.recv.d.next = self.w_count.q.val();
+                self.r_id.d.next = self.w_id.q.val();
             } else {
                 self.out_valid.d.next = self.new_resp.val();
                 self.kind.d.next = self.n_kind.val();
@@ -619,6 +648,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
                 self.msg.d.next = self.n_msg.val();
                 self.r_src.d.next = self.n_src.val();
                 self.r_tag.d.next = self.n_tag.val();
+                self.r_id.d.next = self.n_id.val();
             }
         } else if self.new_resp.val() {
             self.s_valid.d.next = true;
@@ -629,6 +659,7 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
             self.s_msg.d.next = self.n_msg.val();
             self.s_src.d.next = self.n_src.val();
             self.s_tag.d.next = self.n_tag.val();
+            self.s_id.d.next = self.n_id.val();
         }
         if self.clear_queues.val() {
             // Reset or flush: the queues are emptied (their own reset) and the engine's
@@ -691,6 +722,7 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("cmd_src_any", 1, true),
         ("cmd_tag_any", 1, true),
         ("cmd_handle", 32, true),
+        ("cmd_id", 8, true),
         ("resp_valid", 1, false),
         ("resp_ready", 1, true),
         ("resp_kind", 4, false),
@@ -698,6 +730,7 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("resp_msg", 32, false),
         ("resp_src", 16, false),
         ("resp_tag", 32, false),
+        ("resp_id", 8, false),
         ("prq_count", 16, false),
         ("umq_count", 16, false),
         ("prq_cam_count", 16, false),

@@ -15,6 +15,10 @@ pub struct RtlEngine {
     reset: PortId,
     /// The late answer to a parked wait that followed the last operation's response.
     wakeup: Option<Wakeup>,
+    /// The id the next command carries (they count up and wrap), and the parked wait's,
+    /// which its late answer must echo.
+    next_id: u8,
+    parked_id: Option<u8>,
 }
 
 /// A single operation as the command stream carries it.
@@ -105,6 +109,8 @@ pub(crate) struct CommandPorts {
     pub resp_kind: PortId,
     pub resp_recv: PortId,
     pub resp_msg: PortId,
+    /// The receive engine's command id and its echo (the thread array has none).
+    pub ids: Option<(PortId, PortId)>,
 }
 
 impl CommandPorts {
@@ -125,6 +131,7 @@ impl CommandPorts {
             resp_kind: p("resp_kind")?,
             resp_recv: p("resp_recv")?,
             resp_msg: p("resp_msg")?,
+            ids: model.port("cmd_id").ok().zip(model.port("resp_id").ok()),
         })
     }
 
@@ -163,6 +170,23 @@ impl CommandPorts {
             return Err(format!("no response after {LIMIT} cycles"));
         }
         Ok((accepted, model.cycles()))
+    }
+
+    /// Puts `id` on `cmd_id` (where the design has one).
+    pub fn set_id(&self, model: &mut Model, id: u8) {
+        if let Some((cmd, _)) = self.ids {
+            model.set(cmd, id as u64);
+        }
+    }
+
+    /// Checks that the response on the ports echoes `id`.
+    pub fn check_id(&self, model: &Model, id: u8, what: impl FnOnce() -> String) -> Result<(), String> {
+        match self.ids {
+            Some((_, resp)) if model.get(resp) != id as u64 => {
+                Err(format!("the response to {} echoes id {}, not {id}", what(), model.get(resp)))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Takes the answer: one cycle with `resp_ready` high.
@@ -210,7 +234,7 @@ impl RtlEngine {
     pub fn new(model: Model) -> Result<Self, String> {
         let ports = CommandPorts::new(&model)?;
         let reset = model.port("reset")?;
-        Ok(RtlEngine { model, ports, reset, wakeup: None })
+        Ok(RtlEngine { model, ports, reset, wakeup: None, next_id: 0, parked_id: None })
     }
 
     /// Holds `reset` high for one cycle: both queues empty, labels restart.
@@ -219,6 +243,14 @@ impl RtlEngine {
         self.model.tick(1);
         self.model.set(self.reset, 0);
         self.wakeup = None;
+        self.parked_id = None;
+    }
+
+    /// The id for the next command.
+    fn take_id(&mut self) -> u8 {
+        let id = self.next_id;
+        self.next_id = self.next_id.wrapping_add(1);
+        id
     }
 
     /// Sends command code `code` with handle `handle` and no other fields (for codes the
@@ -226,7 +258,10 @@ impl RtlEngine {
     /// answered.
     pub fn raw_command(&mut self, code: u64, handle: u64) -> Result<(u64, u64, u64), String> {
         self.model.set(self.ports.cmd_handle, handle);
+        let id = self.take_id();
+        self.ports.set_id(&mut self.model, id);
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        self.ports.check_id(&self.model, id, || format!("op code {code}"))?;
         let kind = self.model.get(self.ports.resp_kind);
         self.ports.acknowledge(&mut self.model);
         Ok((kind, accepted, responded))
@@ -245,8 +280,14 @@ impl RtlEngine {
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         check_fits(op)?;
         let code = self.ports.operation(&mut self.model, op);
+        let id = self.take_id();
+        self.ports.set_id(&mut self.model, id);
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        self.ports.check_id(&self.model, id, || op.to_string())?;
         let outcome = self.ports.outcome(&self.model, op)?;
+        if *op == Op::Flush {
+            self.parked_id = None;
+        }
         self.ports.acknowledge(&mut self.model);
         // A match that ends a parked wait is followed at once by the wait's answer.
         self.wakeup = None;
@@ -263,6 +304,8 @@ impl RtlEngine {
         }
         const LIMIT: u64 = 10_000_000;
         let start = self.model.cycles();
+        let first_id = self.next_id;
+        let id_of = |i: usize| first_id.wrapping_add(i as u8);
         let mut accepted = Vec::with_capacity(ops.len());
         let mut applied: Vec<Applied> = Vec::with_capacity(ops.len());
         self.wakeup = None;
@@ -274,6 +317,7 @@ impl RtlEngine {
             }
             if !presenting && accepted.len() < ops.len() {
                 let code = self.ports.operation(&mut self.model, &ops[accepted.len()]);
+                self.ports.set_id(&mut self.model, id_of(accepted.len()));
                 self.model.set(self.ports.cmd_op, code);
                 self.model.set(self.ports.cmd_valid, 1);
                 presenting = true;
@@ -287,10 +331,14 @@ impl RtlEngine {
             self.model.set(self.ports.resp_ready, taking as u64);
             if taking && self.model.get(self.ports.resp_valid) != 0 {
                 if self.model.get(self.ports.resp_kind) == RESP_REACHED {
-                    self.wakeup = Some(self.shown_wakeup());
+                    self.wakeup = Some(self.shown_wakeup()?);
                 } else {
                     let i = applied.len();
+                    self.ports.check_id(&self.model, id_of(i), || ops[i].to_string())?;
                     let outcome = self.ports.outcome(&self.model, &ops[i])?;
+                    if outcome == Outcome::Flushed {
+                        self.parked_id = None;
+                    }
                     applied.push(Applied { outcome, accepted: accepted[i], responded: now });
                 }
             }
@@ -300,13 +348,16 @@ impl RtlEngine {
             }
         }
         self.model.set(self.ports.resp_ready, 0);
+        self.next_id = id_of(ops.len());
         self.take_late_wakeup(|| "the streamed operations".to_string())?;
         Ok(applied)
     }
 
-    /// The woken wait's answer on the response ports this cycle.
-    fn shown_wakeup(&self) -> Wakeup {
-        Wakeup { cycle: self.model.cycles(), counter: self.model.get(self.ports.resp_msg) as u32 }
+    /// The woken wait's answer on the response ports this cycle; it must echo the wait's id.
+    fn shown_wakeup(&mut self) -> Result<Wakeup, String> {
+        let id = self.parked_id.take().ok_or("a late `reached` with no wait parked")?;
+        self.ports.check_id(&self.model, id, || "the parked wait".to_string())?;
+        Ok(Wakeup { cycle: self.model.cycles(), counter: self.model.get(self.ports.resp_msg) as u32 })
     }
 
     /// A match that ends a parked wait is followed at once by the wait's answer: takes it if
@@ -317,7 +368,7 @@ impl RtlEngine {
             if kind != RESP_REACHED {
                 return Err(format!("a second response of kind {kind} after {}", what()));
             }
-            self.wakeup = Some(self.shown_wakeup());
+            self.wakeup = Some(self.shown_wakeup()?);
             self.ports.acknowledge(&mut self.model);
         }
         Ok(())
@@ -332,12 +383,18 @@ impl RtlEngine {
         };
         self.model.set(self.ports.cmd_comm, class as u64);
         self.model.set(self.ports.cmd_handle, count as u64);
+        let id = self.take_id();
+        self.ports.set_id(&mut self.model, id);
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        self.ports.check_id(&self.model, id, || format!("{c:?}"))?;
         let counter = self.model.get(self.ports.resp_msg) as u32;
         let answer = match self.model.get(self.ports.resp_kind) {
             RESP_REACHED => CompletionAnswer::Reached(counter),
             RESP_NOT_REACHED => CompletionAnswer::NotReached(counter),
-            RESP_PARKED => CompletionAnswer::Parked,
+            RESP_PARKED => {
+                self.parked_id = Some(id);
+                CompletionAnswer::Parked
+            }
             RESP_ERROR => CompletionAnswer::Refused,
             other => return Err(format!("the completion unit answered kind {other} to {c:?}")),
         };
