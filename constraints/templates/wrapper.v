@@ -5,8 +5,8 @@
 // Clock: {{ board.clock.port }}, {{ board.clock.mhz }} MHz ({{ board.clock.io_standard }}){% if board.clock.divide > 1 %}, divided by {{ board.clock.divide }} in a BUFGCE_DIV{% endif %};
 // the engine runs at {{ engine_mhz }} MHz.
 // Reset: {% if let Some(r) = board.reset %}{{ r.port }} ({% if r.active_low %}active low{% else %}active high{% endif %}), {% else %}none on this board: power-on only; {% endif %}synchronised to the clock (asserts at
-// once, releases after three edges). While it is asserted both streams are held idle (the
-// shell accepts nothing, so no command is lost) and the engine empties its queues.
+// once, releases after three edges). While it is asserted the shell's streams go idle and
+// the engine empties its queues.
 //
 // Internal names start with tm_ so they cannot collide with the board's port names.
 //

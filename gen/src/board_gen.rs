@@ -311,3 +311,97 @@ pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<Stri
     }
     Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
 }
+
+/// What `gen --shell` packages for.
+pub struct ShellTarget {
+    pub vendor: Vendor,
+    /// The device the out-of-context run targets (Vivado needs one; Platform Designer
+    /// takes the system's).
+    pub part: String,
+    pub clock_mhz: f64,
+}
+
+#[derive(Template)]
+#[template(path = "package_vivado.tcl", escape = "none")]
+struct PackageVivado<'a> {
+    module: &'static str,
+    part: &'a str,
+    mhz: String,
+    freq_hz: u64,
+    verilog_files: Vec<String>,
+    constraints_file: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "shell_hw.tcl", escape = "none")]
+struct PlatformDesigner {
+    module: &'static str,
+    mhz: String,
+    freq_hz: u64,
+    width: u32,
+    verilog_files: Vec<String>,
+    top_file: &'static str,
+    constraints_file: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "shell_ooc.xdc", escape = "none")]
+struct ShellXdc {
+    module: &'static str,
+    mhz: String,
+    period_ns: String,
+}
+
+#[derive(Template)]
+#[template(path = "shell.sdc", escape = "none")]
+struct ShellSdc {
+    module: &'static str,
+    mhz: String,
+    period_ns: String,
+}
+
+/// Writes the shell, its clock constraint and the vendor's packaging script into `out`
+/// next to the engine's `engine_file`; returns the files written.
+pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
+    if !(target.clock_mhz > 0.0 && target.clock_mhz <= 1000.0) {
+        return Err(format!("--clock-mhz {}: from above 0 to 1000 MHz", target.clock_mhz));
+    }
+    let mhz = format!("{}", target.clock_mhz);
+    let period_ns = format!("{:.3}", 1000.0 / target.clock_mhz);
+    let freq_hz = (target.clock_mhz * 1e6).round() as u64;
+    let verilog_files = vec![engine_file.to_string(), SHELL_FILE.to_string()];
+    let render =
+        |r: Result<String, askama::Error>| r.map(|t| t + "\n").map_err(|e| format!("shell template: {e}"));
+    let module = SHELL_MODULE;
+    let mut files = vec![(SHELL_FILE, shell_verilog(target.vendor)?)];
+    match target.vendor {
+        Vendor::Xilinx => {
+            let constraints_file = "tagmatch_shell_ooc.xdc";
+            files
+                .push((constraints_file, render(ShellXdc { module, mhz: mhz.clone(), period_ns }.render())?));
+            let script =
+                PackageVivado { module, part: &target.part, mhz, freq_hz, verilog_files, constraints_file };
+            files.push(("package_vivado.tcl", render(script.render())?));
+        }
+        Vendor::Intel => {
+            let constraints_file = "tagmatch_shell.sdc";
+            files
+                .push((constraints_file, render(ShellSdc { module, mhz: mhz.clone(), period_ns }.render())?));
+            let component = PlatformDesigner {
+                module,
+                mhz,
+                freq_hz,
+                width: WIDTH,
+                verilog_files,
+                top_file: SHELL_FILE,
+                constraints_file,
+            };
+            files.push(("tagmatch_shell_hw.tcl", render(component.render())?));
+        }
+    }
+    for (name, text) in &files {
+        std::fs::write(out.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))?;
+    }
+    Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
+}

@@ -17,7 +17,7 @@ pub const BOARD_FILES: &[(&str, &str)] = &[
     ("vcu118.toml", include_str!("../../constraints/boards/vcu118.toml")),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Vendor {
     Intel,

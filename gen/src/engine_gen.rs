@@ -11,7 +11,8 @@
 //! every configuration.
 
 use crate::board_gen;
-use crate::boards::Board;
+use crate::board_gen::ShellTarget;
+use crate::boards::{Board, Vendor};
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog_with_labels};
@@ -155,20 +156,34 @@ pub fn content_hash(text: &str) -> String {
 /// combinational signal assigned once per pass. It is not the default because the
 /// rewrite makes the Verilog a third larger, and Verilator's C++ for the 256-entry,
 /// 64-list engine then needed more than 11 GB per compiler process.
+/// How `generate` wraps the engine: not at all, in a board's top level, or as an IP core.
+#[derive(Clone, Copy)]
+pub enum Packaging<'a> {
+    Bare,
+    Board(&'a Board),
+    Shell(&'a ShellTarget),
+}
+
 pub fn generate(
     cfg: &EngineConfig,
-    board: Option<&Board>,
+    packaging: Packaging,
     out: &Path,
     event_safe: bool,
 ) -> Result<serde_json::Value, String> {
+    let board = match packaging {
+        Packaging::Board(b) => Some(b),
+        _ => None,
+    };
     let file = ENGINE_FILE;
     let verilog = cfg.verilog()?;
     let verilog = if event_safe { tagmatch_hdl::event_safe::settle_once(&verilog) } else { verilog };
     write_verilog(out, file, &verilog)?;
     let ports = ports_json(receive_engine_ports());
     let mut files = vec![file.to_string()];
-    if let Some(b) = board {
-        files.extend(board_gen::generate(b, file, out)?);
+    match packaging {
+        Packaging::Bare => {}
+        Packaging::Board(b) => files.extend(board_gen::generate(b, file, out)?),
+        Packaging::Shell(s) => files.extend(board_gen::generate_shell(s, file, out)?),
     }
     // The hash covers every emitted file, in the manifest's order.
     let mut all = String::new();
@@ -188,14 +203,32 @@ pub fn generate(
             "engine_mhz": b.engine_mhz(),
         })
     });
+    let shell_json = match packaging {
+        Packaging::Shell(s) => json!({
+            "vendor": s.vendor.name(),
+            "interface": s.vendor.interface(),
+            "part": s.part,
+            "clock_mhz": s.clock_mhz,
+        }),
+        _ => serde_json::Value::Null,
+    };
+    let (top, clock) = match packaging {
+        Packaging::Bare => ("top", "clock"),
+        Packaging::Board(b) => (board_gen::WRAPPER_MODULE, b.clock.port.as_str()),
+        Packaging::Shell(s) => {
+            (board_gen::SHELL_MODULE, if s.vendor == Vendor::Xilinx { "aclk" } else { "clk" })
+        }
+    };
     let manifest = json!({
-        // With a board the top module is its wrapper; the engine inside is `engine_top`.
-        "top": if board.is_some() { board_gen::WRAPPER_MODULE } else { "top" },
+        // With a board the top module is its wrapper, as an IP core the shell; the engine
+        // inside is `engine_top`.
+        "top": top,
         "engine_top": "top",
         "board": board_json,
+        "shell": shell_json,
         "files": files,
         "hash": hash,
-        "clock": board.map(|b| b.clock.port.as_str()).unwrap_or("clock"),
+        "clock": clock,
         "event_safe": event_safe,
         "parameters": parameters(cfg),
         "ports": ports,

@@ -218,6 +218,46 @@ impl TestbenchArgs {
     }
 }
 
+/// `gen --shell`: the engine as an IP core (board_gen.rs).
+#[derive(clap::Args, Clone, Debug)]
+struct ShellArgs {
+    /// Also write the engine as an IP core: tagmatch_shell.v (registered skid buffers,
+    /// AXI4-Stream for xilinx, Avalon-ST for intel), an out-of-context clock constraint and
+    /// the vendor's packaging script (Vivado ipx::package_project; Platform Designer _hw.tcl).
+    #[arg(long, value_enum)]
+    shell: Option<boards::Vendor>,
+    /// The device of the out-of-context run [default: xilinx xcu250-figd2104-2L-e, intel
+    /// AGFB014R24B2E2V].
+    #[arg(long, requires = "shell")]
+    part: Option<String>,
+    /// The clock the shell is constrained for, in MHz.
+    #[arg(long, default_value_t = 150.0, requires = "shell")]
+    clock_mhz: f64,
+}
+
+impl ShellArgs {
+    fn target(&self) -> Option<board_gen::ShellTarget> {
+        self.shell.map(|vendor| board_gen::ShellTarget {
+            vendor,
+            part: self.part.clone().unwrap_or_else(|| {
+                match vendor {
+                    boards::Vendor::Xilinx => "xcu250-figd2104-2L-e",
+                    boards::Vendor::Intel => "AGFB014R24B2E2V",
+                }
+                .to_string()
+            }),
+            clock_mhz: self.clock_mhz,
+        })
+    }
+
+    fn unused(&self) -> Result<(), String> {
+        if self.shell.is_some() {
+            return Err("--shell packages the two-level engine; the other designs have no shell yet".into());
+        }
+        Ok(())
+    }
+}
+
 /// `gen --timing`: the open place-and-route flow (timing.rs).
 #[derive(clap::Args, Clone, Copy, Debug)]
 struct TimingArgs {
@@ -344,6 +384,8 @@ enum Command {
         /// (`tagmatch boards` lists them).
         #[arg(long)]
         board: Option<String>,
+        #[command(flatten)]
+        shell: ShellArgs,
         /// Synthesize the engine with yosys (synth_xilinx, synth_intel_alm) and report LUTs,
         /// flip-flops, block RAMs and logic levels, in the manifest and as a table.
         #[arg(long)]
@@ -695,6 +737,7 @@ fn run(cli: Cli) -> Result<(), String> {
             array,
             onesided,
             board,
+            shell,
             estimate,
             timing,
             testbench,
@@ -702,6 +745,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             testbench.unused()?;
+            shell.unused()?;
             if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
                 return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             one-sided unit (--windows, --counter-bits)"
@@ -750,6 +794,7 @@ fn run(cli: Cli) -> Result<(), String> {
             array,
             onesided,
             board,
+            shell,
             estimate,
             timing,
             testbench,
@@ -757,6 +802,7 @@ fn run(cli: Cli) -> Result<(), String> {
             out,
         } => {
             testbench.unused()?;
+            shell.unused()?;
             array.unused()?;
             onesided.unused()?;
             if (shape.lists, shape.list_capacity, shape.label_bits) != (4, 32768, 32) || board.is_some() {
@@ -787,6 +833,7 @@ fn run(cli: Cli) -> Result<(), String> {
             array,
             onesided,
             board,
+            shell,
             estimate,
             timing,
             testbench,
@@ -795,6 +842,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             onesided.unused()?;
             testbench.unused()?;
+            shell.unused()?;
             if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
                 return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
@@ -845,6 +893,7 @@ fn run(cli: Cli) -> Result<(), String> {
             array,
             onesided,
             board,
+            shell,
             estimate,
             timing,
             testbench,
@@ -856,8 +905,19 @@ fn run(cli: Cli) -> Result<(), String> {
             let board = board.map(|b| boards::find(&b)).transpose()?;
             let cfg = shape.config()?;
             let tools = timing.tools()?;
+            let shell_target = shell.target();
+            let packaging = match (&board, &shell_target) {
+                (Some(_), Some(_)) => {
+                    return Err("--shell packages the engine out of context; --board builds a board's top \
+                                level (which holds the same shell): choose one"
+                        .into())
+                }
+                (Some(b), None) => engine_gen::Packaging::Board(b),
+                (None, Some(s)) => engine_gen::Packaging::Shell(s),
+                (None, None) => engine_gen::Packaging::Bare,
+            };
             // The testbench's engine is written for event-driven simulators.
-            let mut manifest = engine_gen::generate(&cfg, board.as_ref(), &out, testbench.testbench)?;
+            let mut manifest = engine_gen::generate(&cfg, packaging, &out, testbench.testbench)?;
             if testbench.testbench {
                 manifest["testbench"] =
                     testbench_gen::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;
