@@ -166,16 +166,18 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20   reg cmd_src_any = 1'b0;\n\
          \x20   reg cmd_tag_any = 1'b0;\n\
          \x20   reg [31:0] cmd_handle = 32'd0;\n\
+         \x20   reg [7:0] cmd_id = 8'd0;\n\
          \x20   reg resp_ready = 1'b0;\n\
          \x20   wire cmd_ready, resp_valid;\n\
          \x20   wire [3:0] resp_kind;\n\
+         \x20   wire [7:0] resp_id;\n\
          \x20   wire [31:0] resp_recv, resp_msg, resp_tag;\n\
          \x20   wire [15:0] resp_src, prq_count, umq_count, prq_cam_count, umq_cam_count;\n\
          \x20   top dut(\n\
          \x20       .clock(clock), .reset(reset),\n\
          \x20       .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_op(cmd_op), .cmd_comm(cmd_comm),\n\
          \x20       .cmd_src(cmd_src), .cmd_tag(cmd_tag), .cmd_src_any(cmd_src_any), .cmd_tag_any(cmd_tag_any),\n\
-         \x20       .cmd_handle(cmd_handle),\n\
+         \x20       .cmd_handle(cmd_handle), .cmd_id(cmd_id), .resp_id(resp_id),\n\
          \x20       .resp_valid(resp_valid), .resp_ready(resp_ready), .resp_kind(resp_kind), .resp_recv(resp_recv),\n\
          \x20       .resp_msg(resp_msg), .resp_src(resp_src), .resp_tag(resp_tag),\n\
          \x20       .prq_count(prq_count), .umq_count(umq_count), .prq_cam_count(prq_cam_count),\n\
@@ -214,6 +216,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20               cmd_src_any = {src_any}; cmd_tag_any = {tag_any};\n\
          \x20           end\n\
          \x20           cmd_handle = {handle};\n\
+         \x20           cmd_id = i[7:0];\n\
          \x20           cmd_valid = 1'b1;\n\
          \x20           while (cmd_ready !== 1'b1) begin @(posedge clock); #1; end\n\
          \x20           accepted = cycle;\n\
@@ -221,7 +224,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20           cmd_valid = 1'b0;\n\
          \x20           while (resp_valid !== 1'b1) begin @(posedge clock); #1; end\n\
          \x20           responded = cycle;\n\
-         \x20           differs = resp_kind !== {kind}\n\
+         \x20           differs = resp_kind !== {kind} || resp_id !== i[7:0]\n\
          \x20               || ({check_recv} && resp_recv !== {recv})\n\
          \x20               || ({check_msg} && resp_msg !== {msg})\n\
          \x20               || accepted != {accepted} || responded != {responded};\n\
