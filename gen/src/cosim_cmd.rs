@@ -237,11 +237,19 @@ pub fn run_onesided(cfg: &UnitConfig, steps: usize, seed: u64) -> Result<Record,
     ])
 }
 
-pub fn run_thread_array(cfg: &ThreadArrayConfig, ops: usize, seed: u64) -> Result<Record, String> {
+pub fn run_thread_array(
+    cfg: &ThreadArrayConfig,
+    ops: usize,
+    seed: u64,
+    flush_every: Option<u64>,
+) -> Result<Record, String> {
     let array =
         ThreadArrayUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config() };
     let mut stream = random_stream_from(seed, ops, 40, Envelopes { comms: 2, sources: 3, tags: 2 });
     stream.extend(bursty_stream(seed));
+    if let Some(n) = flush_every {
+        stream = with_flushes(&stream, seed, n);
+    }
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let total = stream.len();
     let r = explain(cosim_thread_array(&array, &stream, &mut progress(total, &array.name)), seed)?;

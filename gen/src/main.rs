@@ -505,8 +505,8 @@ enum Command {
         ops: cosim_cmd::OpsSource,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Two-level engine: a flush after about one operation in N (from `--seed`), so the
-        /// engine is emptied mid-stream.
+        /// A flush after about one operation in N (from `--seed`), so the engine or the
+        /// thread array is emptied mid-stream.
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         flush_every: Option<u64>,
         /// CAM entries (the small default makes streams spill past the CAM and overflow).
@@ -983,8 +983,10 @@ fn run(cli: Cli) -> Result<(), String> {
             if engine != Design::Onesided {
                 onesided.unused()?;
             }
-            if flush_every.is_some() && (engine != Design::TwoLevel || host.is_some()) {
-                return Err("--flush-every drives the two-level engine without --host".into());
+            if flush_every.is_some() && (engine == Design::Onesided || host.is_some()) {
+                return Err(
+                    "--flush-every drives the two-level engine (without --host) or the thread array".into()
+                );
             }
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
@@ -1004,7 +1006,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     let cfg = array.config(thread_array_gen::SMALL_DESCRIPTORS)?;
                     let n =
                         ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
-                    (cosim_cmd::run_thread_array(&cfg, n, seed)?, cosim_cmd::ENGINE_AGREES)
+                    (cosim_cmd::run_thread_array(&cfg, n, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
                 }
                 (Design::Optimistic | Design::Onesided, Some(_)) => {
                     return Err("--host drives the two-level engine".into())

@@ -58,6 +58,8 @@ pub struct SingleCycleCam<const D: usize> {
     pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
     pub remove_valid: Signal<In, Bit>,
     pub remove_index: Signal<In, Bits<INDEX_BITS>>,
+    /// Empties the CAM at the next edge (a flush); overrides insert and remove.
+    pub clear: Signal<In, Bit>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
     slot_index: [Constant<Bits<INDEX_BITS>>; D],
@@ -108,6 +110,7 @@ impl<const D: usize> Default for SingleCycleCam<D> {
             hit_tag: Default::default(),
             remove_valid: Default::default(),
             remove_index: Default::default(),
+            clear: Default::default(),
             count: Default::default(),
             full: Default::default(),
             slot_index: array_init(|i| Constant::new((i as u64).to_bits())),
@@ -217,11 +220,14 @@ impl<const D: usize> Logic for SingleCycleCam<D> {
                 }
             }
         }
+        if self.clear.val() {
+            self.used.d.next = self.zero_index.val();
+        }
     }
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 24] = [
+pub const CAM_PORTS: [(&str, u32, bool); 25] = [
     ("clock", 1, true),
     ("insert_valid", 1, true),
     ("insert_comm", COMM_BITS as u32, true),
@@ -244,6 +250,7 @@ pub const CAM_PORTS: [(&str, u32, bool); 24] = [
     ("hit_tag", TAG_BITS as u32, false),
     ("remove_valid", 1, true),
     ("remove_index", INDEX_BITS as u32, true),
+    ("clear", 1, true),
     ("count", INDEX_BITS as u32, false),
     ("full", 1, false),
 ];

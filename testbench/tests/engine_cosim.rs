@@ -376,6 +376,7 @@ fn narrow_labels_wrap_dozens_of_times_in_order() {
         }
     }
     assert!(longest >= 3, "no wildcard receive lived across 3 label wraps (longest {longest})");
+    assert_eq!(model.label_misorders(), 0, "the label rule let two list entries misorder");
     let engine = EngineUnderTest {
         name: "engine-c8-a3-n4-l6".into(),
         verilog: receive_engine_verilog_with_labels::<8, 3, 4>(6),

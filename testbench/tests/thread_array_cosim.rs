@@ -3,11 +3,12 @@
 //! command, for 1, 4 and 16 lanes. Streams: random traffic over three communicators with
 //! wildcards and repeated envelopes, cancels and probes, whose bursts overflow the small
 //! descriptor table and UMQ; then bursts of alike receives and messages that fill blocks
-//! and conflict, reaching both the fast and the slow path.
+//! and conflict, reaching both the fast and the slow path. The third stream flushes about
+//! once in 400 operations (the clearing pass, to the cycle).
 
 use tagmatch_hdl::thread_array::thread_array_verilog;
 use tagmatch_sim::optimistic::OptimisticConfig;
-use tagmatch_sim::streams::{bursty_stream, random_stream_from, Envelopes};
+use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
 use tagmatch_testbench::thread_array::thread_array_build_name;
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
@@ -35,8 +36,11 @@ fn check(lanes: usize, verilog: String, fast_path: bool) {
     config.fast_path = fast_path;
     let array = ThreadArrayUnderTest { name: thread_array_build_name(&config), verilog, config };
     let mut totals = (0, 0, 0, 0);
+    let mut flushes = 0;
     for seed in 1..=3 {
-        let report = cosim_thread_array(&array, &stream(seed), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let ops = if seed == 3 { with_flushes(&stream(seed), seed, 400) } else { stream(seed) };
+        let report = cosim_thread_array(&array, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+        flushes += report.flushes;
         eprintln!("{}: seed {seed}: {report:?}", array.name);
         totals.0 += report.overflows;
         totals.1 += report.fast_path;
@@ -45,6 +49,7 @@ fn check(lanes: usize, verilog: String, fast_path: bool) {
     }
     let (overflows, fast, slow, matched) = totals;
     assert!(overflows > 0 && matched > 0, "{lanes} lanes: the streams must overflow the tables");
+    assert!(flushes > 3, "{lanes} lanes: {flushes} flushes");
     if lanes > 1 {
         assert!(slow > 0, "{lanes} lanes: no lane took the slow path");
         assert_eq!(fast > 0, fast_path, "{lanes} lanes: fast path {fast_path}, {fast} fast lanes");

@@ -51,6 +51,13 @@ pub fn post_latency(outcome: &Outcome) -> u64 {
 /// Cycles from acceptance to answer of a cancel or a probe.
 pub const SEARCH_LATENCY: u64 = 2;
 
+/// Cycles from acceptance to answer of a flush: a clearing pass writes one of the `3B + 1`
+/// index lists a cycle (every lane's head copy and the tail together; the descriptors and
+/// the UMQ clear in its first cycle), then the answer.
+pub fn flush_latency(bins: usize) -> u64 {
+    3 * bins as u64 + 2
+}
+
 /// Cycles from acceptance to answer of a block of arrivals (module docs).
 pub fn block_latency(trace: &BlockTrace) -> u64 {
     let n = trace.threads.len() as u64;

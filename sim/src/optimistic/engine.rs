@@ -3,7 +3,7 @@
 //! to `threads` consecutive arrivals (one per lane) — [`commands`] cuts a stream the way
 //! both sides do.
 
-use super::cost::{block_latency, post_latency, SEARCH_LATENCY};
+use super::cost::{block_latency, flush_latency, post_latency, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
 use crate::cycle::check_fits;
 use crate::ops::{Op, Outcome};
@@ -82,12 +82,15 @@ impl OptimisticEngine {
                     Op::Cancel { recv } => self.matcher.cancel(recv),
                     Op::Probe { spec } => self.matcher.probe(spec, false),
                     Op::MatchedProbe { spec } => self.matcher.probe(spec, true),
-                    // Issue 14 asks for a clearing pass or generation tags in the RTL first.
-                    Op::Flush => return Err("the thread array has no flush command yet".into()),
+                    Op::Flush => {
+                        self.matcher.flush();
+                        Outcome::Flushed
+                    }
                     Op::Arrive { .. } => unreachable!("matched above"),
                 };
                 let latency = match op {
                     Op::PostRecv { .. } => post_latency(&outcome),
+                    Op::Flush => flush_latency(self.matcher.config().bins),
                     _ => SEARCH_LATENCY,
                 };
                 (vec![outcome], latency, None)

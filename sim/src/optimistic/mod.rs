@@ -230,6 +230,10 @@ impl OptimisticMatcher {
         })
     }
 
+    pub fn config(&self) -> OptimisticConfig {
+        self.cfg
+    }
+
     /// Drops every receive and message: the tables as they were built.
     pub fn flush(&mut self) {
         *self = Self::new(self.cfg).expect("the configuration was checked when built");
