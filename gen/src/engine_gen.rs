@@ -16,7 +16,7 @@ use crate::boards::{Board, Vendor};
 use serde_json::json;
 use std::path::Path;
 use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog_with_labels};
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, LABEL_BITS};
+use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
 
 /// One generatable configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,13 +49,7 @@ impl EngineConfig {
     /// The same configuration with posting labels of `bits` bits; out of range, an error
     /// naming the range.
     pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
-        if !LABEL_BITS.contains(&bits) {
-            return Err(format!(
-                "--label-bits {bits}: from {} to {} bits",
-                LABEL_BITS.start(),
-                LABEL_BITS.end()
-            ));
-        }
+        check_label_bits(bits)?;
         Ok(EngineConfig { label_bits: bits, ..self })
     }
 

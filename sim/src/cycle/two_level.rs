@@ -68,6 +68,15 @@ pub struct TwoLevelConfig {
 /// Posting labels: 32 bits by default, at least 4 (two for the quarter, two to count in it).
 pub const LABEL_BITS: std::ops::RangeInclusive<u32> = 4..=32;
 
+/// A label width in [`LABEL_BITS`], or a one-line error naming the range.
+pub fn check_label_bits(bits: u32) -> Result<(), String> {
+    if LABEL_BITS.contains(&bits) {
+        Ok(())
+    } else {
+        Err(format!("--label-bits {bits}: from {} to {} bits", LABEL_BITS.start(), LABEL_BITS.end()))
+    }
+}
+
 /// The RTL's list numbers are 8 bits wide; its counters 16.
 pub const MAX_LISTS: usize = 256;
 const COUNT_LIMIT: usize = u16::MAX as usize;
@@ -109,13 +118,7 @@ impl TwoLevelConfig {
 
     /// The same engine with posting labels of `bits` bits.
     pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
-        if !LABEL_BITS.contains(&bits) {
-            return Err(format!(
-                "--label-bits {bits}: from {} to {} bits",
-                LABEL_BITS.start(),
-                LABEL_BITS.end()
-            ));
-        }
+        check_label_bits(bits)?;
         Ok(TwoLevelConfig { label_bits: bits, ..self })
     }
 
