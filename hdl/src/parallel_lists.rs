@@ -14,15 +14,15 @@
 //! less than half the space. With 32-bit labels that takes 2^30 list inserts while one
 //! entry stays listed; `--label-bits 6` makes it an everyday event for the tests.
 //!
-//! A search starts in all lists in the same cycle;
-//! each list stops at its own oldest match, so the search takes as long as the longest
-//! walk, about `1/N` of one list's. The winner is the smallest label — the oldest in the
-//! queue — by serial-number arithmetic (`a` is older than `b` when `a - b` is negative),
-//! chosen by a tournament tree of `T = log2 N` registered levels, ties to the lower list;
-//! a last register stage selects the winner's fields. So a search issued in cycle `S`
-//! whose longest walk compares `K` elements is answered (`done` high, `found*` valid) in
-//! cycle `S + K + T + 3` (`S + T + 2` when every list is empty); they stay valid until the lists change. `remove` then deletes
-//! the winner from its list, until the next insert or removal.
+//! A search starts in all lists in the same cycle; each list stops at its own oldest
+//! match, so the search takes as long as the longest walk, about `1/N` of one list's. The
+//! winner is the smallest label — the oldest in the queue — by serial-number arithmetic
+//! (`a` is older than `b` when `a - b` is negative), chosen by a tournament tree of
+//! `T = log2 N` registered levels, ties to the lower list; a last register stage selects
+//! the winner's fields. So a search issued in cycle `S` whose longest walk compares `K`
+//! elements is answered (`done` high, `found*` valid) in cycle `S + K + T + 3`
+//! (`S + T + 2` when every list is empty); they stay valid until the lists change.
+//! `remove` then deletes the winner from its list, until the next insert or removal.
 //!
 //! Inserts go round-robin: to the list after the previous insert's, or, if that one is
 //! full, to the lowest-numbered list with room (a prefix OR over the lists' registered

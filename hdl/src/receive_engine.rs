@@ -59,8 +59,8 @@
 //!   insert or a data move when the queue is idle again. Back-to-back CAM hits therefore take 2 cycles each,
 //!   against 4 when every command waited for the last response: the decision cycle and
 //!   the action cycle overlap the next command's acceptance and search.
-//! - A wait, a test or an unknown op code needs no search: it is decided at `I`, answered
-//!   at `I + 1`.
+//! - A wait, a test, a flush or an unknown op code needs no search: it is decided at `I`,
+//!   answered at `I + 1`.
 //!
 //! Every command carries an 8-bit id (`cmd_id`) that its response echoes (`resp_id`); a
 //! woken wait's late `reached` echoes the wait's id. So a host can tie answers to commands
