@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: set up, generate the default engine's Verilog, co-simulate the engine's RTL
-# against the golden model and the cycle model (and, in Icarus Verilog, the small engine's
-# self-checking testbench), then the preposted-latency and unload
+# The main job: set up, generate the default engine's Verilog and its IP core (the AXI4-Stream
+# shell and Vivado packaging), co-simulate the engine's RTL against the golden model and the
+# cycle model (also with flushes and 6-bit labels that wrap; and, in Icarus Verilog, the small
+# engine's self-checking testbench), then the preposted-latency and unload
 # benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
 # the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; the
 # sustained throughput with commands streamed back to back (model, and the RTL); then the
@@ -16,8 +17,14 @@ mkdir -p out
 echo "== the default engine (256-entry CAM, 4 lists, 32,768 list entries) =="
 $tm gen --out out/engine
 echo
+echo "== the default engine as an IP core: AXI4-Stream shell, out-of-context XDC, Vivado packaging script =="
+$tm gen --shell xilinx --out out/ip-axis
+echo
 echo "== co-simulation: 20,000 random operations, RTL against the golden and cycle models =="
 $tm cosim --lists 4 --ops 20000 --seed 1
+echo
+echo "== the same with a flush every ~2,000 operations and 6-bit posting labels that wrap =="
+$tm cosim --lists 4 --ops 20000 --seed 2 --flush-every 2000 --label-bits 6
 echo
 echo "== a second simulator: the small engine's self-checking testbench in Icarus Verilog =="
 $tm gen --cam-depth 8 --lists 4 --list-capacity 256 --testbench --out out/small
