@@ -53,6 +53,21 @@ impl EngineConfig {
         Ok(EngineConfig { label_bits: bits, ..self })
     }
 
+    /// A warning when the lists hold more entries than the labels can keep in order:
+    /// live list labels stay within half the label space, so past `2^(B-1)` entries list
+    /// inserts answer overflow.
+    pub fn label_warning(&self) -> Option<String> {
+        let keep = 1u64 << (self.label_bits - 1);
+        let lists = self.lists as u64 * self.entries_per_list() as u64;
+        (lists > keep).then(|| {
+            format!(
+                "tagmatch: warning: {}-bit labels keep at most {keep} entries in a queue's lists, which \
+                 hold {lists}: list inserts past that answer overflow",
+                self.label_bits
+            )
+        })
+    }
+
     /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4` (and
     /// `-l6` for 6-bit labels).
     pub fn build_name(&self) -> String {

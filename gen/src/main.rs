@@ -113,9 +113,15 @@ struct EngineShape {
 }
 
 impl EngineShape {
+    /// The configuration, with a warning on stderr when its labels are too narrow for
+    /// its lists.
     fn config(&self) -> Result<engine_gen::EngineConfig, String> {
-        engine_gen::configuration(self.cam_depth, self.lists, self.list_capacity)?
-            .with_label_bits(self.label_bits)
+        let cfg = engine_gen::configuration(self.cam_depth, self.lists, self.list_capacity)?
+            .with_label_bits(self.label_bits)?;
+        if let Some(w) = cfg.label_warning() {
+            eprintln!("{w}");
+        }
+        Ok(cfg)
     }
 }
 
@@ -991,14 +997,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
-                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?
-                        .with_label_bits(label_bits)?;
+                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits }.config()?;
                     (cosim_cmd::run(&cfg, &ops, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
                 }
                 (Design::TwoLevel, Some(choice)) => {
                     array.unused()?;
-                    let cfg = engine_gen::configuration(cam_depth, lists, list_capacity)?
-                        .with_label_bits(label_bits)?;
+                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits }.config()?;
                     let mode = choice.mode(delay, !no_sync);
                     (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
                 }

@@ -310,7 +310,7 @@ fn label_bits_and_flushes_reach_gen_and_cosim() {
         generate(&dir, &["--cam-depth", "8", "--lists", "4", "--list-capacity", "256", "--label-bits", "6"]);
     assert_eq!(manifest["parameters"]["label_bits"], 6);
     std::fs::remove_dir_all(&dir).ok();
-    let recs = json(&tagmatch(&[
+    let out = tagmatch(&[
         "cosim",
         "--ops",
         "6000",
@@ -320,7 +320,13 @@ fn label_bits_and_flushes_reach_gen_and_cosim() {
         "1000",
         "--format",
         "json",
-    ]));
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("6-bit labels keep at most 32 entries in a queue's lists, which hold 252"),
+        "{stderr}"
+    );
+    let recs = json(&out);
     let r = &recs[0];
     assert!(r["label_wraps"].as_u64().unwrap() >= 5, "{r}");
     assert!(r["flushes"].as_u64().unwrap() >= 1, "{r}");
