@@ -198,8 +198,23 @@ macro_rules! context_deref {
 }
 context_deref!(Wrapper, Xdc, Sdc, Vivado, Quartus);
 
+/// A rendered template as a file's text (askama drops the template's final newline; files
+/// end with one), or an error naming which kind of template failed.
+fn rendered(r: Result<String, askama::Error>, what: &str) -> Result<String, String> {
+    r.map(|t| t + "\n").map_err(|e| format!("{what} template: {e}"))
+}
+
+/// Writes (name, text) `files` into `out`; returns their names.
+fn write_files(out: &Path, files: Vec<(&str, String)>) -> Result<Vec<String>, String> {
+    for (name, text) in &files {
+        std::fs::write(out.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))?;
+    }
+    Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
+}
+
 /// The shell's clock and reset ports on a vendor's interface.
-fn shell_clock_reset(vendor: Vendor) -> (&'static str, &'static str) {
+pub fn shell_clock_reset(vendor: Vendor) -> (&'static str, &'static str) {
     match vendor {
         Vendor::Xilinx => ("aclk", "aresetn"),
         Vendor::Intel => ("clk", "reset"),
@@ -260,7 +275,7 @@ pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
         diagnostics,
         streams: stream_names(vendor),
     };
-    shell.render().map(|t| t + "\n").map_err(|e| format!("shell template: {e}"))
+    rendered(shell.render(), "shell")
 }
 
 /// Writes the wrapper, constraints and project script for `board` into `out`, next to the
@@ -290,9 +305,7 @@ pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<Stri
         constraints_file,
         project: "tagmatch_board",
     };
-    // askama drops the templates' final newline; files end with one.
-    let render =
-        |r: Result<String, askama::Error>| r.map(|t| t + "\n").map_err(|e| format!("board template: {e}"));
+    let render = |r| rendered(r, "board");
     let mut files =
         vec![(SHELL_FILE, shell_verilog(board.vendor)?), (WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
     match board.vendor {
@@ -305,11 +318,7 @@ pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<Stri
             files.push((script, render(Quartus { c: &c }.render())?));
         }
     }
-    for (name, text) in &files {
-        std::fs::write(out.join(name), text)
-            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))?;
-    }
-    Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
+    write_files(out, files)
 }
 
 /// What `gen --shell` packages for.
@@ -370,8 +379,7 @@ pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Re
     let period_ns = format!("{:.3}", 1000.0 / target.clock_mhz);
     let freq_hz = (target.clock_mhz * 1e6).round() as u64;
     let verilog_files = vec![engine_file.to_string(), SHELL_FILE.to_string()];
-    let render =
-        |r: Result<String, askama::Error>| r.map(|t| t + "\n").map_err(|e| format!("shell template: {e}"));
+    let render = |r| rendered(r, "shell");
     let module = SHELL_MODULE;
     let mut files = vec![(SHELL_FILE, shell_verilog(target.vendor)?)];
     match target.vendor {
@@ -399,9 +407,5 @@ pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Re
             files.push(("tagmatch_shell_hw.tcl", render(component.render())?));
         }
     }
-    for (name, text) in &files {
-        std::fs::write(out.join(name), text)
-            .map_err(|e| format!("cannot write {}: {e}", out.join(name).display()))?;
-    }
-    Ok(files.into_iter().map(|(n, _)| n.to_string()).collect())
+    write_files(out, files)
 }

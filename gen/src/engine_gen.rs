@@ -12,8 +12,8 @@
 
 use crate::board_gen;
 use crate::board_gen::ShellTarget;
-use crate::boards::{Board, Vendor};
-use serde_json::json;
+use crate::boards::Board;
+use serde_json::{json, Value};
 use std::path::Path;
 use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog_with_labels};
 use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
@@ -159,12 +159,6 @@ pub fn content_hash(text: &str) -> String {
     format!("{h:016x}")
 }
 
-/// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
-/// wrapper, constraints and project script; returns the manifest. `event_safe` writes the
-/// engine for event-driven simulators (`tagmatch_hdl::event_safe`): the same logic, each
-/// combinational signal assigned once per pass. It is not the default because the
-/// rewrite makes the Verilog a third larger, and Verilator's C++ for the 256-entry,
-/// 64-list engine then needed more than 11 GB per compiler process.
 /// How `generate` wraps the engine: not at all, in a board's top level, or as an IP core.
 #[derive(Clone, Copy)]
 pub enum Packaging<'a> {
@@ -173,70 +167,65 @@ pub enum Packaging<'a> {
     Shell(&'a ShellTarget),
 }
 
+/// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
+/// wrapper, constraints and project script (as an IP core, the shell and its packaging);
+/// returns the manifest. `event_safe` writes the engine for event-driven simulators
+/// (`tagmatch_hdl::event_safe`): the same logic, each combinational signal assigned once
+/// per pass. It is not the default because the rewrite makes the Verilog a third larger,
+/// and Verilator's C++ for the 256-entry, 64-list engine then needed more than 11 GB per
+/// compiler process.
 pub fn generate(
     cfg: &EngineConfig,
     packaging: Packaging,
     out: &Path,
     event_safe: bool,
 ) -> Result<serde_json::Value, String> {
-    let board = match packaging {
-        Packaging::Board(b) => Some(b),
-        _ => None,
-    };
     let file = ENGINE_FILE;
     let verilog = cfg.verilog()?;
     let verilog = if event_safe { tagmatch_hdl::event_safe::settle_once(&verilog) } else { verilog };
     write_verilog(out, file, &verilog)?;
     let ports = ports_json(receive_engine_ports());
     let mut files = vec![file.to_string()];
-    match packaging {
-        Packaging::Bare => {}
-        Packaging::Board(b) => files.extend(board_gen::generate(b, file, out)?),
-        Packaging::Shell(s) => files.extend(board_gen::generate_shell(s, file, out)?),
-    }
+    // The top module (the engine inside is `engine_top`), its clock, and what wraps it.
+    let (top, clock, board_json, shell_json) = match packaging {
+        Packaging::Bare => ("top", "clock", Value::Null, Value::Null),
+        Packaging::Board(b) => {
+            files.extend(board_gen::generate(b, file, out)?);
+            let board = json!({
+                "name": b.name,
+                "vendor": b.vendor.name(),
+                "family": b.family,
+                "part": b.part,
+                "interface": b.interface(),
+                "clock_port": b.clock.port,
+                "clock_mhz": b.clock.mhz,
+                "engine_mhz": b.engine_mhz(),
+            });
+            (board_gen::WRAPPER_MODULE, b.clock.port.as_str(), board, Value::Null)
+        }
+        Packaging::Shell(s) => {
+            files.extend(board_gen::generate_shell(s, file, out)?);
+            let shell = json!({
+                "vendor": s.vendor.name(),
+                "interface": s.vendor.interface(),
+                "part": s.part,
+                "clock_mhz": s.clock_mhz,
+            });
+            (board_gen::SHELL_MODULE, board_gen::shell_clock_reset(s.vendor).0, Value::Null, shell)
+        }
+    };
     // The hash covers every emitted file, in the manifest's order.
     let mut all = String::new();
     for f in &files {
         all += &std::fs::read_to_string(out.join(f)).map_err(|e| format!("cannot read back {f}: {e}"))?;
     }
-    let hash = content_hash(&all);
-    let board_json = board.map(|b| {
-        json!({
-            "name": b.name,
-            "vendor": b.vendor.name(),
-            "family": b.family,
-            "part": b.part,
-            "interface": b.interface(),
-            "clock_port": b.clock.port,
-            "clock_mhz": b.clock.mhz,
-            "engine_mhz": b.engine_mhz(),
-        })
-    });
-    let shell_json = match packaging {
-        Packaging::Shell(s) => json!({
-            "vendor": s.vendor.name(),
-            "interface": s.vendor.interface(),
-            "part": s.part,
-            "clock_mhz": s.clock_mhz,
-        }),
-        _ => serde_json::Value::Null,
-    };
-    let (top, clock) = match packaging {
-        Packaging::Bare => ("top", "clock"),
-        Packaging::Board(b) => (board_gen::WRAPPER_MODULE, b.clock.port.as_str()),
-        Packaging::Shell(s) => {
-            (board_gen::SHELL_MODULE, if s.vendor == Vendor::Xilinx { "aclk" } else { "clk" })
-        }
-    };
     let manifest = json!({
-        // With a board the top module is its wrapper, as an IP core the shell; the engine
-        // inside is `engine_top`.
         "top": top,
         "engine_top": "top",
         "board": board_json,
         "shell": shell_json,
         "files": files,
-        "hash": hash,
+        "hash": content_hash(&all),
         "clock": clock,
         "event_safe": event_safe,
         "parameters": parameters(cfg),

@@ -113,6 +113,11 @@ struct EngineShape {
 }
 
 impl EngineShape {
+    /// No two-level option was given (the other designs refuse them).
+    fn is_default(&self) -> bool {
+        (self.cam_depth, self.lists, self.list_capacity, self.label_bits) == (256, 4, 32768, 32)
+    }
+
     /// The configuration, with a warning on stderr when its labels are too narrow for
     /// its lists.
     fn config(&self) -> Result<engine_gen::EngineConfig, String> {
@@ -752,7 +757,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             testbench.unused()?;
             shell.unused()?;
-            if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
+            if !shape.is_default() {
                 return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             one-sided unit (--windows, --counter-bits)"
                     .into());
@@ -849,7 +854,7 @@ fn run(cli: Cli) -> Result<(), String> {
             onesided.unused()?;
             testbench.unused()?;
             shell.unused()?;
-            if (shape.cam_depth, shape.lists, shape.list_capacity, shape.label_bits) != (256, 4, 32768, 32) {
+            if !shape.is_default() {
                 return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
                     .into());

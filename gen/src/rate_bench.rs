@@ -13,7 +13,7 @@ use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
 use crate::thread_array_gen;
-use crate::{engine_gen, timing_record};
+use crate::timing_record;
 use indicatif::ProgressBar;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -156,13 +156,13 @@ pub fn annotate(records: &mut [Record], engine: TwoLevelConfig) -> Result<Vec<St
     let file = timing_record::load()?;
     let mut warnings = Vec::new();
     let list_capacity = engine.lists * (engine.entries_per_list + 1);
-    let two_level =
-        match engine_gen::configuration(engine.cam_depth as u32, engine.lists as u32, list_capacity as u32) {
-            Ok(cfg) => {
-                timing_record::clock_of(&file, "two-level", &engine_gen::parameters(&cfg), &mut warnings)?
-            }
-            Err(_) => None,
-        };
+    let two_level = timing_record::two_level_clock(
+        &file,
+        engine.cam_depth as u32,
+        engine.lists as u32,
+        list_capacity as u32,
+        &mut warnings,
+    )?;
     for r in records.iter_mut() {
         let text = |key: &str| field(r, key).as_str().unwrap_or_default().to_string();
         let clock = match text("design").as_str() {

@@ -212,12 +212,8 @@ pub fn annotate(records: &mut [Record], list_capacity: u32) -> Result<Vec<String
             "two-level" => match clocks.get(&(cam, lists)) {
                 Some(c) => c.clone(),
                 None => {
-                    let clock = match engine_gen::configuration(cam as u32, lists as u32, list_capacity) {
-                        Ok(cfg) => {
-                            clock_of(&file, "two-level", &engine_gen::parameters(&cfg), &mut warnings)?
-                        }
-                        Err(_) => None,
-                    };
+                    let clock =
+                        two_level_clock(&file, cam as u32, lists as u32, list_capacity, &mut warnings)?;
                     clocks.insert((cam, lists), clock.clone());
                     clock
                 }
@@ -259,6 +255,21 @@ pub fn clock_of(
         fmax_mhz: m["fmax_mhz"].as_f64().expect("checked on load"),
         device: m["device"].as_str().unwrap_or(DEVICE).to_string(),
     }))
+}
+
+/// The recorded clock of the generator's two-level engine with this shape (none for a
+/// shape the generator does not build).
+pub fn two_level_clock(
+    file: &[Value],
+    cam_depth: u32,
+    lists: u32,
+    list_capacity: u32,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Clock>, String> {
+    match engine_gen::configuration(cam_depth, lists, list_capacity) {
+        Ok(cfg) => clock_of(file, "two-level", &engine_gen::parameters(&cfg), warnings),
+        Err(_) => Ok(None),
+    }
 }
 
 /// Fields that are null where no clock was measured.

@@ -3,6 +3,8 @@
 //! the clock and ports the wrapper has, and a project script that names every emitted
 //! file. `--estimate` reports yosys' figures. An unknown board is a one-line error.
 
+mod support;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -37,17 +39,6 @@ fn generate(board: &str) -> (PathBuf, serde_json::Value) {
 
 fn files(manifest: &serde_json::Value) -> Vec<String> {
     manifest["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect()
-}
-
-/// The port names in the wrapper's module header.
-fn wrapper_ports(wrapper: &str) -> BTreeSet<String> {
-    let header = &wrapper[wrapper.find("module tagmatch_board_top").unwrap()..];
-    let header = &header[..header.find(");").unwrap()];
-    header
-        .lines()
-        .filter(|l| l.trim_start().starts_with("input") || l.trim_start().starts_with("output"))
-        .map(|l| l.trim().trim_end_matches(',').split_whitespace().last().unwrap().to_string())
-        .collect()
 }
 
 /// Every name a constraint or script applies to: `get_ports X`, `get_ports {X Y[*]}`, `-to X`.
@@ -138,7 +129,7 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
             assert!(dir.join(f).is_file(), "{name}: {f} listed but not written");
         }
         let wrapper = std::fs::read_to_string(dir.join("tagmatch_board_top.v")).unwrap();
-        let ports = wrapper_ports(&wrapper);
+        let ports = support::module_ports(&wrapper, "tagmatch_board_top");
         let clock = manifest["clock"].as_str().unwrap();
         assert!(ports.contains(clock), "{name}: clock {clock} is not a wrapper port: {ports:?}");
         let stream = if xilinx { "s_axis_cmd_tdata" } else { "asi_cmd_data" };

@@ -5,6 +5,8 @@
 //! its command's id, nothing taken or answered during reset (the host holds valid low, as
 //! AXI4-Stream and Avalon-ST require), and the queues empty after it.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tagmatch_sim::bounded::BoundedGolden;
@@ -30,19 +32,7 @@ fn generate(vendor: &str) -> (PathBuf, serde_json::Value) {
     (dir, manifest)
 }
 
-/// The shell's port names, from its module header.
-fn shell_ports(shell: &str) -> Vec<String> {
-    let header = &shell[shell.find("module tagmatch_shell").unwrap()..];
-    let header = &header[..header.find(");").unwrap()];
-    header
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.starts_with("input") || l.starts_with("output"))
-        .map(|l| l.trim_end_matches(',').split_whitespace().last().unwrap().to_string())
-        .collect()
-}
-
-/// A layout field of the manifest-free kind the shell header documents: `[hi:lo] name:`.
+/// A field of the layout the shell's header documents (`[hi:lo] name:`): lowest bit, width.
 fn field(shell: &str, name: &str, after: &str) -> (u32, u32) {
     let text = &shell[shell.find(after).unwrap()..];
     let line =
@@ -264,7 +254,7 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
             .unwrap();
         assert!(out.status.success(), "{vendor}: {}", String::from_utf8_lossy(&out.stderr));
         let shell = std::fs::read_to_string(dir.join("tagmatch_shell.v")).unwrap();
-        let ports = shell_ports(&shell);
+        let ports = support::module_ports(&shell, "tagmatch_shell");
         let script_text = std::fs::read_to_string(dir.join(script)).unwrap();
         let constraint_text = std::fs::read_to_string(dir.join(constraints)).unwrap();
         let clock = manifest["clock"].as_str().unwrap();
@@ -279,14 +269,13 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
                 .collect();
             let mut sorted = declared.clone();
             sorted.sort_unstable();
-            let mut all: Vec<&str> = ports.iter().map(String::as_str).collect();
-            all.sort_unstable();
+            let all: Vec<&str> = ports.iter().map(String::as_str).collect();
             assert_eq!(sorted, all, "{vendor}: component ports");
         } else {
             for busif in ["s_axis_cmd", "m_axis_resp"] {
                 assert!(ports.iter().any(|p| p.starts_with(busif)), "{busif}: {ports:?}");
             }
-            assert!(ports.contains(&"aclk".to_string()) && ports.contains(&"aresetn".to_string()));
+            assert!(ports.contains("aclk") && ports.contains("aresetn"));
             assert!(
                 script_text.contains("-part xcu250-figd2104-2L-e") && script_text.contains("out_of_context")
             );

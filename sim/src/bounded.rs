@@ -20,30 +20,36 @@ impl BoundedGolden {
     }
 
     pub fn apply(&mut self, op: &Op) -> Outcome {
-        let s = self.golden.stats();
-        match *op {
-            Op::PostRecv { spec, .. }
-                if !self.golden.would_match_unexpected(&spec) && s.prq_len >= self.prq_capacity =>
-            {
-                Outcome::Overflow
-            }
-            Op::Arrive { env, .. }
-                if !self.golden.would_match_posted(&env) && s.umq_len >= self.umq_capacity =>
-            {
-                Outcome::Overflow
-            }
-            _ => self.golden.apply(op),
+        if self.appends(op) && !self.has_room(op) {
+            Outcome::Overflow
+        } else {
+            self.golden.apply(op)
         }
     }
 
-    /// Whether `op` would be queued (a receive or message that matches nothing), so an
-    /// engine may refuse it with overflow for a reason of its own (narrow posting labels:
+    /// Whether `op` would be queued: it matches nothing and its queue has room. An engine
+    /// may still refuse it with overflow for a reason of its own (narrow posting labels:
     /// `parallel_lists.rs`). Changes nothing.
     pub fn would_queue(&self, op: &Op) -> bool {
+        self.appends(op) && self.has_room(op)
+    }
+
+    /// `op` is a receive or message that matches nothing, so it goes to its queue.
+    fn appends(&self, op: &Op) -> bool {
         match *op {
             Op::PostRecv { spec, .. } => !self.golden.would_match_unexpected(&spec),
             Op::Arrive { env, .. } => !self.golden.would_match_posted(&env),
             _ => false,
+        }
+    }
+
+    /// The queue `op` would append to has room.
+    fn has_room(&self, op: &Op) -> bool {
+        let s = self.golden.stats();
+        match op {
+            Op::PostRecv { .. } => s.prq_len < self.prq_capacity,
+            Op::Arrive { .. } => s.umq_len < self.umq_capacity,
+            _ => true,
         }
     }
 

@@ -246,11 +246,16 @@ impl RtlEngine {
         self.parked_id = None;
     }
 
-    /// The id for the next command.
-    fn take_id(&mut self) -> u8 {
+    /// Presents command `code` (its other fields already set) with the next id, waits for
+    /// the answer and checks that it echoes the id; returns the acceptance and answer
+    /// cycles and the id. The caller reads the answer, then acknowledges it.
+    fn exchange(&mut self, code: u64, what: impl FnOnce() -> String) -> Result<(u64, u64, u8), String> {
         let id = self.next_id;
         self.next_id = self.next_id.wrapping_add(1);
-        id
+        self.ports.set_id(&mut self.model, id);
+        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
+        self.ports.check_id(&self.model, id, what)?;
+        Ok((accepted, responded, id))
     }
 
     /// Sends command code `code` with handle `handle` and no other fields (for codes the
@@ -258,10 +263,7 @@ impl RtlEngine {
     /// answered.
     pub fn raw_command(&mut self, code: u64, handle: u64) -> Result<(u64, u64, u64), String> {
         self.model.set(self.ports.cmd_handle, handle);
-        let id = self.take_id();
-        self.ports.set_id(&mut self.model, id);
-        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
-        self.ports.check_id(&self.model, id, || format!("op code {code}"))?;
+        let (accepted, responded, _) = self.exchange(code, || format!("op code {code}"))?;
         let kind = self.model.get(self.ports.resp_kind);
         self.ports.acknowledge(&mut self.model);
         Ok((kind, accepted, responded))
@@ -280,10 +282,7 @@ impl RtlEngine {
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
         check_fits(op)?;
         let code = self.ports.operation(&mut self.model, op);
-        let id = self.take_id();
-        self.ports.set_id(&mut self.model, id);
-        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
-        self.ports.check_id(&self.model, id, || op.to_string())?;
+        let (accepted, responded, _) = self.exchange(code, || op.to_string())?;
         let outcome = self.ports.outcome(&self.model, op)?;
         if *op == Op::Flush {
             self.parked_id = None;
@@ -383,10 +382,7 @@ impl RtlEngine {
         };
         self.model.set(self.ports.cmd_comm, class as u64);
         self.model.set(self.ports.cmd_handle, count as u64);
-        let id = self.take_id();
-        self.ports.set_id(&mut self.model, id);
-        let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
-        self.ports.check_id(&self.model, id, || format!("{c:?}"))?;
+        let (accepted, responded, id) = self.exchange(code, || format!("{c:?}"))?;
         let counter = self.model.get(self.ports.resp_msg) as u32;
         let answer = match self.model.get(self.ports.resp_kind) {
             RESP_REACHED => CompletionAnswer::Reached(counter),
