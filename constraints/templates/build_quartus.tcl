@@ -15,14 +15,14 @@ set_global_assignment -name TOP_LEVEL_ENTITY {{ module }}
 {% endfor %}set_global_assignment -name SDC_FILE {{ constraints_file }}
 {% for a in board.project_assignments %}set_global_assignment -name {{ a }}
 {% endfor %}
-# Board clock{% if board.reset.is_some() %} and reset{% endif %}.
+# Board clock{% if board.reset.is_some() %}, reset{% endif %} and LEDs: every port has a pin.
 set_location_assignment PIN_{{ board.clock.pin }} -to {{ board.clock.port }}
 set_instance_assignment -name IO_STANDARD "{{ board.clock.io_standard }}" -to {{ board.clock.port }}
 {% if board.clock.differential %}set_instance_assignment -name INPUT_TERMINATION DIFFERENTIAL -to {{ board.clock.port }}
 {% endif %}{% if let Some(r) = board.reset %}set_location_assignment PIN_{{ r.pin }} -to {{ r.port }}
 set_instance_assignment -name IO_STANDARD "{{ r.io_standard }}" -to {{ r.port }}
-{% endif %}
-# The streams are top-level ports without board pins (see {{ constraints_file }}); the
-# fitter places them.
+{% endif %}{% for l in leds %}set_location_assignment PIN_{{ l.pin }} -to {{ l.port }}
+set_instance_assignment -name IO_STANDARD "{{ l.io_standard }}" -to {{ l.port }}
+{% endfor %}
 execute_flow -compile
 project_close

@@ -1,7 +1,12 @@
-//! `tagmatch gen --board NAME`: beside the engine's Verilog, a top-level wrapper (clock,
-//! reset synchroniser, the engine's streams on the vendor's usual interface), timing and
-//! pin constraints (XDC for Vivado, SDC for Quartus) and a project script that builds a
-//! bitstream unchanged. Everything comes from the askama templates in
+//! `tagmatch gen --board NAME`: a stand-alone build that times the engine on the board and
+//! shows it working. Beside the engine's Verilog: an on-chip traffic generator and checker
+//! (`tagmatch_selftest.v`: LFSR envelopes, receives and messages whose MPI pairing is known
+//! by construction, a flush a round), a top-level wrapper (clock, reset synchroniser, the
+//! self-test's pass, fail and heartbeat on the board's LEDs), timing and pin constraints
+//! (XDC for Vivado, SDC for Quartus) in which every port has a pin and every internal path
+//! is timed, and a project script that builds a bitstream unchanged. A board file without
+//! LEDs gets no stand-alone build (its ports would have no pins); the engine for a host
+//! interface is the IP core below. Everything comes from the askama templates in
 //! `constraints/templates/`, filled from the board file.
 //!
 //! The stream words are 128 bits (a whole number of bytes, as AXI4-Stream wants), every
@@ -13,15 +18,17 @@
 //! (`tagmatch_shell.v`: registered skid buffers on both streams, AXI4-Stream with
 //! `aclk`/`aresetn` or Avalon-ST with `clk`/`reset`), an out-of-context clock constraint
 //! and the vendor's packaging script (Vivado `ipx::package_project`, a Platform Designer
-//! `_hw.tcl`). A board build wraps the same shell.
+//! `_hw.tcl`).
 
 use crate::boards::{Board, Vendor};
+use crate::engine_gen::EngineConfig;
 use askama::Template;
 use std::path::Path;
 use tagmatch_hdl::receive_engine::receive_engine_ports;
 
 pub const WRAPPER_MODULE: &str = "tagmatch_board_top";
 pub const WRAPPER_FILE: &str = "tagmatch_board_top.v";
+pub const SELFTEST_FILE: &str = "tagmatch_selftest.v";
 const WIDTH: u32 = 128;
 
 /// One field of a stream word.
@@ -134,25 +141,60 @@ fn stream_names(vendor: Vendor) -> StreamNames {
     }
 }
 
-/// What every template sees.
+/// One LED of the board build: its port, pin, and what it shows.
+struct LedPort {
+    port: &'static str,
+    pin: String,
+    io_standard: String,
+    active_low: bool,
+    /// The wrapper's signal it shows.
+    signal: String,
+    doc: &'static str,
+}
+
+/// The LEDs' roles, in the board file's order.
+const LED_ROLES: [(&str, &str); 3] = [
+    ("led_pass", "on once a self-test round has passed, off after any mismatch"),
+    ("led_fail", "on from the first mismatch (a wrong answer kind, handle or id) until reset"),
+    ("led_alive", "a heartbeat of about 1 Hz: the clock runs"),
+];
+
+/// What every board template sees.
 struct Context<'a> {
     board: &'a Board,
     module: &'static str,
     xilinx: bool,
-    interface: &'static str,
     engine_mhz: String,
     period_ns: String,
     clock_n: String,
     pin_n: String,
-    width: u32,
-    cmd_fields: Vec<Field>,
-    resp_fields: Vec<Field>,
-    shell_clock: &'static str,
-    shell_reset: &'static str,
-    streams: StreamNames,
+    leds: Vec<LedPort>,
+    /// The heartbeat counter's top bit: it toggles about every half second.
+    heartbeat_bit: u32,
     verilog_files: Vec<String>,
     constraints_file: &'static str,
     project: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "selftest.v", escape = "none")]
+struct SelfTest {
+    pairs: u32,
+    cam_depth: u32,
+}
+
+/// Receive/message pairs in a self-test round: past the CAM into the lists (twice the CAM
+/// and 32 more), within what the queue holds and what its labels keep in order.
+pub fn selftest_pairs(cfg: &EngineConfig) -> u32 {
+    let label_room = 1u64 << (cfg.label_bits - 2);
+    let lists = (cfg.queue_capacity() - cfg.cam_depth) as u64;
+    let listed = lists.min(label_room).min(cfg.cam_depth as u64 + 32) as u32;
+    (cfg.cam_depth + listed).min(u16::MAX as u32)
+}
+
+/// The self-test's Verilog for `cfg` (module `tagmatch_selftest`, around the engine's `top`).
+pub fn selftest_verilog(cfg: &EngineConfig) -> Result<String, String> {
+    rendered(SelfTest { pairs: selftest_pairs(cfg), cam_depth: cfg.cam_depth }.render(), "self-test")
 }
 
 #[derive(Template)]
@@ -278,36 +320,60 @@ pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
     rendered(shell.render(), "shell")
 }
 
-/// Writes the wrapper, constraints and project script for `board` into `out`, next to the
-/// engine's `engine_file`; returns the names of the files written.
-pub fn generate(board: &Board, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
-    let (shell_clock, shell_reset) = shell_clock_reset(board.vendor);
+/// Writes the self-test, wrapper, constraints and project script for `board` into `out`,
+/// next to the engine's `engine_file`; returns the names of the files written. A board
+/// without LEDs is refused: its build would have nothing to show and no pins to show it on.
+pub fn generate(
+    board: &Board,
+    cfg: &EngineConfig,
+    engine_file: &str,
+    out: &Path,
+) -> Result<Vec<String>, String> {
+    if board.leds.is_empty() {
+        return Err(format!(
+            "board {}: its board file lists no LEDs (constraints/boards/{}.toml, [[leds]]), so a stand-alone \
+             build would have no pins to show its self-test on; package the engine with --shell {} instead",
+            board.name,
+            board.name,
+            board.vendor.name()
+        ));
+    }
     let (constraints_file, script) = match board.vendor {
         Vendor::Xilinx => ("tagmatch_board.xdc", "build_vivado.tcl"),
         Vendor::Intel => ("tagmatch_board.sdc", "build_quartus.tcl"),
     };
+    let heartbeat_bit = (board.engine_mhz() * 1e6).log2().round() as u32 - 1;
+    let signals = ["tm_pass".to_string(), "tm_fail".to_string(), format!("tm_alive[{heartbeat_bit}]")];
+    let leds = board
+        .leds
+        .iter()
+        .zip(LED_ROLES.iter().zip(signals))
+        .map(|(l, ((port, doc), signal))| LedPort {
+            port,
+            pin: l.pin.clone(),
+            io_standard: l.io_standard.clone(),
+            active_low: l.active_low,
+            signal,
+            doc,
+        })
+        .collect();
     let c = Context {
         board,
         module: WRAPPER_MODULE,
         xilinx: board.vendor == Vendor::Xilinx,
-        interface: board.interface(),
         engine_mhz: format!("{}", board.engine_mhz()),
         period_ns: format!("{:.3}", 1000.0 / board.clock.mhz),
         clock_n: board.clock.port_n.clone().unwrap_or_default(),
         pin_n: board.clock.pin_n.clone().unwrap_or_default(),
-        width: WIDTH,
-        cmd_fields: command_fields(),
-        resp_fields: response_fields(),
-        shell_clock,
-        shell_reset,
-        streams: stream_names(board.vendor),
-        verilog_files: vec![engine_file.to_string(), SHELL_FILE.to_string(), WRAPPER_FILE.to_string()],
+        leds,
+        heartbeat_bit,
+        verilog_files: vec![engine_file.to_string(), SELFTEST_FILE.to_string(), WRAPPER_FILE.to_string()],
         constraints_file,
         project: "tagmatch_board",
     };
     let render = |r| rendered(r, "board");
     let mut files =
-        vec![(SHELL_FILE, shell_verilog(board.vendor)?), (WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
+        vec![(SELFTEST_FILE, selftest_verilog(cfg)?), (WRAPPER_FILE, render(Wrapper { c: &c }.render())?)];
     match board.vendor {
         Vendor::Xilinx => {
             files.push((constraints_file, render(Xdc { c: &c }.render())?));

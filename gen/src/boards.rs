@@ -72,6 +72,17 @@ pub struct Reset {
     pub active_low: bool,
 }
 
+/// A user LED: the board build shows its self-test on up to three (pass, fail, heartbeat,
+/// in this order).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Led {
+    pub pin: String,
+    pub io_standard: String,
+    #[serde(default)]
+    pub active_low: bool,
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Board {
@@ -88,6 +99,9 @@ pub struct Board {
     /// Extra Quartus global assignments the board needs (`NAME VALUE`).
     #[serde(default)]
     pub project_assignments: Vec<String>,
+    /// User LEDs for the stand-alone build's self-test (none: no stand-alone build).
+    #[serde(default)]
+    pub leds: Vec<Led>,
 }
 
 impl Board {
@@ -110,6 +124,12 @@ impl Board {
         }
         if self.vendor == Vendor::Xilinx && c.differential && (c.port_n.is_none() || c.pin_n.is_none()) {
             return Err(format!("{file}: a differential Xilinx clock needs port_n and pin_n"));
+        }
+        if self.leds.len() > 3 {
+            return Err(format!(
+                "{file}: {} LEDs; the board build drives up to 3 (pass, fail, heartbeat)",
+                self.leds.len()
+            ));
         }
         if format!("{}.toml", self.name) != file {
             return Err(format!(
@@ -164,6 +184,7 @@ pub fn records() -> Result<Vec<Record>, String> {
                     json!(b.reset.as_ref().map(|r| r.port.clone()).unwrap_or_else(|| "power-on".into())),
                 ),
                 ("interface", json!(b.interface())),
+                ("leds", json!(b.leds.len())),
             ]
         })
         .collect())

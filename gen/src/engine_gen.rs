@@ -1,24 +1,23 @@
 //! `tagmatch gen`: the receive engine's Verilog and a `manifest.json` describing it.
 //!
-//! rust-hdl sizes the CAM and the lists with const generics, so each configuration is a
-//! separate instantiation compiled into this binary. The supported set is the paper's
-//! (a 256-entry CAM in front of 32,768 list entries split into 1, 4, 16 or 64 lists), a
-//! small one for quick simulation (an 8-entry CAM, 256 list entries), and two whose lists
-//! fit a Lattice ECP5's block RAM for the open timing flow (a 256- or 64-entry CAM with
-//! 4,096 list entries in 4 lists), and a tiny one (a 4-entry CAM and 4 lists of 3) that
-//! any stream overflows, for the host driver; other values are refused with the list of what is
-//! supported. The posting labels' width (`--label-bits`, 4 to 32) is a run-time parameter of
-//! every configuration.
+//! Every size is chosen on the command line: a CAM of 2 to 1,024 entries, 1 to 64 lists (a
+//! power of two: the lists' tournament tree pairs them) sharing a list capacity of 4 words
+//! per list up to 32,768 words, and labels of 4 to 32 bits. The engine's blocks take these
+//! when the Verilog is generated (`tagmatch_hdl::receive_engine::EngineShape`), so the
+//! binary holds one engine per list address width, not one per configuration, and adding
+//! a size costs no compile time. Out-of-range values get a one-line error naming the range.
 
 use crate::board_gen;
 use crate::board_gen::ShellTarget;
 use crate::boards::Board;
 use serde_json::{json, Value};
 use std::path::Path;
-use tagmatch_hdl::receive_engine::{receive_engine_ports, receive_engine_verilog_with_labels};
+use tagmatch_hdl::receive_engine::{
+    receive_engine_ports, receive_engine_verilog, EngineShape, MAX_LIST_CAPACITY,
+};
 use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
 
-/// One generatable configuration: CAM depth, total list capacity, lists, address bits.
+/// One engine configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     pub cam_depth: u32,
@@ -75,75 +74,42 @@ impl EngineConfig {
         format!("engine-c{}-a{}-n{}{labels}", self.cam_depth, self.list_address_bits, self.lists)
     }
 
+    /// The size the hardware blocks take.
+    pub fn shape(&self) -> Result<EngineShape, String> {
+        EngineShape::new(self.cam_depth as usize, self.lists as usize, self.list_address_bits as usize)?
+            .with_label_bits(self.label_bits)
+    }
+
     /// The configuration's Verilog (top module `top`).
     pub fn verilog(&self) -> Result<String, String> {
-        verilog_of(self).ok_or_else(|| {
-            format!(
-                "no engine built for --cam-depth {} --lists {} --list-capacity {}",
-                self.cam_depth, self.lists, self.list_capacity
-            )
-        })
+        Ok(receive_engine_verilog(&self.shape()?))
     }
 }
 
-macro_rules! configurations {
-    ($(($c:literal, $cap:literal, $n:literal, $a:literal)),* $(,)?) => {
-        pub const SUPPORTED: &[EngineConfig] = &[
-            $(EngineConfig {
-                cam_depth: $c,
-                list_capacity: $cap,
-                lists: $n,
-                list_address_bits: $a,
-                label_bits: 32,
-            }),*
-        ];
-
-        fn verilog_of(cfg: &EngineConfig) -> Option<String> {
-            let bits = cfg.label_bits;
-            match (cfg.cam_depth, cfg.lists, cfg.list_address_bits) {
-                $(($c, $n, $a) => Some(receive_engine_verilog_with_labels::<$c, $a, $n>(bits)),)*
-                _ => None,
-            }
-        }
-    };
-}
-
-// (CAM depth, list capacity, lists, address bits per list): each list gets a block RAM of
-// capacity / lists words, of which node 0 is the null pointer, so the lists together hold
-// `lists` entries fewer than the capacity (32,764 of 32,768 with 4 lists).
-configurations!(
-    (256, 32768, 1, 15),
-    (256, 32768, 4, 13),
-    (256, 32768, 16, 11),
-    (256, 32768, 64, 9),
-    (256, 4096, 4, 10),
-    (64, 4096, 4, 10),
-    (8, 256, 1, 8),
-    (8, 256, 4, 6),
-    (4, 16, 4, 2),
-    (8, 256, 16, 4),
-    (8, 256, 64, 2),
-);
-
-/// The supported configuration for these parameters, or a one-line reason.
+/// The configuration for these parameters (32-bit labels), or a one-line reason naming the
+/// range a value left. Each list is a block RAM of `list_capacity / lists` words, of which
+/// word 0 is the null pointer, so the lists together hold `lists` entries fewer than the
+/// capacity (32,764 of 32,768 with 4 lists).
 pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<EngineConfig, String> {
     if !lists.is_power_of_two() || lists > 64 {
         return Err(format!("--lists {lists}: the number of lists must be a power of two from 1 to 64"));
     }
-    SUPPORTED
-        .iter()
-        .find(|c| c.cam_depth == cam_depth && c.lists == lists && c.list_capacity == list_capacity)
-        .copied()
-        .ok_or_else(|| {
-            let list: Vec<String> = SUPPORTED
-                .iter()
-                .map(|c| format!("--cam-depth {} --lists {} --list-capacity {}", c.cam_depth, c.lists, c.list_capacity))
-                .collect();
-            format!(
-                "no engine built for --cam-depth {cam_depth} --lists {lists} --list-capacity {list_capacity}; supported: {}",
-                list.join("; ")
-            )
-        })
+    let words = list_capacity / lists;
+    if !list_capacity.is_power_of_two() || words < 4 || list_capacity as usize > MAX_LIST_CAPACITY {
+        return Err(format!(
+            "--list-capacity {list_capacity}: a power of two from 4 words per list ({}) to {MAX_LIST_CAPACITY}",
+            4 * lists
+        ));
+    }
+    let cfg = EngineConfig {
+        cam_depth,
+        list_capacity,
+        lists,
+        list_address_bits: words.trailing_zeros(),
+        label_bits: 32,
+    };
+    cfg.shape()?;
+    Ok(cfg)
 }
 
 /// The engine's Verilog file in every output folder.
@@ -190,13 +156,14 @@ pub fn generate(
     let (top, clock, board_json, shell_json) = match packaging {
         Packaging::Bare => ("top", "clock", Value::Null, Value::Null),
         Packaging::Board(b) => {
-            files.extend(board_gen::generate(b, file, out)?);
+            files.extend(board_gen::generate(b, cfg, file, out)?);
             let board = json!({
                 "name": b.name,
                 "vendor": b.vendor.name(),
                 "family": b.family,
                 "part": b.part,
-                "interface": b.interface(),
+                "self_test_pairs": board_gen::selftest_pairs(cfg),
+                "leds": b.leds.len(),
                 "clock_port": b.clock.port,
                 "clock_mhz": b.clock.mhz,
                 "engine_mhz": b.engine_mhz(),

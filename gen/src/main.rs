@@ -172,29 +172,46 @@ impl OnesidedShape {
 /// The thread array's shape (--engine optimistic).
 #[derive(clap::Args, Clone, Copy, Debug)]
 struct ArrayShape {
-    /// Lanes: 1, 2, 4, 8, 16 or 32 [default: 16].
+    /// Lanes, 1 to 64 [default: 16].
     #[arg(long)]
     threads: Option<usize>,
-    /// Receive descriptors: 128 (64 bins per index, 64 unexpected messages) or 32 (4 bins,
-    /// 16 unexpected messages) [default: gen 128, cosim 32].
+    /// Receive descriptors, 2 to 32,767 [default: gen 128, cosim 32].
     #[arg(long)]
     descriptors: Option<usize>,
+    /// Bins per hashed index, a power of two up to 16,384 [default: 64; 4 with 32
+    /// descriptors or fewer].
+    #[arg(long)]
+    bins: Option<usize>,
+    /// Unexpected messages the UMQ holds, 2 to 65,535 [default: 64; 16 with 32 descriptors
+    /// or fewer].
+    #[arg(long)]
+    umq: Option<usize>,
     /// Leave out the fast conflict path (every conflict takes the slow path).
     #[arg(long)]
     no_fast_path: bool,
 }
 
 impl ArrayShape {
-    fn config(&self, default_descriptors: usize) -> Result<thread_array_gen::ThreadArrayConfig, String> {
-        let descriptors = self.descriptors.unwrap_or(default_descriptors);
-        thread_array_gen::configuration(self.threads.unwrap_or(16), descriptors, !self.no_fast_path)
+    fn config(
+        &self,
+        default: thread_array_gen::Tables,
+    ) -> Result<thread_array_gen::ThreadArrayConfig, String> {
+        let descriptors = self.descriptors.unwrap_or(default.descriptors);
+        let tables = thread_array_gen::Tables::with_descriptors(descriptors, self.bins, self.umq);
+        thread_array_gen::configuration(self.threads.unwrap_or(16), tables, !self.no_fast_path)
     }
 
     /// Refuses thread array options given for the two-level engine (they would be ignored).
     fn unused(&self) -> Result<(), String> {
-        if self.threads.is_some() || self.descriptors.is_some() || self.no_fast_path {
+        if self.threads.is_some()
+            || self.descriptors.is_some()
+            || self.bins.is_some()
+            || self.umq.is_some()
+            || self.no_fast_path
+        {
             return Err(
-                "--threads, --descriptors and --no-fast-path shape the thread array: add --engine optimistic"
+                "--threads, --descriptors, --bins, --umq and --no-fast-path shape the thread array: \
+                        add --engine optimistic"
                     .into(),
             );
         }
@@ -864,7 +881,7 @@ fn run(cli: Cli) -> Result<(), String> {
                             array's lane ports have no board wrapper yet"
                     .into());
             }
-            let cfg = array.config(thread_array_gen::DEFAULT_DESCRIPTORS)?;
+            let cfg = array.config(thread_array_gen::DEFAULT_TABLES)?;
             let tools = timing.tools()?;
             let mut manifest = thread_array_gen::generate(&cfg, &out)?;
             let shape: report::Record = vec![
@@ -1012,7 +1029,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
                 }
                 (Design::Optimistic, None) => {
-                    let cfg = array.config(thread_array_gen::SMALL_DESCRIPTORS)?;
+                    let cfg = array.config(thread_array_gen::SMALL_TABLES)?;
                     let n =
                         ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
                     (cosim_cmd::run_thread_array(&cfg, n, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)

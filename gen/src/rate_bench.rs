@@ -111,7 +111,7 @@ fn rtl(
 ) -> Result<Rate, String> {
     let cfg = thread_array_gen::configuration(
         threads,
-        thread_array_gen::DEFAULT_DESCRIPTORS,
+        thread_array_gen::DEFAULT_TABLES,
         scenario != Scenario::WcSlowPath,
     )?;
     if k as usize > cfg.descriptors {
@@ -170,11 +170,7 @@ pub fn annotate(records: &mut [Record], engine: TwoLevelConfig) -> Result<Vec<St
             _ => {
                 let threads = field(r, "threads").as_u64().unwrap_or(0) as usize;
                 let fast_path = Scenario::parse(&text("scenario"))? != Scenario::WcSlowPath;
-                match thread_array_gen::configuration(
-                    threads,
-                    thread_array_gen::DEFAULT_DESCRIPTORS,
-                    fast_path,
-                ) {
+                match thread_array_gen::configuration(threads, thread_array_gen::DEFAULT_TABLES, fast_path) {
                     Ok(cfg) => timing_record::clock_of(
                         &file,
                         "optimistic",

@@ -1,22 +1,25 @@
 //! `tagmatch gen --engine optimistic`: the optimistic thread array's Verilog and a
 //! `manifest.json` describing it.
 //!
-//! As for the two-level engine, rust-hdl sizes the array with const generics, so each
-//! shape is an instantiation compiled into this binary: 1, 2, 4, 8, 16 or 32 lanes, each
-//! with the default tables (128 receive descriptors, 64 bins per hashed index, a
-//! 64-entry UMQ) or the small ones the tests co-simulate (32 descriptors, 4 bins, 16
-//! messages). 128 descriptors hold the rate benchmark's sequences of 100 receives; the
-//! descriptor table is registers that every lane reads, so its Verilator build time and
-//! its logic grow with lanes × descriptors.
+//! Every size is chosen on the command line (`--threads` 1 to 64, `--descriptors` 2 to
+//! 32,767, `--bins` a power of two from 1 to 16,384 per hashed index, `--umq` 2 to 65,535
+//! unexpected messages); the array takes them when its Verilog is generated
+//! (`tagmatch_hdl::thread_array::ThreadArrayShape`), so one compiled block serves every
+//! shape. The default tables are 128 receive descriptors, 64 bins and a 64-entry UMQ (128
+//! descriptors hold the rate benchmark's sequences of 100 receives); the small ones the
+//! tests co-simulate are 32 descriptors, 4 bins and 16 messages, and `--bins`/`--umq`
+//! default to them when `--descriptors` is 32 or fewer. The descriptor table is registers
+//! that every lane reads, so its Verilator build time and its logic grow with lanes ×
+//! descriptors.
 
 use crate::engine_gen::{content_hash, ports_json, write_manifest, write_verilog};
 use serde_json::json;
 use std::path::Path;
-use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog};
+use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape, MAX_LANES};
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_testbench::thread_array::thread_array_build_name;
 
-/// One generatable shape.
+/// One thread array's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadArrayConfig {
     pub threads: usize,
@@ -49,75 +52,66 @@ impl ThreadArrayConfig {
     }
 
     pub fn verilog(&self) -> Result<String, String> {
-        verilog_of(self).ok_or_else(|| {
-            format!(
-                "no thread array built for {} threads, {} descriptors, {} bins, {} unexpected messages",
-                self.threads,
-                self.descriptors,
-                self.bins(),
-                self.unexpected
-            )
-        })
+        Ok(thread_array_verilog(&ThreadArrayShape {
+            lanes: self.threads,
+            descriptors: self.descriptors,
+            head_bits: self.head_bits,
+            unexpected: self.unexpected,
+            fast_path: self.fast_path,
+        }))
     }
 }
 
-macro_rules! shapes {
-    ($(($t:literal, $d:literal, $h:literal, $u:literal)),* $(,)?) => {
-        /// (threads, descriptors, head bits, UMQ entries) compiled in.
-        pub const SHAPES: &[(usize, usize, usize, usize)] = &[$(($t, $d, $h, $u)),*];
-
-        fn verilog_of(cfg: &ThreadArrayConfig) -> Option<String> {
-            match (cfg.threads, cfg.descriptors, cfg.head_bits, cfg.unexpected) {
-                $(($t, $d, $h, $u) => Some(thread_array_verilog::<$t, $d, $h, $u>(cfg.fast_path)),)*
-                _ => None,
-            }
-        }
-    };
+/// The sizes of the array's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables {
+    pub descriptors: usize,
+    /// Bins per hashed index.
+    pub bins: usize,
+    /// UMQ entries.
+    pub unexpected: usize,
 }
 
-shapes!(
-    (1, 128, 8, 64),
-    (2, 128, 8, 64),
-    (4, 128, 8, 64),
-    (8, 128, 8, 64),
-    (16, 128, 8, 64),
-    (32, 128, 8, 64),
-    (1, 32, 4, 16),
-    (2, 32, 4, 16),
-    (4, 32, 4, 16),
-    (8, 32, 4, 16),
-    (16, 32, 4, 16),
-    (32, 32, 4, 16),
-);
+/// The default tables, and the small ones the tests co-simulate.
+pub const DEFAULT_TABLES: Tables = Tables { descriptors: 128, bins: 64, unexpected: 64 };
+pub const SMALL_TABLES: Tables = Tables { descriptors: 32, bins: 4, unexpected: 16 };
 
-/// The default tables and the small ones, by descriptor count.
-pub const DEFAULT_DESCRIPTORS: usize = 128;
-pub const SMALL_DESCRIPTORS: usize = 32;
-
-/// The compiled-in shape for `threads` lanes and `descriptors` descriptors, or a one-line
-/// reason naming what is supported.
-pub fn configuration(
-    threads: usize,
-    descriptors: usize,
-    fast_path: bool,
-) -> Result<ThreadArrayConfig, String> {
-    SHAPES
-        .iter()
-        .find(|&&(t, d, _, _)| t == threads && d == descriptors)
-        .map(|&(threads, descriptors, head_bits, unexpected)| ThreadArrayConfig {
-            threads,
+impl Tables {
+    /// Tables of `descriptors` descriptors whose bins and UMQ, unless given, are the small
+    /// tables' at 32 descriptors or fewer and the default tables' above.
+    pub fn with_descriptors(descriptors: usize, bins: Option<usize>, unexpected: Option<usize>) -> Tables {
+        let base = if descriptors <= SMALL_TABLES.descriptors { SMALL_TABLES } else { DEFAULT_TABLES };
+        Tables {
             descriptors,
-            head_bits,
-            unexpected,
-            fast_path,
-        })
-        .ok_or_else(|| {
-            format!(
-                "no thread array built for --threads {threads} --descriptors {descriptors}; supported: \
-                 --threads 1, 2, 4, 8, 16 or 32 with --descriptors {DEFAULT_DESCRIPTORS} (64 bins, 64 unexpected \
-                 messages) or {SMALL_DESCRIPTORS} (4 bins, 16 unexpected messages)"
-            )
-        })
+            bins: bins.unwrap_or(base.bins),
+            unexpected: unexpected.unwrap_or(base.unexpected),
+        }
+    }
+}
+
+/// The shape for `threads` lanes and these tables, or a one-line reason naming the range a
+/// value left.
+pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<ThreadArrayConfig, String> {
+    let Tables { descriptors, bins, unexpected } = tables;
+    if !(1..=MAX_LANES).contains(&threads) {
+        return Err(format!("--threads {threads}: the thread array has 1 to {MAX_LANES} lanes"));
+    }
+    if !(2..=32_767).contains(&descriptors) {
+        return Err(format!("--descriptors {descriptors}: 2 to 32,767 receive descriptors"));
+    }
+    if !bins.is_power_of_two() || bins > 1 << 14 {
+        return Err(format!("--bins {bins}: a power of two from 1 to 16,384 bins per index"));
+    }
+    if !(2..=65_535).contains(&unexpected) {
+        return Err(format!("--umq {unexpected}: 2 to 65,535 unexpected messages"));
+    }
+    Ok(ThreadArrayConfig {
+        threads,
+        descriptors,
+        head_bits: bins.trailing_zeros() as usize + 2,
+        unexpected,
+        fast_path,
+    })
 }
 
 /// Writes the Verilog and `manifest.json` into `out`; returns the manifest.
@@ -154,15 +148,10 @@ pub fn parameters(cfg: &ThreadArrayConfig) -> serde_json::Value {
     })
 }
 
-/// Every compiled-in shape, with and without the fast path.
-pub fn all_configurations() -> impl Iterator<Item = ThreadArrayConfig> {
-    SHAPES.iter().flat_map(|&(threads, descriptors, head_bits, unexpected)| {
-        [true, false].map(|fast_path| ThreadArrayConfig {
-            threads,
-            descriptors,
-            head_bits,
-            unexpected,
-            fast_path,
-        })
-    })
+/// The shape a record's parameters name, if the generator builds it.
+pub fn from_parameters(p: &serde_json::Value) -> Option<ThreadArrayConfig> {
+    let field = |k: &str| p[k].as_u64().map(|v| v as usize);
+    let tables =
+        Tables { descriptors: field("descriptors")?, bins: field("bins")?, unexpected: field("unexpected")? };
+    configuration(field("threads")?, tables, p["fast_path"].as_bool()?).ok()
 }

@@ -142,29 +142,36 @@ pub fn record(new: Value) -> Result<PathBuf, String> {
 }
 
 /// The hash of the Verilog the generator emits now for a record's design and parameters;
-/// `None` when that configuration is no longer compiled in.
+/// `None` when the generator no longer builds that configuration.
 pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, String> {
     match design {
-        "two-level" => engine_gen::SUPPORTED
-            .iter()
-            .find(|c| &engine_gen::parameters(c) == parameters)
+        "two-level" => two_level_config(parameters)
+            .filter(|c| &engine_gen::parameters(c) == parameters)
             .map(|c| c.verilog().map(|v| content_hash(&v)))
             .transpose(),
-        "optimistic" => thread_array_gen::all_configurations()
-            .find(|c| &thread_array_gen::parameters(c) == parameters)
+        "optimistic" => thread_array_gen::from_parameters(parameters)
+            .filter(|c| &thread_array_gen::parameters(c) == parameters)
             .map(|c| c.verilog().map(|v| content_hash(&v)))
             .transpose(),
         "onesided" => crate::onesided_gen::all_configurations()
             .find(|c| &crate::onesided_gen::parameters(c) == parameters)
             .map(|c| crate::onesided_gen::verilog(&c).map(|v| content_hash(&v)))
             .transpose(),
-        "cam" => crate::cam_gen::DEPTHS
-            .iter()
-            .find(|&&d| crate::cam_gen::parameters(d) == *parameters)
-            .map(|&d| crate::cam_gen::verilog(d).map(|v| content_hash(&v)))
+        "cam" => parameters["cam_depth"]
+            .as_u64()
+            .and_then(|d| crate::cam_gen::verilog(d as u32).ok())
+            .map(|v| Ok(content_hash(&v)))
             .transpose(),
         _ => Ok(None),
     }
+}
+
+/// The engine configuration a two-level record's parameters name, if the generator builds it.
+fn two_level_config(p: &Value) -> Option<engine_gen::EngineConfig> {
+    let field = |k: &str| p[k].as_u64().map(|v| v as u32);
+    engine_gen::configuration(field("cam_depth")?, field("lists")?, field("list_capacity")?)
+        .and_then(|c| c.with_label_bits(field("label_bits").unwrap_or(32)))
+        .ok()
 }
 
 /// A record whose Verilog hash is not the generator's now, described for a warning;
@@ -180,7 +187,7 @@ pub fn staleness(r: &Value) -> Result<Option<String>, String> {
             "{name}: measured {} on Verilog {recorded}, the generator now emits {now}",
             r["date"].as_str().unwrap_or("on an unknown date")
         )),
-        None => Some(format!("{name}: this configuration is no longer compiled in")),
+        None => Some(format!("{name}: the generator no longer builds this configuration")),
     })
 }
 

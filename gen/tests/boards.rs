@@ -1,13 +1,17 @@
-//! Board targets as a user gets them: for every board, `tagmatch gen --board` writes a
-//! wrapper that lints in Verilator and synthesizes in yosys, constraints that name only
-//! the clock and ports the wrapper has, and a project script that names every emitted
-//! file. `--estimate` reports yosys' figures. An unknown board is a one-line error.
+//! Board targets as a user gets them: for every board with LEDs, `tagmatch gen --board`
+//! writes a stand-alone build — the engine under its on-chip self-test, a wrapper that
+//! lints in Verilator and synthesizes in yosys, constraints that give every port a pin and
+//! name only ports the wrapper has, and a project script that names every emitted file; a
+//! board without LEDs is a one-line error pointing to `--shell`. The self-test passes in
+//! Verilator and fails when told to expect a wrong handle. `--estimate` reports yosys'
+//! figures. An unknown board is a one-line error.
 
 mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 /// The small engine (8-entry CAM, one list of 256 words): quick to build and synthesize.
 const SMALL_ENGINE: &[&str] = &["--cam-depth", "8", "--lists", "1", "--list-capacity", "256"];
@@ -29,16 +33,34 @@ fn boards() -> Vec<serde_json::Value> {
 fn generate(board: &str) -> (PathBuf, serde_json::Value) {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("board-{board}"));
     let _ = std::fs::remove_dir_all(&dir);
-    let out =
-        tagmatch(&[&["gen", "--board", board], SMALL_ENGINE, &["--out", dir.to_str().unwrap()]].concat());
+    let out = gen_board(board, &dir);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let manifest =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     (dir, manifest)
 }
 
+fn gen_board(board: &str, dir: &Path) -> Output {
+    tagmatch(&[&["gen", "--board", board], SMALL_ENGINE, &["--out", dir.to_str().unwrap()]].concat())
+}
+
 fn files(manifest: &serde_json::Value) -> Vec<String> {
     manifest["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().to_string()).collect()
+}
+
+/// Every port given a pin: `PACKAGE_PIN ... [get_ports X]` (XDC) or
+/// `set_location_assignment PIN_... -to X` (Quartus).
+fn pinned_ports(text: &str) -> BTreeSet<String> {
+    text.lines()
+        .filter(|l| l.contains("PACKAGE_PIN") || l.starts_with("set_location_assignment"))
+        .filter_map(|l| {
+            let at = l
+                .find("get_ports ")
+                .map(|a| a + "get_ports ".len())
+                .or_else(|| l.find(" -to ").map(|a| a + 4))?;
+            Some(l[at..].trim_end_matches(']').split_whitespace().next()?.trim_end_matches(']').to_string())
+        })
+        .collect()
 }
 
 /// Every name a constraint or script applies to: `get_ports X`, `get_ports {X Y[*]}`, `-to X`.
@@ -72,7 +94,7 @@ fn lint(dir: &Path, xilinx: bool) {
     }
     let out = cmd
         .arg(dir.join("tagmatch_engine.v"))
-        .arg(dir.join("tagmatch_shell.v"))
+        .arg(dir.join("tagmatch_selftest.v"))
         .arg(dir.join("tagmatch_board_top.v"))
         .output()
         .unwrap();
@@ -95,7 +117,7 @@ fn synthesize_wrapper(dir: &Path, xilinx: bool) -> String {
         .arg(format!(
             "read_verilog {} {} {}; blackbox top; {synth}; check -assert; tee -q -o {} stat",
             dir.join("tagmatch_engine.v").display(),
-            dir.join("tagmatch_shell.v").display(),
+            dir.join("tagmatch_selftest.v").display(),
             dir.join("tagmatch_board_top.v").display(),
             stat.display()
         ))
@@ -118,9 +140,18 @@ fn boards_lists_the_four_required_targets() {
 
 #[test]
 fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
+    let mut built = 0;
     for board in boards() {
         let name = board["board"].as_str().unwrap();
         let xilinx = board["vendor"] == "xilinx";
+        if board["leds"] == 0 {
+            let out = gen_board(name, &PathBuf::from("/tmp/never"));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success() && err.trim_end().lines().count() == 1, "{name}: {err}");
+            assert!(err.contains("lists no LEDs") && err.contains("--shell"), "{name}: {err}");
+            continue;
+        }
+        built += 1;
         let (dir, manifest) = generate(name);
         assert_eq!(manifest["top"], "tagmatch_board_top", "{name}");
         assert_eq!(manifest["board"]["name"], name);
@@ -132,8 +163,11 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
         let ports = support::module_ports(&wrapper, "tagmatch_board_top");
         let clock = manifest["clock"].as_str().unwrap();
         assert!(ports.contains(clock), "{name}: clock {clock} is not a wrapper port: {ports:?}");
-        let stream = if xilinx { "s_axis_cmd_tdata" } else { "asi_cmd_data" };
-        assert!(ports.contains(stream), "{name}: {ports:?}");
+        assert!(ports.contains("led_pass"), "{name}: {ports:?}");
+        assert!(
+            !ports.iter().any(|p| p.contains("cmd") || p.contains("resp")),
+            "{name}: stream ports {ports:?}"
+        );
 
         let (constraints, script) = if xilinx {
             ("tagmatch_board.xdc", "build_vivado.tcl")
@@ -149,6 +183,18 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
             }
         }
         assert!(constrained_names(&constraint_text).contains(clock));
+        // No unplaced ports: every wrapper port has a pin (Quartus finds a differential
+        // clock's N side itself), and no DRC is lowered to let one through.
+        let pinned = pinned_ports(if xilinx { &constraint_text } else { &script_text });
+        for p in &ports {
+            let n_side = !xilinx && board["clock_io"].as_str().unwrap().contains("DIFFERENTIAL");
+            assert!(
+                pinned.contains(p) || (n_side && p.ends_with("_n")),
+                "{name}: port {p} has no pin: {pinned:?}"
+            );
+        }
+        assert!(!script_text.contains("UCIO") && !script_text.contains("NSTD"), "{name}: DRCs lowered");
+        assert!(!constraint_text.contains("set_false_path -from"), "{name}: an input path is not timed");
         for f in files.iter().filter(|f| **f != script) {
             assert!(script_text.contains(f.as_str()), "{name}: {script} does not name {f}");
         }
@@ -164,6 +210,54 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
             );
         }
     }
+    assert!(built > 0, "no board has LEDs: nothing tested the stand-alone build");
+}
+
+/// The self-test of a board build runs in Verilator: rounds complete and pass; told to
+/// expect a wrong message handle, it fails.
+#[test]
+fn the_board_self_test_passes_and_catches_a_wrong_answer() {
+    let board = boards().into_iter().find(|b| b["leds"] != 0).expect("a board with LEDs");
+    let (dir, manifest) = generate(board["board"].as_str().unwrap());
+    let pairs = manifest["board"]["self_test_pairs"].as_u64().unwrap();
+    assert!(pairs > 8, "the round must reach the lists past the 8-entry CAM: {pairs}");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let spec = BuildSpec {
+        name: "board-selftest".into(),
+        verilog: format!("{}\n{}", read("tagmatch_engine.v"), read("tagmatch_selftest.v")),
+        top: "tagmatch_selftest".into(),
+        clock: "clock".into(),
+        ports: ports_from(&[
+            ("clock", 1, true),
+            ("reset", 1, true),
+            ("corrupt", 1, true),
+            ("pass", 1, false),
+            ("fail", 1, false),
+            ("rounds", 16, false),
+        ]),
+        trace: false,
+    };
+    let (mut m, _) = Model::build(&spec).unwrap();
+    let p = |m: &Model, n: &str| m.port(n).unwrap();
+    let (reset, corrupt, pass, fail, rounds) =
+        (p(&m, "reset"), p(&m, "corrupt"), p(&m, "pass"), p(&m, "fail"), p(&m, "rounds"));
+    let run = |m: &mut Model, corrupted: bool, want_rounds: u64| {
+        m.set(corrupt, corrupted as u64);
+        m.set(reset, 1);
+        m.tick(3);
+        m.set(reset, 0);
+        // A round is 2 × pairs commands and a flush, each well under 40 cycles.
+        let budget = want_rounds * (2 * pairs + 1) * 40;
+        let start = m.cycles();
+        while m.get(rounds) < want_rounds && m.cycles() - start < budget {
+            m.tick(1);
+        }
+        assert!(m.get(rounds) >= want_rounds, "{} rounds in {budget} cycles", m.get(rounds));
+    };
+    run(&mut m, false, 5);
+    assert_eq!((m.get(pass), m.get(fail)), (1, 0), "five clean rounds pass");
+    run(&mut m, true, 1);
+    assert_eq!((m.get(pass), m.get(fail)), (0, 1), "a wrong expected handle fails");
 }
 
 #[test]

@@ -195,8 +195,8 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("from 1 to 64"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "rate", "--scenario", "wc"]));
     assert!(e.contains("unknown scenario"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl", "--threads", "3"]));
-    assert!(e.contains("no thread array built for --threads 3"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl", "--threads", "65"]));
+    assert!(e.contains("--threads 65: from 1 to 64"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl", "--threads", "1", "--k", "200"]));
     assert!(e.contains("holds 128 receives"), "{e}");
     let e = one_line_error(&tagmatch(&[
@@ -204,11 +204,20 @@ fn bad_input_gets_a_one_line_error() {
         "--engine",
         "optimistic",
         "--threads",
-        "5",
+        "0",
         "--out",
         "/tmp/never",
     ]));
-    assert!(e.contains("supported: --threads 1, 2, 4, 8, 16 or 32"), "{e}");
+    assert!(e.contains("--threads 0: the thread array has 1 to 64 lanes"), "{e}");
+    for (flag, value, range) in [
+        ("--bins", "3", "--bins 3: a power of two from 1 to 16,384"),
+        ("--umq", "1", "--umq 1: 2 to 65,535"),
+        ("--descriptors", "40000", "--descriptors 40000: 2 to 32,767"),
+    ] {
+        let args = ["gen", "--engine", "optimistic", flag, value, "--out", "/tmp/never"];
+        let e = one_line_error(&tagmatch(&args));
+        assert!(e.contains(range), "{e}");
+    }
     let e = one_line_error(&tagmatch(&[
         "gen",
         "--engine",
@@ -295,10 +304,46 @@ fn gen_writes_verilog_and_a_manifest() {
 
     let e = one_line_error(&tagmatch(&["gen", "--lists", "3", "--out", "/tmp/never"]));
     assert!(e.contains("power of two"), "{e}");
-    let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "100", "--out", "/tmp/never"]));
-    assert!(e.contains("supported:"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "2000", "--out", "/tmp/never"]));
+    assert!(e.contains("--cam-depth 2000: the CAM holds 2 to 1,024 entries"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--cam-depth", "1", "--out", "/tmp/never"]));
+    assert!(e.contains("2 to 1,024"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--list-capacity", "1000", "--out", "/tmp/never"]));
+    assert!(e.contains("--list-capacity 1000: a power of two from 4 words per list (16) to 32768"), "{e}");
+    let e =
+        one_line_error(&tagmatch(&["gen", "--lists", "64", "--list-capacity", "128", "--out", "/tmp/never"]));
+    assert!(e.contains("from 4 words per list (256)"), "{e}");
+    let e = one_line_error(&tagmatch(&["gen", "--list-capacity", "65536", "--out", "/tmp/never"]));
+    assert!(e.contains("to 32768"), "{e}");
     let e = one_line_error(&tagmatch(&["gen", "--label-bits", "3", "--out", "/tmp/never"]));
     assert!(e.contains("--label-bits 3: from 4 to 32 bits"), "{e}");
+}
+
+/// Sizes outside every earlier catalogue, straight from the command line: a CAM depth that
+/// is no power of two, lists of 3 entries, a 100-entry CAM in front of one list. Each
+/// generates with its parameters in the manifest and co-simulates against the golden and
+/// cycle models, overflowing its CAM into the lists and its lists into overflow answers.
+#[test]
+fn any_size_generates_and_cosimulates() {
+    let shapes: [[&str; 3]; 4] =
+        [["5", "8", "32"], ["3", "2", "8"], ["100", "1", "128"], ["2", "32", "4096"]];
+    for [cam, lists, capacity] in shapes {
+        let sizes = ["--cam-depth", cam, "--lists", lists, "--list-capacity", capacity];
+        let dir =
+            std::env::temp_dir().join(format!("tagmatch-gen-size-{cam}-{lists}-{}", std::process::id()));
+        let manifest = generate(&dir, &sizes);
+        let p = &manifest["parameters"];
+        assert_eq!(p["cam_depth"].to_string(), cam);
+        assert_eq!(p["lists"].to_string(), lists);
+        assert_eq!(p["list_capacity"].to_string(), capacity);
+        std::fs::remove_dir_all(&dir).ok();
+        let mut args = vec!["cosim", "--ops", "3000", "--seed", "7", "--format", "json"];
+        args.extend_from_slice(&sizes);
+        let r = &json(&tagmatch(&args))[0];
+        assert_eq!(r["cam_depth"].to_string(), cam, "{r}");
+        assert_eq!(r["ops"], 3000, "{r}");
+        assert!(r["deepest"].as_u64().unwrap() > cam.parse::<u64>().unwrap(), "the lists took entries: {r}");
+    }
 }
 
 /// Narrow posting labels from the command line: the manifest says so, and a co-simulation
@@ -911,11 +956,11 @@ fn throughput_bench_streams_commands_on_model_and_rtl() {
         "--engine",
         "cam",
         "--cam-depth",
-        "12",
+        "5000",
         "--out",
         cam.to_str().unwrap(),
     ]));
-    assert!(e.contains("--cam-depth 12") && e.contains("256"), "{e}");
+    assert!(e.contains("--cam-depth 5000: the CAM holds 2 to 4,096 entries"), "{e}");
     let e = one_line_error(&tagmatch(&[
         "gen",
         "--engine",

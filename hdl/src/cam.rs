@@ -56,7 +56,7 @@ struct Slot {
 }
 
 #[derive(LogicBlock)]
-pub struct Cam<const D: usize> {
+pub struct Cam {
     pub clock: Signal<In, Clock>,
     /// Synchronous: empties the CAM and clears the last answer.
     pub reset: Signal<In, Bit>,
@@ -90,14 +90,22 @@ pub struct Cam<const D: usize> {
     /// Every slot holds an entry (the last slot's valid bit).
     pub full: Signal<Out, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
+    _depth: usize,
     _slots: Vec<Slot>,
     _mv: Vec<bool>,
     _upto: Vec<bool>,
 }
 
-impl<const D: usize> Default for Cam<D> {
-    fn default() -> Self {
-        assert!((2..=4096).contains(&D), "CAM depth {D} out of range (2 to 4,096)");
+/// CAM depths the block builds: the priority tree needs two slots, and the entry count
+/// (`count`) is `INDEX_BITS` wide.
+pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
+
+impl Cam {
+    /// A CAM of `depth` slots (in [`CAM_DEPTHS`]); the depth is a generation parameter,
+    /// so one compiled block serves every size.
+    pub fn new(depth: usize) -> Self {
+        assert!(CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range (2 to 4,096)");
+        let d = depth;
         Cam {
             clock: Default::default(),
             reset: Default::default(),
@@ -123,14 +131,13 @@ impl<const D: usize> Default for Cam<D> {
             in_handle: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            _slots: Vec::with_capacity(D),
-            _mv: vec![false; D],
-            _upto: vec![false; D],
+            _depth: d,
+            _slots: Vec::with_capacity(d),
+            _mv: vec![false; d],
+            _upto: vec![false; d],
         }
     }
-}
 
-impl<const D: usize> Cam<D> {
     fn slot_matches(&self, s: &Slot) -> bool {
         match self.search_mode.val().index() as u64 {
             MODE_ANY => true,
@@ -145,7 +152,7 @@ impl<const D: usize> Cam<D> {
     }
 }
 
-impl<const D: usize> Logic for Cam<D> {
+impl Logic for Cam {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             if self.reset.val() {
@@ -171,7 +178,7 @@ impl<const D: usize> Logic for Cam<D> {
                     }
                     self._mv.iter_mut().for_each(|b| *b = false);
                 }
-                if self.insert.val() && self._slots.len() < D {
+                if self.insert.val() && self._slots.len() < self._depth {
                     self._slots.push(Slot {
                         comm: self.in_comm.val().index() as u64,
                         src: self.in_src.val().index() as u64,
@@ -183,8 +190,9 @@ impl<const D: usize> Logic for Cam<D> {
                 }
                 if self.search.val() {
                     // After this edge's removal and insert, as the RTL's shifted match vector.
-                    self._mv =
-                        (0..D).map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s))).collect();
+                    self._mv = (0..self._depth)
+                        .map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s)))
+                        .collect();
                 }
                 self._upto = upto;
             }
@@ -196,7 +204,7 @@ impl<const D: usize> Logic for Cam<D> {
         self.hit_src.next = s.src.to_bits();
         self.hit_tag.next = s.tag.to_bits();
         self.count.next = (self._slots.len() as u64).to_bits();
-        self.full.next = self._slots.len() == D;
+        self.full.next = self._slots.len() == self._depth;
     }
 
     fn connect(&mut self) {
@@ -209,7 +217,7 @@ impl<const D: usize> Logic for Cam<D> {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(cam_body(D))
+        Verilog::Custom(cam_body(self._depth))
     }
 }
 
@@ -380,8 +388,8 @@ pub const CAM_PORTS: [(&str, u32, bool); 24] = [
 ];
 
 /// A standalone CAM wrapped as top module `top`.
-#[derive(LogicBlock, Default)]
-pub struct CamTop<const D: usize> {
+#[derive(LogicBlock)]
+pub struct CamTop {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub search: Signal<In, Bit>,
@@ -406,10 +414,42 @@ pub struct CamTop<const D: usize> {
     pub in_handle: Signal<In, Bits<HANDLE_BITS>>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
-    cam: Cam<D>,
+    cam: Cam,
 }
 
-impl<const D: usize> Logic for CamTop<D> {
+impl CamTop {
+    pub fn new(depth: usize) -> Self {
+        CamTop {
+            clock: Default::default(),
+            reset: Default::default(),
+            search: Default::default(),
+            search_mode: Default::default(),
+            key_comm: Default::default(),
+            key_src: Default::default(),
+            key_tag: Default::default(),
+            key_src_any: Default::default(),
+            key_tag_any: Default::default(),
+            key_handle: Default::default(),
+            hit: Default::default(),
+            hit_handle: Default::default(),
+            hit_src: Default::default(),
+            hit_tag: Default::default(),
+            remove: Default::default(),
+            insert: Default::default(),
+            in_comm: Default::default(),
+            in_src: Default::default(),
+            in_tag: Default::default(),
+            in_src_any: Default::default(),
+            in_tag_any: Default::default(),
+            in_handle: Default::default(),
+            count: Default::default(),
+            full: Default::default(),
+            cam: Cam::new(depth),
+        }
+    }
+}
+
+impl Logic for CamTop {
     #[hdl_gen]
     fn update(&mut self) {
         self.cam.clock.next = self.clock.val();
@@ -439,9 +479,9 @@ impl<const D: usize> Logic for CamTop<D> {
     }
 }
 
-/// The CAM's Verilog, top module `top`.
-pub fn cam_verilog<const D: usize>() -> String {
-    let mut uut = CamTop::<D>::default();
+/// The Verilog of a CAM of `depth` slots (in [`CAM_DEPTHS`]), top module `top`.
+pub fn cam_verilog(depth: usize) -> String {
+    let mut uut = CamTop::new(depth);
     uut.connect_all();
     generate_verilog(&uut)
 }

@@ -17,6 +17,7 @@ pub mod onesided;
 pub mod parallel_lists;
 pub mod receive_engine;
 pub mod single_cycle_cam;
+pub mod table_ram;
 pub mod thread_array;
 pub mod trees;
 pub mod two_level_queue;

@@ -35,7 +35,6 @@
 
 use crate::bram_list::BramList;
 use crate::trees::{encode_one_hot, levels, prefix_or};
-use array_init::array_init;
 use rust_hdl::prelude::*;
 
 /// `a` is older than `b` in serial-number arithmetic: `a - b` is negative.
@@ -47,7 +46,7 @@ pub fn older(a: u32, b: u32) -> bool {
 type Candidate = (bool, u32, usize);
 
 #[derive(LogicBlock)]
-pub struct ParallelLists<const A: usize, const N: usize> {
+pub struct ParallelLists<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     /// A list is walking or inserting, or a search result is on its way down the tree.
@@ -84,7 +83,7 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     pub found_src_any: Signal<Out, Bit>,
     pub found_tag_any: Signal<Out, Bit>,
     pub remove: Signal<In, Bit>,
-    lists: [BramList<A>; N],
+    lists: Vec<BramList<A>>,
     // Simulation state (rust-hdl skips fields named with a leading underscore).
     _rr: usize,
     _used: u64,
@@ -108,23 +107,20 @@ pub struct ParallelLists<const A: usize, const N: usize> {
     _found_quarter: usize,
 }
 
-impl<const A: usize, const N: usize> Default for ParallelLists<A, N> {
-    fn default() -> Self {
-        Self::with_label_bits(32)
-    }
-}
-
 /// The quarter of the label space `label` is in: its top 2 bits.
 fn quarter(label: u32) -> usize {
     (label >> 30) as usize
 }
 
-impl<const A: usize, const N: usize> ParallelLists<A, N> {
-    /// Lists whose labels are `label_bits` wide (4 to 32).
-    pub fn with_label_bits(label_bits: u32) -> Self {
-        assert!(N.is_power_of_two() && N <= 64, "lists must be a power of two up to 64, not {N}");
+impl<const A: usize> ParallelLists<A> {
+    /// `n` lists (a power of two up to 64: the tournament tree pairs them) whose labels
+    /// are `label_bits` wide (4 to 32). The number of lists is a generation parameter;
+    /// only the address width `A` is a type parameter (rust-hdl sizes registers and RAMs
+    /// by type).
+    pub fn new(n: usize, label_bits: u32) -> Self {
+        assert!(n.is_power_of_two() && n <= 64, "lists must be a power of two up to 64, not {n}");
         assert!((4..=32).contains(&label_bits), "labels of {label_bits} bits: 4 to 32");
-        let t = levels(N);
+        let t = levels(n);
         ParallelLists {
             clock: Default::default(),
             reset: Default::default(),
@@ -157,16 +153,16 @@ impl<const A: usize, const N: usize> ParallelLists<A, N> {
             found_src_any: Default::default(),
             found_tag_any: Default::default(),
             remove: Default::default(),
-            lists: array_init(|_| Default::default()),
+            lists: (0..n).map(|_| BramList::default()).collect(),
             _rr: 0,
             _used: 0,
             _inc: false,
             _dec: false,
-            _full: vec![false; N],
+            _full: vec![false; n],
             _searching: false,
             _armed: false,
             _settle: vec![false; t + 1],
-            _tree: (1..=t).map(|k| vec![(false, 0, 0); N >> k]).collect(),
+            _tree: (1..=t).map(|k| vec![(false, 0, 0); n >> k]).collect(),
             _found: Default::default(),
             _label_bits: label_bits,
             _label: 0,
@@ -193,9 +189,10 @@ fn play(left: Candidate, right: Candidate) -> Candidate {
     }
 }
 
-impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
+impl<const A: usize> Logic for ParallelLists<A> {
     fn update(&mut self) {
-        let t = levels(N);
+        let n = self.lists.len();
+        let t = levels(n);
         let full = self._full.clone();
         let any_busy = self.lists.iter().any(|l| l.busy.val());
         let spare = full.iter().any(|f| !f);
@@ -226,7 +223,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
                     self.remove.val() && self._armed && self._found.0 .0 && self.lists[holder].found.val();
                 self._armed = self.search.val() || (self._armed && !self.insert.val() && !self.remove.val());
                 if self.insert.val() && spare {
-                    self._rr = (target + 1) % N;
+                    self._rr = (target + 1) % n;
                 }
                 self._used = self._used + self._inc as u64 - self._dec as u64;
                 if self._inc {
@@ -342,7 +339,7 @@ impl<const A: usize, const N: usize> Logic for ParallelLists<A, N> {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(parallel_lists_body(N, self.label_step()))
+        Verilog::Custom(parallel_lists_body(self.lists.len(), self.label_step()))
     }
 }
 
@@ -605,8 +602,8 @@ always @(*) begin
 }
 
 /// A standalone set of parallel lists' Verilog, top module `top`.
-pub fn parallel_lists_verilog<const A: usize, const N: usize>() -> String {
-    let mut uut = ParallelLists::<A, N>::default();
+pub fn parallel_lists_verilog<const A: usize>(lists: usize) -> String {
+    let mut uut = ParallelLists::<A>::new(lists, 32);
     uut.connect_all();
     generate_verilog(&uut)
 }

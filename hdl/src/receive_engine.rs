@@ -109,7 +109,7 @@ pub const RESP_FLUSHED: u64 = 11;
 pub const COMPLETION_CLASSES: usize = 4;
 
 #[derive(LogicBlock)]
-pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
+pub struct ReceiveEngine<const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous: empties both queues, restarts the labels, drops any response.
     pub reset: Signal<In, Bit>,
@@ -138,8 +138,8 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     /// Diagnostics: CAM occupancy of each queue.
     pub prq_cam_count: Signal<Out, Bits<16>>,
     pub umq_cam_count: Signal<Out, Bits<16>>,
-    prq_queue: TwoLevelQueue<C, A, N>,
-    umq_queue: TwoLevelQueue<C, A, N>,
+    prq_queue: TwoLevelQueue<A>,
+    umq_queue: TwoLevelQueue<A>,
     /// The command register: accepted, not yet issued.
     c_valid: DFF<Bit>,
     c_op: DFF<Bits<4>>,
@@ -244,16 +244,11 @@ pub struct ReceiveEngine<const C: usize, const A: usize, const N: usize> {
     zero32: Constant<Bits<32>>,
 }
 
-impl<const C: usize, const A: usize, const N: usize> Default for ReceiveEngine<C, A, N> {
-    fn default() -> Self {
-        Self::with_label_bits(32)
-    }
-}
-
-impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
-    /// An engine whose queues' lists label entries in `label_bits` bits (4 to 32; see
-    /// `parallel_lists` for what narrower labels cost).
-    pub fn with_label_bits(label_bits: u32) -> Self {
+impl<const A: usize> ReceiveEngine<A> {
+    /// An engine of `shape` (whose list address width is `A`).
+    pub fn new(shape: &EngineShape) -> Self {
+        assert_eq!(shape.list_address_bits, A, "the shape's list address width");
+        let (cam_depth, lists, label_bits) = (shape.cam_depth, shape.lists, shape.label_bits);
         let o = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
@@ -282,8 +277,8 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
             umq_cam_count: Default::default(),
-            prq_queue: TwoLevelQueue::with_label_bits(label_bits),
-            umq_queue: TwoLevelQueue::with_label_bits(label_bits),
+            prq_queue: TwoLevelQueue::new(cam_depth, lists, label_bits),
+            umq_queue: TwoLevelQueue::new(cam_depth, lists, label_bits),
             c_valid: Default::default(),
             c_op: Default::default(),
             c_comm: Default::default(),
@@ -376,7 +371,7 @@ impl<const C: usize, const A: usize, const N: usize> ReceiveEngine<C, A, N> {
     }
 }
 
-impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, A, N> {
+impl<const A: usize> Logic for ReceiveEngine<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -684,28 +679,89 @@ impl<const C: usize, const A: usize, const N: usize> Logic for ReceiveEngine<C, 
     }
 }
 
-/// The engine's Verilog, top module `top`. Built on a thread of its own: rust-hdl builds
-/// the whole 256-entry-CAM engine by value, which needs more stack than a test thread's
-/// 2 MB.
-pub fn receive_engine_verilog<const C: usize, const A: usize, const N: usize>() -> String {
-    receive_engine_verilog_with_labels::<C, A, N>(32)
+/// Sizes the engine is generated for: CAM depth, lists, list address width, label width.
+/// All of them are chosen when the Verilog is generated; only the list address width is a
+/// type parameter inside (rust-hdl sizes registers and RAMs by type), so
+/// [`receive_engine_verilog`] holds one instantiation per width and nothing per size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineShape {
+    pub cam_depth: usize,
+    pub lists: usize,
+    /// Each list is a block RAM of `2^list_address_bits` words; word 0 is the null pointer.
+    pub list_address_bits: usize,
+    pub label_bits: u32,
 }
 
-/// As [`receive_engine_verilog`], with posting labels of `label_bits` bits.
-pub fn receive_engine_verilog_with_labels<const C: usize, const A: usize, const N: usize>(
-    label_bits: u32,
-) -> String {
+/// CAM depths the engine takes.
+pub const ENGINE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=1024;
+/// List address widths the engine takes: 3 to 32,767 entries per list.
+pub const LIST_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=15;
+/// Most list entries a queue holds: its 16-bit entry count must also hold the CAM's.
+pub const MAX_LIST_CAPACITY: usize = 32_768;
+
+impl EngineShape {
+    /// A shape with 32-bit labels, or a one-line reason naming the range that was left.
+    pub fn new(cam_depth: usize, lists: usize, list_address_bits: usize) -> Result<Self, String> {
+        if !ENGINE_CAM_DEPTHS.contains(&cam_depth) {
+            return Err(format!("--cam-depth {cam_depth}: the CAM holds 2 to 1,024 entries"));
+        }
+        if !(lists.is_power_of_two() && lists <= 64) {
+            return Err(format!("--lists {lists}: the number of lists must be a power of two from 1 to 64"));
+        }
+        if !LIST_ADDRESS_BITS.contains(&list_address_bits) {
+            return Err(format!(
+                "{list_address_bits}-bit list addresses: each list's block RAM has 4 to 32,768 words"
+            ));
+        }
+        if lists << list_address_bits > MAX_LIST_CAPACITY {
+            return Err(format!(
+                "{lists} lists of {} words: the lists hold at most {MAX_LIST_CAPACITY} words together",
+                1usize << list_address_bits
+            ));
+        }
+        Ok(EngineShape { cam_depth, lists, list_address_bits, label_bits: 32 })
+    }
+
+    /// The same shape with `bits`-bit labels (4 to 32).
+    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
+        if !(4..=32).contains(&bits) {
+            return Err(format!("--label-bits {bits}: labels are 4 to 32 bits wide"));
+        }
+        Ok(EngineShape { label_bits: bits, ..self })
+    }
+}
+
+/// The engine's Verilog, top module `top`. Built on a thread of its own: rust-hdl's
+/// generator recurses through the whole engine, which needs more stack than a test
+/// thread's 2 MB at the larger sizes.
+pub fn receive_engine_verilog(shape: &EngineShape) -> String {
+    let shape = *shape;
     std::thread::Builder::new()
         .name("receive-engine-verilog".into())
         .stack_size(1 << 30)
-        .spawn(move || {
-            let mut uut = ReceiveEngine::<C, A, N>::with_label_bits(label_bits);
-            uut.connect_all();
-            // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-            crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
-        })
+        .spawn(move || engine_verilog_by_width(&shape))
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))
+}
+
+fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
+    let mut uut = ReceiveEngine::<A>::new(shape);
+    uut.connect_all();
+    // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
+    crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
+}
+
+/// One instantiation per list address width in [`LIST_ADDRESS_BITS`].
+fn engine_verilog_by_width(shape: &EngineShape) -> String {
+    macro_rules! widths {
+        ($($a:literal),*) => {
+            match shape.list_address_bits {
+                $($a => verilog_of::<$a>(shape),)*
+                a => panic!("list address width {a} outside {LIST_ADDRESS_BITS:?}"),
+            }
+        };
+    }
+    widths!(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 }
 
 /// Ports of [`ReceiveEngine`] as (name, width, is input).

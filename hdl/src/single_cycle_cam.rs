@@ -23,7 +23,6 @@
 //! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
 //! remove is ignored; the engine checks `full` first.
 
-use array_init::array_init;
 use rust_hdl::prelude::*;
 
 /// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
@@ -34,7 +33,7 @@ pub const TAG_BITS: usize = 32;
 pub const HANDLE_BITS: usize = 32;
 
 #[derive(LogicBlock)]
-pub struct SingleCycleCam<const D: usize> {
+pub struct SingleCycleCam {
     pub clock: Signal<In, Clock>,
     pub insert_valid: Signal<In, Bit>,
     pub insert_comm: Signal<In, Bits<COMM_BITS>>,
@@ -62,7 +61,7 @@ pub struct SingleCycleCam<const D: usize> {
     pub clear: Signal<In, Bit>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
-    slot_index: [Constant<Bits<INDEX_BITS>>; D],
+    slot_index: Vec<Constant<Bits<INDEX_BITS>>>,
     depth: Constant<Bits<INDEX_BITS>>,
     // Typed constants: a bare literal would come out 32 bits wide in the Verilog.
     one: Constant<Bits<INDEX_BITS>>,
@@ -76,17 +75,23 @@ pub struct SingleCycleCam<const D: usize> {
     insert_at: Signal<Local, Bits<INDEX_BITS>>,
     found: Signal<Local, Bit>,
     used: DFF<Bits<INDEX_BITS>>,
-    comm: [DFF<Bits<COMM_BITS>>; D],
-    src: [DFF<Bits<SRC_BITS>>; D],
-    tag: [DFF<Bits<TAG_BITS>>; D],
-    src_any: [DFF<Bit>; D],
-    tag_any: [DFF<Bit>; D],
-    handle: [DFF<Bits<HANDLE_BITS>>; D],
+    comm: Vec<DFF<Bits<COMM_BITS>>>,
+    src: Vec<DFF<Bits<SRC_BITS>>>,
+    tag: Vec<DFF<Bits<TAG_BITS>>>,
+    src_any: Vec<DFF<Bit>>,
+    tag_any: Vec<DFF<Bit>>,
+    handle: Vec<DFF<Bits<HANDLE_BITS>>>,
+    _depth: usize,
 }
 
-impl<const D: usize> Default for SingleCycleCam<D> {
-    fn default() -> Self {
-        assert!(D >= 2 && D < (1 << INDEX_BITS), "CAM depth {D} out of range");
+/// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).
+pub const SINGLE_CYCLE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=65_535;
+
+impl SingleCycleCam {
+    /// A CAM of `depth` entries; the depth is a generation parameter.
+    pub fn new(depth: usize) -> Self {
+        assert!(SINGLE_CYCLE_CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range");
+        let d = depth;
         SingleCycleCam {
             clock: Default::default(),
             insert_valid: Default::default(),
@@ -113,8 +118,8 @@ impl<const D: usize> Default for SingleCycleCam<D> {
             clear: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            slot_index: array_init(|i| Constant::new((i as u64).to_bits())),
-            depth: Constant::new((D as u64).to_bits()),
+            slot_index: (0..d).map(|i| Constant::new((i as u64).to_bits())).collect(),
+            depth: Constant::new((d as u64).to_bits()),
             one: Constant::new(1u64.to_bits()),
             zero_index: Constant::new(0u64.to_bits()),
             zero_src: Constant::new(0u64.to_bits()),
@@ -126,21 +131,26 @@ impl<const D: usize> Default for SingleCycleCam<D> {
             insert_at: Default::default(),
             found: Default::default(),
             used: Default::default(),
-            comm: array_init(|_| Default::default()),
-            src: array_init(|_| Default::default()),
-            tag: array_init(|_| Default::default()),
-            src_any: array_init(|_| Default::default()),
-            tag_any: array_init(|_| Default::default()),
-            handle: array_init(|_| Default::default()),
+            comm: regs(d),
+            src: regs(d),
+            tag: regs(d),
+            src_any: regs(d),
+            tag_any: regs(d),
+            handle: regs(d),
+            _depth: d,
         }
     }
 }
 
-impl<const D: usize> Logic for SingleCycleCam<D> {
+fn regs<T: Synth>(count: usize) -> Vec<DFF<T>> {
+    (0..count).map(|_| Default::default()).collect()
+}
+
+impl Logic for SingleCycleCam {
     #[hdl_gen]
     fn update(&mut self) {
         self.used.clock.next = self.clock.val();
-        for i in 0..D {
+        for i in 0..self._depth {
             self.comm[i].clock.next = self.clock.val();
             self.src[i].clock.next = self.clock.val();
             self.tag[i].clock.next = self.clock.val();
@@ -165,7 +175,7 @@ impl<const D: usize> Logic for SingleCycleCam<D> {
         self.hit_handle.next = self.zero_handle.val();
         self.hit_src.next = self.zero_src.val();
         self.hit_tag.next = self.zero_tag.val();
-        for i in 0..D {
+        for i in 0..self._depth {
             if !self.found.val()
                 & (self.slot_index[i].val() < self.used.q.val())
                 & ((self.search_mode.val() == self.mode_any.val())
@@ -195,7 +205,7 @@ impl<const D: usize> Logic for SingleCycleCam<D> {
         if self.remove_valid.val() & (self.remove_index.val() < self.used.q.val()) {
             self.insert_at.next = self.used.q.val() - self.one.val();
             self.used.d.next = self.used.q.val() - self.one.val();
-            for i in 1..D {
+            for i in 1..self._depth {
                 if self.slot_index[i - 1].val() >= self.remove_index.val() {
                     self.comm[i - 1].d.next = self.comm[i].q.val();
                     self.src[i - 1].d.next = self.src[i].q.val();
@@ -209,7 +219,7 @@ impl<const D: usize> Logic for SingleCycleCam<D> {
         // Insert at the tail, after any shift.
         if self.insert_valid.val() & (self.insert_at.val() < self.depth.val()) {
             self.used.d.next = self.insert_at.val() + self.one.val();
-            for i in 0..D {
+            for i in 0..self._depth {
                 if self.slot_index[i].val() == self.insert_at.val() {
                     self.comm[i].d.next = self.insert_comm.val();
                     self.src[i].d.next = self.insert_src.val();
@@ -256,8 +266,8 @@ pub const CAM_PORTS: [(&str, u32, bool); 25] = [
 ];
 
 /// The CAM's Verilog, top module `top`.
-pub fn single_cycle_cam_verilog<const D: usize>() -> String {
-    let mut uut = SingleCycleCam::<D>::default();
+pub fn single_cycle_cam_verilog(depth: usize) -> String {
+    let mut uut = SingleCycleCam::new(depth);
     uut.connect_all();
     generate_verilog(&uut)
 }

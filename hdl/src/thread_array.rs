@@ -44,8 +44,26 @@ use crate::receive_engine::{
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
 use crate::single_cycle_cam::SingleCycleCam;
-use array_init::array_init;
+use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
+
+/// Most lanes an array has: the booking bitmaps are this wide, and the bits above the
+/// array's lane count are constant zero (masked), so synthesis keeps only the lanes' bits.
+pub const MAX_LANES: usize = 64;
+
+/// The array's sizes, all chosen when the Verilog is generated (no type parameters, so one
+/// compiled block serves every shape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadArrayShape {
+    pub lanes: usize,
+    pub descriptors: usize,
+    /// The head tables hold `2^head_bits` lists: `2^(head_bits - 2)` bins per hashed index.
+    pub head_bits: usize,
+    /// UMQ entries.
+    pub unexpected: usize,
+    /// The fast conflict path (off: every conflict takes the slow path).
+    pub fast_path: bool,
+}
 
 /// `resp_kind` of a block of arrivals: the results are on the lane ports.
 pub const RESP_BLOCK: u64 = 7;
@@ -75,7 +93,7 @@ const L_REWALK: u64 = 5;
 const L_DONE: u64 = 6;
 
 #[derive(LogicBlock)]
-pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: usize> {
+pub struct ThreadArray {
     pub clock: Signal<In, Clock>,
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
@@ -88,10 +106,10 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     pub cmd_handle: Signal<In, Bits<32>>,
     /// Messages in an arrival block, on lanes `0..cmd_count`.
     pub cmd_count: Signal<In, Bits<8>>,
-    pub msg_comm: [Signal<In, Bits<16>>; N],
-    pub msg_src: [Signal<In, Bits<16>>; N],
-    pub msg_tag: [Signal<In, Bits<32>>; N],
-    pub msg_handle: [Signal<In, Bits<32>>; N],
+    pub msg_comm: Vec<Signal<In, Bits<16>>>,
+    pub msg_src: Vec<Signal<In, Bits<16>>>,
+    pub msg_tag: Vec<Signal<In, Bits<32>>>,
+    pub msg_handle: Vec<Signal<In, Bits<32>>>,
     pub resp_valid: Signal<Out, Bit>,
     pub resp_ready: Signal<In, Bit>,
     pub resp_kind: Signal<Out, Bits<4>>,
@@ -102,15 +120,15 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     pub resp_tag: Signal<Out, Bits<32>>,
     /// Unexpected messages held.
     pub umq_count: Signal<Out, Bits<16>>,
-    pub lane_kind: [Signal<Out, Bits<2>>; N],
-    pub lane_recv: [Signal<Out, Bits<32>>; N],
+    pub lane_kind: Vec<Signal<Out, Bits<2>>>,
+    pub lane_recv: Vec<Signal<Out, Bits<32>>>,
     // Constants.
     fast_path: Constant<Bit>,
-    slot1: [Constant<Bits<16>>; D],
-    lane_index: [Constant<Bits<8>>; N],
-    lane_offset: [Constant<Bits<32>>; N],
-    lane_bit: [Constant<Bits<N>>; N],
-    lower_lanes: [Constant<Bits<N>>; N],
+    slot1: Vec<Constant<Bits<16>>>,
+    lane_index: Vec<Constant<Bits<8>>>,
+    lane_offset: Vec<Constant<Bits<32>>>,
+    lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
+    lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
     bin_mask: Constant<Bits<16>>,
     any_src_base: Constant<Bits<16>>,
@@ -119,7 +137,9 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     zero8: Constant<Bits<8>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
-    zero_lanes: Constant<Bits<N>>,
+    zero_lanes: Constant<Bits<MAX_LANES>>,
+    /// One bit per lane: the booking bitmaps' bits above the lane count stay 0 by design.
+    lane_mask: Constant<Bits<MAX_LANES>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
@@ -191,79 +211,79 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     /// The list the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
     // The descriptor table.
-    d_valid: [DFF<Bit>; D],
-    d_comm: [DFF<Bits<16>>; D],
-    d_src: [DFF<Bits<16>>; D],
-    d_tag: [DFF<Bits<32>>; D],
-    d_src_any: [DFF<Bit>; D],
-    d_tag_any: [DFF<Bit>; D],
-    d_handle: [DFF<Bits<32>>; D],
-    d_label: [DFF<Bits<32>>; D],
-    d_seq: [DFF<Bits<16>>; D],
-    d_list: [DFF<Bits<16>>; D],
-    d_next: [DFF<Bits<16>>; D],
-    d_prev: [DFF<Bits<16>>; D],
-    d_booked: [DFF<Bits<N>>; D],
-    d_taken: [DFF<Bit>; D],
+    d_valid: Vec<DFF<Bit>>,
+    d_comm: Vec<DFF<Bits<16>>>,
+    d_src: Vec<DFF<Bits<16>>>,
+    d_tag: Vec<DFF<Bits<32>>>,
+    d_src_any: Vec<DFF<Bit>>,
+    d_tag_any: Vec<DFF<Bit>>,
+    d_handle: Vec<DFF<Bits<32>>>,
+    d_label: Vec<DFF<Bits<32>>>,
+    d_seq: Vec<DFF<Bits<16>>>,
+    d_list: Vec<DFF<Bits<16>>>,
+    d_next: Vec<DFF<Bits<16>>>,
+    d_prev: Vec<DFF<Bits<16>>>,
+    d_booked: Vec<DFF<Bits<MAX_LANES>>>,
+    d_taken: Vec<DFF<Bit>>,
     // The lanes.
-    ln_valid: [DFF<Bit>; N],
-    ln_comm: [DFF<Bits<16>>; N],
-    ln_src: [DFF<Bits<16>>; N],
-    ln_tag: [DFF<Bits<32>>; N],
-    ln_handle: [DFF<Bits<32>>; N],
-    ln_state: [DFF<Bits<3>>; N],
-    ln_class: [DFF<Bits<2>>; N],
-    ln_first: [DFF<Bit>; N],
-    ln_ptr: [DFF<Bits<16>>; N],
-    ln_cand: [DFF<Bits<16>>; N],
-    ln_cand_label: [DFF<Bits<32>>; N],
-    ln_rcand: [DFF<Bits<16>>; N],
-    ln_rcand_label: [DFF<Bits<32>>; N],
-    ln_slot: [DFF<Bits<16>>; N],
-    ln_kind: [DFF<Bits<2>>; N],
-    ln_recv: [DFF<Bits<32>>; N],
+    ln_valid: Vec<DFF<Bit>>,
+    ln_comm: Vec<DFF<Bits<16>>>,
+    ln_src: Vec<DFF<Bits<16>>>,
+    ln_tag: Vec<DFF<Bits<32>>>,
+    ln_handle: Vec<DFF<Bits<32>>>,
+    ln_state: Vec<DFF<Bits<3>>>,
+    ln_class: Vec<DFF<Bits<2>>>,
+    ln_first: Vec<DFF<Bit>>,
+    ln_ptr: Vec<DFF<Bits<16>>>,
+    ln_cand: Vec<DFF<Bits<16>>>,
+    ln_cand_label: Vec<DFF<Bits<32>>>,
+    ln_rcand: Vec<DFF<Bits<16>>>,
+    ln_rcand_label: Vec<DFF<Bits<32>>>,
+    ln_slot: Vec<DFF<Bits<16>>>,
+    ln_kind: Vec<DFF<Bits<2>>>,
+    ln_recv: Vec<DFF<Bits<32>>>,
     // Memories.
-    heads: [RAM<Bits<16>, H>; N],
-    tails: RAM<Bits<16>, H>,
-    umq_cam: SingleCycleCam<U>,
+    heads: Vec<TableRam>,
+    tails: TableRam,
+    umq_cam: SingleCycleCam,
     // Per-lane combinational values.
-    w_src4: [Signal<Local, Bits<16>>; N],
-    w_tagf: [Signal<Local, Bits<16>>; N],
-    w_list0: [Signal<Local, Bits<16>>; N],
-    w_list1: [Signal<Local, Bits<16>>; N],
-    w_list2: [Signal<Local, Bits<16>>; N],
-    w_addr: [Signal<Local, Bits<16>>; N],
-    w_walking: [Signal<Local, Bit>; N],
-    w_rewalk: [Signal<Local, Bit>; N],
-    w_ptr: [Signal<Local, Bits<16>>; N],
-    w_hit: [Signal<Local, Bit>; N],
-    w_next: [Signal<Local, Bits<16>>; N],
-    w_label: [Signal<Local, Bits<32>>; N],
-    w_best: [Signal<Local, Bits<16>>; N],
-    w_best_label: [Signal<Local, Bits<32>>; N],
-    w_new: [Signal<Local, Bits<16>>; N],
-    w_new_label: [Signal<Local, Bits<32>>; N],
-    w_end: [Signal<Local, Bit>; N],
-    w_book: [Signal<Local, Bit>; N],
-    w_take: [Signal<Local, Bit>; N],
-    w_take_slot: [Signal<Local, Bits<16>>; N],
-    w_start_rewalk: [Signal<Local, Bit>; N],
-    w_bitmap: [Signal<Local, Bits<N>>; N],
-    w_barrier: [Signal<Local, Bit>; N],
-    w_resolving: [Signal<Local, Bit>; N],
-    w_prev_done: [Signal<Local, Bit>; N],
-    w_target: [Signal<Local, Bits<16>>; N],
+    w_src4: Vec<Signal<Local, Bits<16>>>,
+    w_tagf: Vec<Signal<Local, Bits<16>>>,
+    w_list0: Vec<Signal<Local, Bits<16>>>,
+    w_list1: Vec<Signal<Local, Bits<16>>>,
+    w_list2: Vec<Signal<Local, Bits<16>>>,
+    w_addr: Vec<Signal<Local, Bits<16>>>,
+    w_walking: Vec<Signal<Local, Bit>>,
+    w_rewalk: Vec<Signal<Local, Bit>>,
+    w_ptr: Vec<Signal<Local, Bits<16>>>,
+    w_hit: Vec<Signal<Local, Bit>>,
+    w_next: Vec<Signal<Local, Bits<16>>>,
+    w_label: Vec<Signal<Local, Bits<32>>>,
+    w_best: Vec<Signal<Local, Bits<16>>>,
+    w_best_label: Vec<Signal<Local, Bits<32>>>,
+    w_new: Vec<Signal<Local, Bits<16>>>,
+    w_new_label: Vec<Signal<Local, Bits<32>>>,
+    w_end: Vec<Signal<Local, Bit>>,
+    w_book: Vec<Signal<Local, Bit>>,
+    w_take: Vec<Signal<Local, Bit>>,
+    w_take_slot: Vec<Signal<Local, Bits<16>>>,
+    w_start_rewalk: Vec<Signal<Local, Bit>>,
+    w_bitmap: Vec<Signal<Local, Bits<MAX_LANES>>>,
+    w_barrier: Vec<Signal<Local, Bit>>,
+    w_resolving: Vec<Signal<Local, Bit>>,
+    w_prev_done: Vec<Signal<Local, Bit>>,
+    w_target: Vec<Signal<Local, Bits<16>>>,
     // Block-wide combinational values.
     g_booked: Signal<Local, Bit>,
     g_conflicted: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
-    g_mask: Signal<Local, Bits<N>>,
+    g_mask: Signal<Local, Bits<MAX_LANES>>,
     g_seq: Signal<Local, Bits<16>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     // Per-slot accumulators: lanes booking or taking the slot this cycle.
-    s_book: [Signal<Local, Bits<N>>; D],
-    s_take: [Signal<Local, Bit>; D],
+    s_book: Vec<Signal<Local, Bits<MAX_LANES>>>,
+    s_take: Vec<Signal<Local, Bit>>,
     // Single operations and the block's tail.
     p_src4: Signal<Local, Bits<16>>,
     p_tagf: Signal<Local, Bits<16>>,
@@ -289,26 +309,28 @@ pub struct ThreadArray<const N: usize, const D: usize, const H: usize, const U: 
     h_en: Signal<Local, Bit>,
     h_addr: Signal<Local, Bits<16>>,
     h_data: Signal<Local, Bits<16>>,
+    _lanes: usize,
+    _descriptors: usize,
 }
 
 fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
     Constant::new(value.to_bits())
 }
 
-fn dffs<T: Synth, const M: usize>() -> [DFF<T>; M] {
-    array_init(|_| Default::default())
+fn dffs<T: Synth>(count: usize) -> Vec<DFF<T>> {
+    (0..count).map(|_| Default::default()).collect()
 }
 
-fn locals<T: Synth, const M: usize>() -> [Signal<Local, T>; M] {
-    array_init(|_| Default::default())
+fn locals<T: Synth>(count: usize) -> Vec<Signal<Local, T>> {
+    (0..count).map(|_| Default::default()).collect()
 }
 
-impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray<N, D, H, U> {
-    /// A thread array; `fast_path` switches the fast conflict path on (off: every
-    /// conflict takes the slow path).
-    pub fn new(fast_path: bool) -> Self {
-        check_shape(N, D, H, U).unwrap_or_else(|e| panic!("{e}"));
-        let bins = 1u64 << (H - 2);
+impl ThreadArray {
+    /// A thread array of `shape` (checked with [`check_shape`]).
+    pub fn new(shape: &ThreadArrayShape) -> Self {
+        let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, unexpected: u, fast_path } = *shape;
+        check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
+        let bins = 1u64 << (h - 2);
         ThreadArray {
             clock: Default::default(),
             cmd_valid: Default::default(),
@@ -321,10 +343,10 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             cmd_tag_any: Default::default(),
             cmd_handle: Default::default(),
             cmd_count: Default::default(),
-            msg_comm: locals_in(),
-            msg_src: locals_in(),
-            msg_tag: locals_in(),
-            msg_handle: locals_in(),
+            msg_comm: locals_in(n),
+            msg_src: locals_in(n),
+            msg_tag: locals_in(n),
+            msg_handle: locals_in(n),
             resp_valid: Default::default(),
             resp_ready: Default::default(),
             resp_kind: Default::default(),
@@ -333,15 +355,15 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             resp_src: Default::default(),
             resp_tag: Default::default(),
             umq_count: Default::default(),
-            lane_kind: array_init(|_| Default::default()),
-            lane_recv: array_init(|_| Default::default()),
+            lane_kind: (0..n).map(|_| Default::default()).collect(),
+            lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
-            slot1: array_init(|s| k(s as u64 + 1)),
-            lane_index: array_init(|i| k(i as u64)),
-            lane_offset: array_init(|i| k(i as u64)),
-            lane_bit: array_init(|i| k(1 << i)),
-            lower_lanes: array_init(|i| k((1 << i) - 1)),
-            lanes: k(N as u64),
+            slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
+            lane_index: (0..n).map(|i| k(i as u64)).collect(),
+            lane_offset: (0..n).map(|i| k(i as u64)).collect(),
+            lane_bit: (0..n).map(|i| k(1 << i)).collect(),
+            lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
+            lanes: k(n as u64),
             bin_mask: k(bins - 1),
             any_src_base: k(bins),
             any_tag_base: k(2 * bins),
@@ -350,6 +372,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             zero16: k(0),
             zero32: k(0),
             zero_lanes: k(0),
+            lane_mask: k(u64::MAX >> (MAX_LANES - n)),
             one8: k(1),
             one16: k(1),
             one32: k(1),
@@ -418,65 +441,65 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             last_tag_any: Default::default(),
             alloc: Default::default(),
             post_list: Default::default(),
-            d_valid: dffs(),
-            d_comm: dffs(),
-            d_src: dffs(),
-            d_tag: dffs(),
-            d_src_any: dffs(),
-            d_tag_any: dffs(),
-            d_handle: dffs(),
-            d_label: dffs(),
-            d_seq: dffs(),
-            d_list: dffs(),
-            d_next: dffs(),
-            d_prev: dffs(),
-            d_booked: dffs(),
-            d_taken: dffs(),
-            ln_valid: dffs(),
-            ln_comm: dffs(),
-            ln_src: dffs(),
-            ln_tag: dffs(),
-            ln_handle: dffs(),
-            ln_state: dffs(),
-            ln_class: dffs(),
-            ln_first: dffs(),
-            ln_ptr: dffs(),
-            ln_cand: dffs(),
-            ln_cand_label: dffs(),
-            ln_rcand: dffs(),
-            ln_rcand_label: dffs(),
-            ln_slot: dffs(),
-            ln_kind: dffs(),
-            ln_recv: dffs(),
-            heads: array_init(|_| Default::default()),
-            tails: Default::default(),
-            umq_cam: Default::default(),
-            w_src4: locals(),
-            w_tagf: locals(),
-            w_list0: locals(),
-            w_list1: locals(),
-            w_list2: locals(),
-            w_addr: locals(),
-            w_walking: locals(),
-            w_rewalk: locals(),
-            w_ptr: locals(),
-            w_hit: locals(),
-            w_next: locals(),
-            w_label: locals(),
-            w_best: locals(),
-            w_best_label: locals(),
-            w_new: locals(),
-            w_new_label: locals(),
-            w_end: locals(),
-            w_book: locals(),
-            w_take: locals(),
-            w_take_slot: locals(),
-            w_start_rewalk: locals(),
-            w_bitmap: locals(),
-            w_barrier: locals(),
-            w_resolving: locals(),
-            w_prev_done: locals(),
-            w_target: locals(),
+            d_valid: dffs(d),
+            d_comm: dffs(d),
+            d_src: dffs(d),
+            d_tag: dffs(d),
+            d_src_any: dffs(d),
+            d_tag_any: dffs(d),
+            d_handle: dffs(d),
+            d_label: dffs(d),
+            d_seq: dffs(d),
+            d_list: dffs(d),
+            d_next: dffs(d),
+            d_prev: dffs(d),
+            d_booked: dffs(d),
+            d_taken: dffs(d),
+            ln_valid: dffs(n),
+            ln_comm: dffs(n),
+            ln_src: dffs(n),
+            ln_tag: dffs(n),
+            ln_handle: dffs(n),
+            ln_state: dffs(n),
+            ln_class: dffs(n),
+            ln_first: dffs(n),
+            ln_ptr: dffs(n),
+            ln_cand: dffs(n),
+            ln_cand_label: dffs(n),
+            ln_rcand: dffs(n),
+            ln_rcand_label: dffs(n),
+            ln_slot: dffs(n),
+            ln_kind: dffs(n),
+            ln_recv: dffs(n),
+            heads: (0..n).map(|_| TableRam::new(h)).collect(),
+            tails: TableRam::new(h),
+            umq_cam: SingleCycleCam::new(u),
+            w_src4: locals(n),
+            w_tagf: locals(n),
+            w_list0: locals(n),
+            w_list1: locals(n),
+            w_list2: locals(n),
+            w_addr: locals(n),
+            w_walking: locals(n),
+            w_rewalk: locals(n),
+            w_ptr: locals(n),
+            w_hit: locals(n),
+            w_next: locals(n),
+            w_label: locals(n),
+            w_best: locals(n),
+            w_best_label: locals(n),
+            w_new: locals(n),
+            w_new_label: locals(n),
+            w_end: locals(n),
+            w_book: locals(n),
+            w_take: locals(n),
+            w_take_slot: locals(n),
+            w_start_rewalk: locals(n),
+            w_bitmap: locals(n),
+            w_barrier: locals(n),
+            w_resolving: locals(n),
+            w_prev_done: locals(n),
+            w_target: locals(n),
             g_booked: Default::default(),
             g_conflicted: Default::default(),
             g_done: Default::default(),
@@ -484,8 +507,8 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             g_seq: Default::default(),
             g_targets: Default::default(),
             g_shared: Default::default(),
-            s_book: locals(),
-            s_take: locals(),
+            s_book: locals(d),
+            s_take: locals(d),
             p_src4: Default::default(),
             p_tagf: Default::default(),
             p_list: Default::default(),
@@ -510,12 +533,14 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> ThreadArray
             h_en: Default::default(),
             h_addr: Default::default(),
             h_data: Default::default(),
+            _lanes: n,
+            _descriptors: d,
         }
     }
 }
 
-fn locals_in<T: Synth, const M: usize>() -> [Signal<In, T>; M] {
-    array_init(|_| Default::default())
+fn locals_in<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
+    (0..count).map(|_| Default::default()).collect()
 }
 
 /// Checks a shape before anything is built: lanes 1–64 (one booking bit each), 2 to
@@ -541,7 +566,7 @@ pub fn check_shape(
     Ok(())
 }
 
-impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for ThreadArray<N, D, H, U> {
+impl Logic for ThreadArray {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -574,7 +599,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             post_list,
             clear_at
         );
-        for s in 0..D {
+        for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_comm[s].clock.next = self.clock.val();
             self.d_src[s].clock.next = self.clock.val();
@@ -606,7 +631,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.s_book[s].next = self.zero_lanes.val();
             self.s_take[s].next = false;
         }
-        for i in 0..N {
+        for i in 0..self._lanes {
             self.ln_valid[i].clock.next = self.clock.val();
             self.ln_comm[i].clock.next = self.clock.val();
             self.ln_src[i].clock.next = self.clock.val();
@@ -641,11 +666,9 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.ln_recv[i].d.next = self.ln_recv[i].q.val();
             self.lane_kind[i].next = self.ln_kind[i].q.val();
             self.lane_recv[i].next = self.ln_recv[i].q.val();
-            self.heads[i].read_clock.next = self.clock.val();
-            self.heads[i].write_clock.next = self.clock.val();
+            self.heads[i].clock.next = self.clock.val();
         }
-        self.tails.read_clock.next = self.clock.val();
-        self.tails.write_clock.next = self.clock.val();
+        self.tails.clock.next = self.clock.val();
         self.umq_cam.clock.next = self.clock.val();
 
         self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
@@ -673,7 +696,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.umq_cam.insert_tag_any.next = false;
 
         // ---- Lanes: hash, walk, book. ----
-        for i in 0..N {
+        for i in 0..self._lanes {
             self.w_src4[i].next = self.ln_src[i].q.val() << 4;
             self.w_tagf[i].next =
                 self.ln_tag[i].q.val().get_bits::<16>(0) ^ self.ln_tag[i].q.val().get_bits::<16>(16);
@@ -698,7 +721,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                     self.w_addr[i].next = self.both_list.val();
                 }
             }
-            self.heads[i].read_address.next = self.w_addr[i].val().get_bits::<H>(0);
+            self.heads[i].read_address.next = self.w_addr[i].val();
 
             // Examine one entry: the list's head from the RAM, or the link followed.
             self.w_ptr[i].next = self.ln_ptr[i].q.val();
@@ -708,7 +731,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.w_hit[i].next = false;
             self.w_next[i].next = self.zero16.val();
             self.w_label[i].next = self.zero32.val();
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.w_ptr[i].val() == self.slot1[s].val() {
                     self.w_hit[i].next = self.d_valid[s].q.val()
                         & (self.d_comm[s].q.val() == self.ln_comm[i].q.val())
@@ -777,9 +800,9 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.g_conflicted.next = false;
         self.g_done.next = true;
         self.g_mask.next = self.zero_lanes.val();
-        for i in 0..N {
+        for i in 0..self._lanes {
             self.w_bitmap[i].next = self.zero_lanes.val();
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.ln_cand[i].q.val() == self.slot1[s].val() {
                     self.w_bitmap[i].next = self.d_booked[s].q.val();
                 }
@@ -798,21 +821,21 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             }
         }
         self.w_prev_done[0].next = true;
-        for i in 1..N {
+        for i in 1..self._lanes {
             self.w_prev_done[i].next = self.ln_state[i - 1].q.val() == self.l_done.val();
         }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. ----
         self.g_seq.next = self.zero16.val();
-        for s in 0..D {
+        for s in 0..self._descriptors {
             if self.ln_cand[0].q.val() == self.slot1[s].val() {
                 self.g_seq.next = self.d_seq[s].q.val();
             }
         }
         self.g_targets.next = true;
-        for i in 0..N {
+        for i in 0..self._lanes {
             self.w_target[i].next = self.zero16.val();
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.d_valid[s].q.val()
                     & (self.d_label[s].q.val() == self.ln_cand_label[0].q.val() + self.lane_offset[i].val())
                     & (self.d_seq[s].q.val() == self.g_seq.val())
@@ -831,7 +854,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             & self.g_targets.val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
-        for i in 0..N {
+        for i in 0..self._lanes {
             if (self.ln_state[i].q.val() == self.l_wait.val()) & self.w_barrier[i].val() {
                 if !self.w_resolving[i].val() {
                     self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
@@ -862,7 +885,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 self.ln_slot[i].d.next = self.w_take_slot[i].val();
                 self.ln_kind[i].d.next = self.k_matched.val();
             }
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.w_book[i].val() & (self.w_new[i].val() == self.slot1[s].val()) {
                     self.s_book[s].next = self.s_book[s].val() | self.lane_bit[i].val();
                 }
@@ -872,8 +895,9 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 }
             }
         }
-        for s in 0..D {
-            self.d_booked[s].d.next = self.d_booked[s].q.val() | self.s_book[s].val();
+        for s in 0..self._descriptors {
+            self.d_booked[s].d.next =
+                (self.d_booked[s].q.val() | self.s_book[s].val()) & self.lane_mask.val();
             if self.s_take[s].val() {
                 self.d_taken[s].d.next = true;
             }
@@ -886,7 +910,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.t_src.next = self.ln_src[0].q.val();
         self.t_tag.next = self.ln_tag[0].q.val();
         self.t_handle.next = self.ln_handle[0].q.val();
-        for i in 0..N {
+        for i in 0..self._lanes {
             if self.cursor.q.val() == self.lane_index[i].val() {
                 self.t_kind.next = self.ln_kind[i].q.val();
                 self.t_slot.next = self.ln_slot[i].q.val();
@@ -914,10 +938,10 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.p_list.next =
                 self.any_tag_base.val() + ((self.comm.q.val() ^ self.p_src4.val()) & self.bin_mask.val());
         }
-        self.tails.read_address.next = self.p_list.val().get_bits::<H>(0);
+        self.tails.read_address.next = self.p_list.val();
         self.p_found.next = false;
         self.p_free.next = self.zero16.val();
-        for s in 0..D {
+        for s in 0..self._descriptors {
             if !self.p_found.val() & !self.d_valid[s].q.val() {
                 self.p_found.next = true;
                 self.p_free.next = self.slot1[s].val();
@@ -938,7 +962,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         // ---- Cancel: the lowest slot holding the handle. ----
         self.x_found.next = false;
         self.x_slot.next = self.zero16.val();
-        for s in 0..D {
+        for s in 0..self._descriptors {
             if !self.x_found.val()
                 & self.d_valid[s].q.val()
                 & (self.d_handle[s].q.val() == self.handle.q.val())
@@ -955,7 +979,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.h_addr.next = self.post_list.q.val();
         self.h_data.next = self.alloc.q.val();
         self.tails.write_enable.next = false;
-        self.tails.write_address.next = self.post_list.q.val().get_bits::<H>(0);
+        self.tails.write_address.next = self.post_list.q.val();
         self.tails.write_data.next = self.alloc.q.val();
         if self.state.q.val() == self.c_idle.val() {
             if self.cmd_valid.val() {
@@ -988,7 +1012,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 {
                     self.state.d.next = self.c_block.val();
                     self.kind.d.next = self.r_block.val();
-                    for i in 0..N {
+                    for i in 0..self._lanes {
                         self.ln_valid[i].d.next = self.lane_index[i].val() < self.cmd_count.val();
                         self.ln_comm[i].d.next = self.msg_comm[i].val();
                         self.ln_src[i].d.next = self.msg_src[i].val();
@@ -1016,7 +1040,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 if self.t_kind.val() == self.k_matched.val() {
                     self.u_en.next = true;
                 } else if self.umq_cam.full.val() {
-                    for i in 0..N {
+                    for i in 0..self._lanes {
                         if self.cursor.q.val() == self.lane_index[i].val() {
                             self.ln_kind[i].d.next = self.k_overflow.val();
                         }
@@ -1026,7 +1050,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
                 }
                 if self.cursor.q.val() == self.zero8.val() {
                     // Bookings end with the block.
-                    for s in 0..D {
+                    for s in 0..self._descriptors {
                         self.d_booked[s].d.next = self.zero_lanes.val();
                     }
                 }
@@ -1053,7 +1077,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             }
         } else if self.state.q.val() == self.c_insert.val() {
             // Append to the list: link from its tail (or make it the head), new tail.
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.alloc.q.val() == self.slot1[s].val() {
                     self.d_valid[s].d.next = true;
                     self.d_comm[s].d.next = self.comm.q.val();
@@ -1118,11 +1142,11 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.h_addr.next = self.clear_at.q.val();
             self.h_data.next = self.zero16.val();
             self.tails.write_enable.next = true;
-            self.tails.write_address.next = self.clear_at.q.val().get_bits::<H>(0);
+            self.tails.write_address.next = self.clear_at.q.val();
             self.tails.write_data.next = self.zero16.val();
             self.clear_at.d.next = self.clear_at.q.val() + self.one16.val();
             if self.clear_at.q.val() == self.zero16.val() {
-                for s in 0..D {
+                for s in 0..self._descriptors {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
                     self.d_booked[s].d.next = self.zero_lanes.val();
@@ -1144,7 +1168,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
         self.u_prev.next = self.zero16.val();
         self.u_next.next = self.zero16.val();
         self.u_list.next = self.zero16.val();
-        for s in 0..D {
+        for s in 0..self._descriptors {
             if self.u_slot.val() == self.slot1[s].val() {
                 self.u_prev.next = self.d_prev[s].q.val();
                 self.u_next.next = self.d_next[s].q.val();
@@ -1152,7 +1176,7 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             }
         }
         if self.u_en.val() {
-            for s in 0..D {
+            for s in 0..self._descriptors {
                 if self.u_slot.val() == self.slot1[s].val() {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
@@ -1167,12 +1191,12 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
             self.h_addr.next = self.u_list.val();
             self.h_data.next = self.u_next.val();
             self.h_en.next = self.u_prev.val() == self.zero16.val();
-            self.tails.write_address.next = self.u_list.val().get_bits::<H>(0);
+            self.tails.write_address.next = self.u_list.val();
             self.tails.write_data.next = self.u_prev.val();
             self.tails.write_enable.next = self.u_next.val() == self.zero16.val();
         }
-        for i in 0..N {
-            self.heads[i].write_address.next = self.h_addr.val().get_bits::<H>(0);
+        for i in 0..self._lanes {
+            self.heads[i].write_address.next = self.h_addr.val();
             self.heads[i].write_data.next = self.h_data.val();
             self.heads[i].write_enable.next = self.h_en.val();
         }
@@ -1180,15 +1204,14 @@ impl<const N: usize, const D: usize, const H: usize, const U: usize> Logic for T
 }
 
 /// The thread array's Verilog, top module `top`, generated on a thread with a large
-/// stack (rust-hdl builds the whole design by value).
-pub fn thread_array_verilog<const N: usize, const D: usize, const H: usize, const U: usize>(
-    fast_path: bool,
-) -> String {
+/// stack (rust-hdl's generator recurses through the whole design).
+pub fn thread_array_verilog(shape: &ThreadArrayShape) -> String {
+    let shape = *shape;
     std::thread::Builder::new()
         .name("thread-array-verilog".into())
         .stack_size(1 << 30)
         .spawn(move || {
-            let mut uut = ThreadArray::<N, D, H, U>::new(fast_path);
+            let mut uut = ThreadArray::new(&shape);
             uut.connect_all();
             // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
             // Verilator makes of it (and many tools' port maps) want plain identifiers.

@@ -42,7 +42,7 @@ use crate::parallel_lists::ParallelLists;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
-pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
+pub struct TwoLevelQueue<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub quick: Signal<Out, Bit>,
@@ -72,8 +72,8 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     pub found_src: Signal<Out, Bits<16>>,
     pub found_tag: Signal<Out, Bits<32>>,
     pub remove: Signal<In, Bit>,
-    cam_level: Cam<C>,
-    lists: ParallelLists<A, N>,
+    cam_level: Cam,
+    lists: ParallelLists<A>,
     /// Idle, Cam (its answer is out), ListStart (the lists' search is issued), List (the
     /// lists walk), Hold (the answer's removal is decided), Move (the data mover waits
     /// for the lists).
@@ -99,15 +99,10 @@ pub struct TwoLevelQueue<const C: usize, const A: usize, const N: usize> {
     mode_any: Constant<Bits<2>>,
 }
 
-impl<const C: usize, const A: usize, const N: usize> Default for TwoLevelQueue<C, A, N> {
-    fn default() -> Self {
-        Self::with_label_bits(32)
-    }
-}
-
-impl<const C: usize, const A: usize, const N: usize> TwoLevelQueue<C, A, N> {
-    /// A queue whose lists label entries in `label_bits` bits (see `parallel_lists`).
-    pub fn with_label_bits(label_bits: u32) -> Self {
+impl<const A: usize> TwoLevelQueue<A> {
+    /// A queue of a `cam_depth`-entry CAM in front of `lists` lists of `2^A - 1` entries,
+    /// whose lists label entries in `label_bits` bits (see `parallel_lists`).
+    pub fn new(cam_depth: usize, lists: usize, label_bits: u32) -> Self {
         let s = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
         TwoLevelQueue {
             clock: Default::default(),
@@ -138,8 +133,8 @@ impl<const C: usize, const A: usize, const N: usize> TwoLevelQueue<C, A, N> {
             found_src: Default::default(),
             found_tag: Default::default(),
             remove: Default::default(),
-            cam_level: Default::default(),
-            lists: ParallelLists::with_label_bits(label_bits),
+            cam_level: Cam::new(cam_depth),
+            lists: ParallelLists::new(lists, label_bits),
             state: Default::default(),
             take_cam: Default::default(),
             take_list: Default::default(),
@@ -161,7 +156,7 @@ impl<const C: usize, const A: usize, const N: usize> TwoLevelQueue<C, A, N> {
     }
 }
 
-impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, A, N> {
+impl<const A: usize> Logic for TwoLevelQueue<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -321,8 +316,8 @@ impl<const C: usize, const A: usize, const N: usize> Logic for TwoLevelQueue<C, 
 }
 
 /// A standalone queue's Verilog, top module `top`.
-pub fn two_level_queue_verilog<const C: usize, const A: usize, const N: usize>() -> String {
-    let mut uut = TwoLevelQueue::<C, A, N>::default();
+pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -> String {
+    let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, 32);
     uut.connect_all();
     crate::trees::isolate_outputs(&generate_verilog(&uut))
 }

@@ -9,7 +9,7 @@ use tagmatch_hdl::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
 /// (comm, src, tag, src_any, tag_any, handle)
 type Entry = (u64, u64, u64, bool, bool, u64);
 
-fn set_insert(x: &mut CamTop<4>, e: Entry) {
+fn set_insert(x: &mut CamTop, e: Entry) {
     x.insert.next = true;
     x.in_comm.next = e.0.to_bits();
     x.in_src.next = e.1.to_bits();
@@ -19,7 +19,7 @@ fn set_insert(x: &mut CamTop<4>, e: Entry) {
     x.in_handle.next = e.5.to_bits();
 }
 
-fn set_key(x: &mut CamTop<4>, mode: u64, comm: u64, src: u64, tag: u64, handle: u64) {
+fn set_key(x: &mut CamTop, mode: u64, comm: u64, src: u64, tag: u64, handle: u64) {
     x.search.next = true;
     x.search_mode.next = mode.to_bits();
     x.key_comm.next = comm.to_bits();
@@ -32,11 +32,11 @@ fn set_key(x: &mut CamTop<4>, mode: u64, comm: u64, src: u64, tag: u64, handle: 
 
 #[test]
 fn the_rust_behaviour_answers_like_the_verilog() {
-    let mut uut = CamTop::<4>::default();
+    let mut uut = CamTop::new(4);
     uut.connect_all();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<CamTop<4>>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<CamTop<4>>| {
+    sim.add_clock(5, |x: &mut Box<CamTop>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<CamTop>| {
         let mut x = sim.init()?;
         wait_clock_true!(sim, clock, x);
         // Three entries: a wildcard-source receive for tag 7, then two exact ones.

@@ -7,13 +7,13 @@ use tagmatch_hdl::parallel_lists::parallel_lists_verilog;
 
 #[test]
 fn one_four_and_sixty_four_lists_lint_clean() {
-    lint(&write_top("plists1", &parallel_lists_verilog::<4, 1>()), &[]);
-    lint(&write_top("plists4", &parallel_lists_verilog::<4, 4>()), &[]);
-    lint(&write_top("plists64", &parallel_lists_verilog::<2, 64>()), &[]);
+    lint(&write_top("plists1", &parallel_lists_verilog::<4>(1)), &[]);
+    lint(&write_top("plists4", &parallel_lists_verilog::<4>(4)), &[]);
+    lint(&write_top("plists64", &parallel_lists_verilog::<2>(64)), &[]);
 }
 
 #[test]
 fn four_lists_synthesize_into_block_ram() {
-    let file = write_top("plists4-ram", &parallel_lists_verilog::<10, 4>());
+    let file = write_top("plists4-ram", &parallel_lists_verilog::<10>(4));
     assert_block_ram(&yosys(&file, "synth_xilinx -top top; stat"));
 }

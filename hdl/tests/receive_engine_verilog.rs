@@ -3,11 +3,11 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::receive_engine::receive_engine_verilog;
+use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 
 #[test]
 fn receive_engine_lints_and_synthesizes() {
-    let file = write_top("engine", &receive_engine_verilog::<8, 6, 4>());
+    let file = write_top("engine", &receive_engine_verilog(&EngineShape::new(8, 4, 6).unwrap()));
     lint(&file, &[]);
     // Elaborate, flatten and optimise the whole engine, keep memories as memories, and
     // require a clean design check (no undriven or multiply driven nets, no loops).

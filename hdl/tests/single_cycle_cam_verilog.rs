@@ -6,12 +6,12 @@ use tagmatch_hdl::single_cycle_cam::single_cycle_cam_verilog;
 
 #[test]
 fn small_cam_lints_and_synthesizes() {
-    let file = write_top("single-cycle-cam8", &single_cycle_cam_verilog::<8>());
+    let file = write_top("single-cycle-cam8", &single_cycle_cam_verilog(8));
     lint(&file, &[]);
     yosys(&file, "synth -top top; check -assert");
 }
 
 #[test]
 fn default_depth_cam_lints() {
-    lint(&write_top("single-cycle-cam256", &single_cycle_cam_verilog::<256>()), &[]);
+    lint(&write_top("single-cycle-cam256", &single_cycle_cam_verilog(256)), &[]);
 }

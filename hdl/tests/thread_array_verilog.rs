@@ -5,11 +5,17 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog};
+use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
 
 #[test]
 fn thread_array_lints_and_synthesizes() {
-    let verilog = thread_array_verilog::<4, 16, 4, 8>(true);
+    let verilog = thread_array_verilog(&ThreadArrayShape {
+        lanes: 4,
+        descriptors: 16,
+        head_bits: 4,
+        unexpected: 8,
+        fast_path: true,
+    });
     for (name, _, _) in thread_array_ports(4) {
         assert!(verilog.contains(&format!(" {name};")), "no port {name}");
     }

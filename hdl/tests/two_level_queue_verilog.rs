@@ -7,6 +7,6 @@ use tagmatch_hdl::two_level_queue::two_level_queue_verilog;
 
 #[test]
 fn two_level_queue_lints_clean() {
-    lint(&write_top("tlq", &two_level_queue_verilog::<64, 8, 4>()), &[]);
-    lint(&write_top("tlq1", &two_level_queue_verilog::<8, 4, 1>()), &[]);
+    lint(&write_top("tlq", &two_level_queue_verilog::<8>(64, 4)), &[]);
+    lint(&write_top("tlq1", &two_level_queue_verilog::<4>(8, 1)), &[]);
 }

@@ -14,7 +14,7 @@ const DEPTH: usize = 8;
 fn spec() -> BuildSpec {
     BuildSpec {
         name: format!("cam{DEPTH}"),
-        verilog: cam_verilog::<DEPTH>(),
+        verilog: cam_verilog(DEPTH),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports_from(&CAM_PORTS),

@@ -4,7 +4,7 @@
 //! each (accept, search, answer, respond + acknowledge); streamed ones overlap (see
 //! `engine_cosim.rs`).
 
-use tagmatch_hdl::receive_engine::receive_engine_verilog;
+use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::bench::{preposted, unload};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
@@ -17,7 +17,7 @@ fn engine(name: &str, verilog: String) -> RtlEngine {
 #[test]
 fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_beyond() {
     // 8-entry CAM, one list of 31 entries.
-    let mut one = engine("engine-c8-a5-n1", receive_engine_verilog::<8, 5, 1>());
+    let mut one = engine("engine-c8-a5-n1", receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()));
     for depth in 1..=8 {
         assert_eq!(preposted(&mut one, depth).unwrap().cycles, 3, "depth {depth}");
     }
@@ -28,7 +28,7 @@ fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_bey
     }
     // 8-entry CAM, four lists of 7 entries: inserts go round robin, so four more receives
     // put the probe's receive one element deeper.
-    let mut four = engine("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>());
+    let mut four = engine("engine-c8-a3-n4", receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()));
     let base = at(&mut four, 12);
     for k in 1..=6 {
         assert_eq!(at(&mut four, 12 + 4 * k), base + k as u64, "four lists, depth {}", 12 + 4 * k);
@@ -38,7 +38,7 @@ fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_bey
 
 #[test]
 fn unload_takes_four_cycles_per_cam_hit_and_walks_the_lists_beyond() {
-    let mut one = engine("engine-c8-a5-n1", receive_engine_verilog::<8, 5, 1>());
+    let mut one = engine("engine-c8-a5-n1", receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()));
     for depth in 1..=8 {
         assert_eq!(unload(&mut one, depth).unwrap().cycles, 4 * depth as u64 - 1, "depth {depth}");
     }
@@ -46,6 +46,6 @@ fn unload_takes_four_cycles_per_cam_hit_and_walks_the_lists_beyond() {
     let deep = unload(&mut one, 30).unwrap().cycles;
     // Each delivery beyond the CAM walks to the newest receive: quadratic in the excess.
     assert!(deep > shallow + (30 - 8) * (30 - 8) / 2, "{shallow} -> {deep}");
-    let mut four = engine("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>());
+    let mut four = engine("engine-c8-a3-n4", receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()));
     assert!(unload(&mut four, 30).unwrap().cycles < deep, "four lists unload faster than one");
 }

@@ -14,7 +14,7 @@
 //! 1, 4 and 64 ways as `tagmatch gen` emits them (longer phases, so the queues reach past
 //! the CAM into the lists).
 
-use tagmatch_hdl::receive_engine::receive_engine_verilog;
+use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
@@ -44,49 +44,53 @@ fn run_default(verilog: String, lists: usize, address_bits: u32, seed: u64) -> C
 
 #[test]
 fn one_list_20000_ops() {
-    run_small(receive_engine_verilog::<8, 5, 1>(), (8, 1, 5), 11);
+    run_small(receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()), (8, 1, 5), 11);
 }
 
 #[test]
 fn four_lists_20000_ops_with_flushes() {
     let ops = with_flushes(&random_stream(12, 20_000), 12, 1_500);
-    let report = run(receive_engine_verilog::<8, 3, 4>(), (8, 4, 3), &ops);
+    let report = run(receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()), (8, 4, 3), &ops);
     assert!(report.overflows > 0 && report.flushes > 5, "{report:?}");
 }
 
 #[test]
 fn sixteen_lists_20000_ops() {
-    run_small(receive_engine_verilog::<4, 2, 16>(), (4, 16, 2), 13);
+    run_small(receive_engine_verilog(&EngineShape::new(4, 16, 2).unwrap()), (4, 16, 2), 13);
 }
 
 #[test]
 fn sixty_four_lists_20000_ops() {
-    run_small(receive_engine_verilog::<8, 2, 64>(), (8, 64, 2), 14);
+    run_small(receive_engine_verilog(&EngineShape::new(8, 64, 2).unwrap()), (8, 64, 2), 14);
 }
 
 #[test]
 fn default_cam_one_list() {
-    run_default(receive_engine_verilog::<256, 15, 1>(), 1, 15, 21);
+    run_default(receive_engine_verilog(&EngineShape::new(256, 1, 15).unwrap()), 1, 15, 21);
 }
 
 #[test]
 fn default_cam_four_lists_with_flushes() {
     let ops = with_flushes(&random_stream_phased(22, 8_000, 1_000), 22, 2_500);
-    let report = run(receive_engine_verilog::<256, 13, 4>(), (256, 4, 13), &ops);
+    let report = run(receive_engine_verilog(&EngineShape::new(256, 4, 13).unwrap()), (256, 4, 13), &ops);
     assert!(report.flushes > 0, "{report:?}");
 }
 
 #[test]
 fn default_cam_sixty_four_lists() {
-    run_default(receive_engine_verilog::<256, 9, 64>(), 64, 9, 23);
+    run_default(receive_engine_verilog(&EngineShape::new(256, 64, 9).unwrap()), 64, 9, 23);
 }
 
 /// A CAM hit answers three cycles after the command is accepted (registered command, match
 /// vector, then the oldest hit's fields into the response), whatever the queue held before.
 #[test]
 fn a_cam_hit_answers_in_three_cycles() {
-    let (model, _) =
-        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c4-a2-n4",
+        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     for r in 1..=3 {
         let spec = RecvSpec::new(0, Some(r as u32), None);
@@ -104,8 +108,12 @@ fn a_cam_hit_answers_in_three_cycles() {
 #[test]
 fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
     use tagmatch_hdl::receive_engine::RESP_ERROR;
-    let (model, _) =
-        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c4-a2-n4",
+        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let spec = RecvSpec::new(0, Some(1), Some(7));
     for r in 1..=10 {
@@ -141,8 +149,12 @@ fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
 #[test]
 fn whole_capacity_fills_overflows_and_drains_in_order() {
     const CAPACITY: u64 = 4 + 4 * 3;
-    let (model, _) =
-        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c4-a2-n4",
+        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let spec = RecvSpec::new(0, Some(1), Some(7));
     for r in 1..=CAPACITY {
@@ -176,8 +188,12 @@ fn completion_unit_agrees_with_the_models() {
     use tagmatch_sim::cycle::{Completion, CompletionAnswer, CycleEngine};
     use tagmatch_sim::streams::Rng;
 
-    let (model, _) =
-        Model::build(&engine_spec("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c8-a3-n4",
+        receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
     let mut golden = tagmatch_sim::bounded::BoundedGolden::new(36, 36);
@@ -223,8 +239,12 @@ fn completion_unit_agrees_with_the_models() {
 fn streamed_operations_overlap_as_the_model_says() {
     use tagmatch_sim::cycle::bench::{throughput, Traffic};
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
-    let (model, _) =
-        Model::build(&engine_spec("engine-c8-a3-n4", receive_engine_verilog::<8, 3, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c8-a3-n4",
+        receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
     for (traffic, ops, per_op) in
@@ -243,8 +263,12 @@ fn streamed_operations_overlap_as_the_model_says() {
 fn a_slow_host_loses_no_response() {
     use tagmatch_sim::bounded::BoundedGolden;
     use tagmatch_sim::streams::Rng;
-    let (model, _) =
-        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c4-a2-n4",
+        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let mut golden = BoundedGolden::new(16, 16);
     let ops = random_stream(41, 6000);
@@ -276,8 +300,12 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
     use tagmatch_sim::bounded::BoundedGolden;
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
-    let (model, _) =
-        Model::build(&engine_spec("engine-c4-a2-n4", receive_engine_verilog::<4, 2, 4>(), false)).unwrap();
+    let (model, _) = Model::build(&engine_spec(
+        "engine-c4-a2-n4",
+        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
+        false,
+    ))
+    .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(4, 4, 3).unwrap());
     let mut golden = BoundedGolden::new(16, 16);
@@ -338,7 +366,7 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
 #[test]
 fn narrow_labels_wrap_dozens_of_times_in_order() {
     use std::collections::HashMap;
-    use tagmatch_hdl::receive_engine::receive_engine_verilog_with_labels;
+    use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
     let config = TwoLevelConfig::new(8, 4, 7).unwrap().with_label_bits(6).unwrap();
@@ -379,7 +407,7 @@ fn narrow_labels_wrap_dozens_of_times_in_order() {
     assert_eq!(model.label_misorders(), 0, "the label rule let two list entries misorder");
     let engine = EngineUnderTest {
         name: "engine-c8-a3-n4-l6".into(),
-        verilog: receive_engine_verilog_with_labels::<8, 3, 4>(6),
+        verilog: receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap().with_label_bits(6).unwrap()),
         config,
     };
     let report = cosim(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));

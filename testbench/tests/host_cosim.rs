@@ -3,7 +3,7 @@
 //! golden model and the same driver over the cycle model, in fallback and split mode.
 //! The engines are the ones `engine_cosim` builds, so a CI run compiles them once.
 
-use tagmatch_hdl::receive_engine::receive_engine_verilog;
+use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::streams::{random_stream_from, Envelopes};
 use tagmatch_sim::Op;
@@ -43,15 +43,15 @@ fn both_modes(e: EngineUnderTest, seed: u64) {
 
 #[test]
 fn sixteen_entry_engine() {
-    both_modes(engine(receive_engine_verilog::<4, 2, 4>(), (4, 4, 2)), 1);
+    both_modes(engine(receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()), (4, 4, 2)), 1);
 }
 
 #[test]
 fn thirty_six_entry_engine() {
-    both_modes(engine(receive_engine_verilog::<8, 3, 4>(), (8, 4, 3)), 3);
+    both_modes(engine(receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()), (8, 4, 3)), 3);
 }
 
 #[test]
 fn thirty_nine_entry_engine() {
-    both_modes(engine(receive_engine_verilog::<8, 5, 1>(), (8, 1, 5)), 5);
+    both_modes(engine(receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()), (8, 1, 5)), 5);
 }

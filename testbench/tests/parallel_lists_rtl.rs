@@ -18,7 +18,7 @@ const CAPACITY: usize = N * ((1 << A) - 1);
 fn model() -> Result<Model, String> {
     let spec = BuildSpec {
         name: format!("plists{A}x{N}"),
-        verilog: parallel_lists_verilog::<A, N>(),
+        verilog: parallel_lists_verilog::<A>(N),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports_from(&parallel_lists_ports()),

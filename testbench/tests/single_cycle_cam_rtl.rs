@@ -13,7 +13,7 @@ const DEPTH: usize = 8;
 fn spec(trace: bool) -> BuildSpec {
     BuildSpec {
         name: format!("single-cycle-cam{DEPTH}"),
-        verilog: single_cycle_cam_verilog::<DEPTH>(),
+        verilog: single_cycle_cam_verilog(DEPTH),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports_from(&CAM_PORTS),

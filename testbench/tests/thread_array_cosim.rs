@@ -6,18 +6,18 @@
 //! and conflict, reaching both the fast and the slow path. The third stream flushes about
 //! once in 400 operations (the clearing pass, to the cycle).
 
-use tagmatch_hdl::thread_array::thread_array_verilog;
+use tagmatch_hdl::thread_array::{thread_array_verilog, ThreadArrayShape};
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
 use tagmatch_testbench::thread_array::thread_array_build_name;
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
 
-/// 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists), a 16-entry UMQ.
-const DESCRIPTORS: usize = 32;
-const HEAD_BITS: usize = 4;
-const BINS: usize = 1 << (HEAD_BITS - 2);
-const UNEXPECTED: usize = 16;
+/// The small tables: 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists),
+/// a 16-entry UMQ.
+fn small(lanes: usize, fast_path: bool) -> ThreadArrayShape {
+    ThreadArrayShape { lanes, descriptors: 32, head_bits: 4, unexpected: 16, fast_path }
+}
 
 /// Two communicators, three sources, two tags: envelopes repeat and match often enough
 /// that the small tables fill and drain (about a fifth of the random operations overflow).
@@ -31,9 +31,11 @@ fn stream(seed: u64) -> Vec<Op> {
     ops
 }
 
-fn check(lanes: usize, verilog: String, fast_path: bool) {
-    let mut config = OptimisticConfig::hardware(lanes, DESCRIPTORS, BINS, UNEXPECTED);
+fn check(shape: ThreadArrayShape) {
+    let ThreadArrayShape { lanes, descriptors, head_bits, unexpected, fast_path } = shape;
+    let mut config = OptimisticConfig::hardware(lanes, descriptors, 1 << (head_bits - 2), unexpected);
     config.fast_path = fast_path;
+    let verilog = thread_array_verilog(&shape);
     let array = ThreadArrayUnderTest { name: thread_array_build_name(&config), verilog, config };
     let mut totals = (0, 0, 0, 0);
     let mut flushes = 0;
@@ -58,20 +60,26 @@ fn check(lanes: usize, verilog: String, fast_path: bool) {
 
 #[test]
 fn one_lane() {
-    check(1, thread_array_verilog::<1, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+    check(small(1, true));
 }
 
 #[test]
 fn four_lanes() {
-    check(4, thread_array_verilog::<4, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+    check(small(4, true));
 }
 
 #[test]
 fn four_lanes_without_the_fast_path() {
-    check(4, thread_array_verilog::<4, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(false), false);
+    check(small(4, false));
 }
 
 #[test]
 fn sixteen_lanes() {
-    check(16, thread_array_verilog::<16, DESCRIPTORS, HEAD_BITS, UNEXPECTED>(true), true);
+    check(small(16, true));
+}
+
+/// A shape no catalogue had: 3 lanes, 20 descriptors, 2 bins per index, a 10-entry UMQ.
+#[test]
+fn three_lanes_with_odd_tables() {
+    check(ThreadArrayShape { lanes: 3, descriptors: 20, head_bits: 3, unexpected: 10, fast_path: true });
 }

@@ -19,7 +19,7 @@ const CAPACITY: usize = C + N * ((1 << A) - 1);
 fn model() -> Result<Model, String> {
     let spec = BuildSpec {
         name: format!("tlq{C}x{A}x{N}"),
-        verilog: two_level_queue_verilog::<C, A, N>(),
+        verilog: two_level_queue_verilog::<A>(C, N),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports_from(&two_level_queue_ports()),
