@@ -49,13 +49,17 @@ module tagmatch_selftest (
     // The command presented: the current envelope from the LFSR.
     wire sending_receive = (step == S_FIRST) == receives_first;
     wire [3:0] op = step == S_FLUSH ? OP_FLUSH : (sending_receive ? OP_POST : OP_ARRIVE);
-    wire [15:0] comm = {14'd0, lfsr[1:0]};
-    wire [15:0] src = {12'd0, lfsr[5:2]};
-    wire [31:0] tag = {28'd0, lfsr[9:6]};
+    // Each field within its generated width ({{ comm_bits }}, {{ src_bits }}, {{ tag_bits }} and {{ handle_bits }} bits), so the
+    // engine takes every command.
+    localparam [31:0] COMM_MASK = 32'h{{ comm_mask }}, SRC_MASK = 32'h{{ src_mask }}, TAG_MASK = 32'h{{ tag_mask }};
+    localparam [31:0] HANDLE_MASK = 32'h{{ handle_mask }};
+    wire [31:0] comm = {30'd0, lfsr[1:0]} & COMM_MASK;
+    wire [31:0] src = {28'd0, lfsr[5:2]} & SRC_MASK;
+    wire [31:0] tag = {28'd0, lfsr[9:6]} & TAG_MASK;
     wire src_any = sending_receive & (lfsr[11:10] == 2'b00);
     wire tag_any = sending_receive & (lfsr[13:12] == 2'b00);
-    wire [31:0] recv_handle = {1'b0, rounds[14:0], j};
-    wire [31:0] msg_handle = {1'b1, rounds[14:0], j};
+    wire [31:0] recv_handle = {1'b0, rounds[14:0], j} & HANDLE_MASK;
+    wire [31:0] msg_handle = {1'b1, rounds[14:0], j} & HANDLE_MASK;
 
     wire cmd_valid = ~reset & ~waiting;
     wire cmd_ready;
@@ -66,7 +70,7 @@ module tagmatch_selftest (
     wire [31:0] resp_msg;
     wire [7:0] resp_id;
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [15:0] resp_src;
+    wire [31:0] resp_src;
     wire [31:0] resp_tag;
     wire [15:0] prq_count, umq_count, prq_cam_count, umq_cam_count;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -128,7 +132,7 @@ module tagmatch_selftest (
                 want_kind <= step == S_FLUSH ? R_FLUSHED : (step == S_FIRST ? R_QUEUED : R_MATCHED);
                 want_handles <= step == S_SECOND;
                 want_recv <= recv_handle;
-                want_msg <= corrupt ? msg_handle + 32'd1 : msg_handle;
+                want_msg <= corrupt ? (msg_handle + 32'd1) & HANDLE_MASK : msg_handle;
                 // Advance the envelope stream and the round's state machine.
                 if (step == S_FLUSH) begin
                     step <= S_FIRST;

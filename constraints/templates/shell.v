@@ -48,9 +48,9 @@ module {{ module }} (
     // The engine (module `top` in tagmatch_engine.v).
     wire tm_resp_valid;
     wire tm_resp_ready;
-{% for f in resp_fields %}    wire [{{ f.width - 1 }}:0] tm_engine_resp_{{ f.name }};
-{% endfor %}    /* verilator lint_off UNUSEDSIGNAL */
-{% for (name, w) in diagnostics %}    wire [{{ w - 1 }}:0] tm_engine_{{ name }};
+    /* verilator lint_off UNUSEDSIGNAL */
+{% for (name, w) in resp_ports %}    wire [{{ w - 1 }}:0] tm_engine_resp_{{ name }};
+{% endfor %}{% for (name, w) in diagnostics %}    wire [{{ w - 1 }}:0] tm_engine_{{ name }};
 {% endfor %}    wire [{{ width - 1 }}:0] tm_cmd_unused = tm_cmd_data;
     /* verilator lint_on UNUSEDSIGNAL */
     top tm_engine (
@@ -58,7 +58,7 @@ module {{ module }} (
         .reset(tm_reset),
         .cmd_valid(tm_cmd_valid),
         .cmd_ready(tm_cmd_ready),
-{% for f in cmd_fields %}        .cmd_{{ f.name }}(tm_cmd_data[{{ f.range }}]),
+{% for f in cmd_fields %}        .cmd_{{ f.name }}({{ f.port }}),
 {% endfor %}        .resp_valid(tm_resp_valid),
         .resp_ready(tm_resp_ready),
 {% for f in resp_fields %}        .resp_{{ f.name }}(tm_engine_resp_{{ f.name }}),
@@ -67,7 +67,7 @@ module {{ module }} (
 
     // Engine -> response skid buffer.
     wire [{{ width - 1 }}:0] tm_resp_word;
-{% for f in resp_fields %}    assign tm_resp_word[{{ f.range }}] = tm_engine_resp_{{ f.name }};
+{% for f in resp_fields %}    assign tm_resp_word[{{ f.range }}] = {{ f.port }};
 {% endfor %}{% for gap in resp_gaps %}    assign tm_resp_word[{{ gap }}] = 0;
 {% endfor %}    tagmatch_skid #(.W({{ width }})) tm_resp_skid (
         .clock({{ clock }}), .reset(tm_reset),

@@ -9,10 +9,11 @@
 //! interface is the IP core below. Everything comes from the askama templates in
 //! `constraints/templates/`, filled from the board file.
 //!
-//! The stream words are 128 bits (a whole number of bytes, as AXI4-Stream wants), every
-//! field on a byte boundary so software packs them with plain stores: the fields below
-//! are the single source of the shell's slicing and of the layout documented in the
-//! shell's and the wrapper's headers.
+//! The stream words are a whole number of bytes (as AXI4-Stream wants; 128 bits with the
+//! default field widths), every field on a byte boundary so software packs them with
+//! plain stores, each envelope field as wide as the engine stores it rounded up to bytes:
+//! the fields below are the single source of the shell's slicing and of the layout
+//! documented in the shell's and the wrapper's headers.
 //!
 //! `tagmatch gen --shell xilinx|intel` writes the engine as an IP core: the shell
 //! (`tagmatch_shell.v`: registered skid buffers on both streams, AXI4-Stream with
@@ -24,12 +25,12 @@ use crate::boards::{Board, Vendor};
 use crate::engine_gen::EngineConfig;
 use askama::Template;
 use std::path::Path;
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::receive_engine::receive_engine_ports;
 
 pub const WRAPPER_MODULE: &str = "tagmatch_board_top";
 pub const WRAPPER_FILE: &str = "tagmatch_board_top.v";
 pub const SELFTEST_FILE: &str = "tagmatch_selftest.v";
-const WIDTH: u32 = 128;
 
 /// One field of a stream word.
 pub struct Field {
@@ -38,74 +39,121 @@ pub struct Field {
     pub width: u32,
     pub range: String,
     pub doc: &'static str,
+    /// Command: the engine port's connection (the field, zero-extended to the port).
+    /// Response: the engine port's bits the field carries.
+    pub port: String,
 }
 
-/// Fields as (name, lowest bit, width, doc).
-fn layout(fields: &[(&'static str, u32, u32, &'static str)]) -> Vec<Field> {
+/// The engine's port width for a stream field.
+fn engine_port_width(name: &str, command: bool) -> u32 {
+    let port = format!("{}_{name}", if command { "cmd" } else { "resp" });
+    receive_engine_ports().into_iter().find(|(n, _, _)| *n == port).map_or(1, |(_, w, _)| w)
+}
+
+/// Fields as (name, width, doc), each at the next multiple of `align` bits at or after the
+/// end of the one before (a field of `None` starts at the given bit).
+fn layout(fields: &[(&'static str, Option<u32>, u32, &'static str)], command: bool) -> Vec<Field> {
+    let mut at = 0u32;
     fields
         .iter()
-        .map(|&(name, lo, width, doc)| {
+        .map(|&(name, start, width, doc)| {
+            let lo = start.unwrap_or(at.div_ceil(8) * 8);
+            at = lo + width;
             let range = if width == 1 { format!("{lo}") } else { format!("{}:{lo}", lo + width - 1) };
-            Field { name, lo, width, range, doc }
+            let port_width = engine_port_width(name, command);
+            let port = if command {
+                let data = format!("tm_cmd_data[{range}]");
+                if width < port_width {
+                    format!("{{{}'d0, {data}}}", port_width - width)
+                } else {
+                    data
+                }
+            } else if width < port_width {
+                format!("tm_engine_resp_{name}[{}:0]", width - 1)
+            } else {
+                format!("tm_engine_resp_{name}")
+            };
+            Field { name, lo, width, range, doc, port }
         })
         .collect()
 }
 
-/// The bit ranges of a word no field covers, as Verilog ranges.
-fn gaps(fields: &[Field]) -> Vec<String> {
-    let mut covered = vec![false; WIDTH as usize];
+/// Bits a field of `bits` takes in a stream word: whole bytes.
+fn bytes(bits: usize) -> u32 {
+    (bits as u32).div_ceil(8) * 8
+}
+
+/// Bits of both stream words for engines of `widths`: the longer layout's, so one word
+/// width serves both streams (128 with the default widths).
+pub fn stream_width(widths: &FieldWidths) -> u32 {
+    let end = |fs: &[Field]| fs.iter().map(|f| f.lo + f.width).max().unwrap_or(0);
+    end(&command_fields(widths)).max(end(&response_fields(widths))).div_ceil(8) * 8
+}
+
+/// The bit ranges of a `width`-bit word no field covers, as Verilog ranges.
+fn gaps(fields: &[Field], width: u32) -> Vec<String> {
+    let mut covered = vec![false; width as usize];
     for f in fields {
         covered[f.lo as usize..(f.lo + f.width) as usize].iter_mut().for_each(|c| *c = true);
     }
     let mut out = Vec::new();
     let mut at = 0;
-    while at < WIDTH as usize {
+    while at < width as usize {
         if covered[at] {
             at += 1;
             continue;
         }
-        let end = (at..WIDTH as usize).find(|&i| covered[i]).unwrap_or(WIDTH as usize);
+        let end = (at..width as usize).find(|&i| covered[i]).unwrap_or(width as usize);
         out.push(if end - at == 1 { format!("{at}") } else { format!("{}:{at}", end - 1) });
         at = end;
     }
     out
 }
 
-pub fn command_fields() -> Vec<Field> {
-    layout(&[
-        (
-            "op",
-            0,
-            4,
-            "0 post receive, 1 arrival, 2 cancel, 3 probe, 4 matched probe, 5 wait (class in comm, count in \
-             handle), 6 test, 7 flush (empty both queues), 8-15 answer error",
-        ),
-        ("src_any", 8, 1, "receive or probe for MPI_ANY_SOURCE"),
-        ("tag_any", 9, 1, "receive or probe for MPI_ANY_TAG"),
-        ("id", 16, 8, "the host's tag for the command, echoed in its response"),
-        ("comm", 32, 16, "communicator (wait, test: the class in its low 2 bits)"),
-        ("src", 48, 16, "source rank (receive: ignored when src_any)"),
-        ("tag", 64, 32, "tag (receive: ignored when tag_any)"),
-        ("handle", 96, 32, "receive handle (post, cancel), message handle (arrival) or count (wait, test)"),
-    ])
+/// The command word's fields: the envelope fields as wide as the engine stores them
+/// (rounded up to bytes), the handle always 32 bits (it carries a wait's count).
+pub fn command_fields(widths: &FieldWidths) -> Vec<Field> {
+    layout(
+        &[
+            (
+                "op",
+                Some(0),
+                4,
+                "0 post receive, 1 arrival, 2 cancel, 3 probe, 4 matched probe, 5 wait (class in comm, count in \
+                 handle), 6 test, 7 flush (empty both queues), 8-15 answer error",
+            ),
+            ("src_any", Some(8), 1, "receive or probe for MPI_ANY_SOURCE"),
+            ("tag_any", Some(9), 1, "receive or probe for MPI_ANY_TAG"),
+            ("id", Some(16), 8, "the host's tag for the command, echoed in its response"),
+            ("comm", Some(32), bytes(widths.comm), "communicator (wait, test: the class in its low 2 bits)"),
+            ("src", None, bytes(widths.src), "source rank (receive: ignored when src_any)"),
+            ("tag", None, bytes(widths.tag), "tag (receive: ignored when tag_any)"),
+            ("handle", None, 32, "receive handle (post, cancel), message handle (arrival) or count (wait, test)"),
+        ],
+        true,
+    )
 }
 
-pub fn response_fields() -> Vec<Field> {
-    layout(&[
-        (
-            "kind",
-            0,
-            4,
-            "0 matched, 1 queued, 2 cancelled, 3 not found, 4 probe found, 5 probe found nothing, \
-             6 overflow (the queue was full; nothing was applied, the host keeps the operation), 7 error, \
-             8 reached (a wait's or test's count; counter in msg), 9 not reached, 10 parked, 11 flushed",
-        ),
-        ("id", 8, 8, "the command's id (a wait's late `reached`: the wait's)"),
-        ("src", 16, 16, "source of the matched or probed message"),
-        ("tag", 32, 32, "tag of the matched or probed message"),
-        ("recv", 64, 32, "receive handle (matched, cancelled; reached: the count)"),
-        ("msg", 96, 32, "message handle (matched, probe found; reached, not reached: the counter)"),
-    ])
+pub fn response_fields(widths: &FieldWidths) -> Vec<Field> {
+    layout(
+        &[
+            (
+                "kind",
+                Some(0),
+                4,
+                "0 matched, 1 queued, 2 cancelled, 3 not found, 4 probe found, 5 probe found nothing, \
+                 6 overflow (the queue was full; nothing was applied, the host keeps the operation), 7 error \
+                 (an unknown op code, a field wider than generated), 8 reached (a wait's or test's count; \
+                 counter in msg), 9 not reached, 10 parked, 11 flushed",
+            ),
+            ("id", Some(8), 8, "the command's id (a wait's late `reached`: the wait's)"),
+            ("src", Some(16), bytes(widths.src), "source of the matched or probed message"),
+            ("tag", None, bytes(widths.tag), "tag of the matched or probed message"),
+            ("recv", None, 32, "receive handle (matched, cancelled; reached: the count)"),
+            ("msg", None, 32, "message handle (matched, probe found; reached, not reached: the counter)"),
+        ],
+        false,
+    )
 }
 
 /// Port names of the two streams on a vendor's interface.
@@ -181,6 +229,14 @@ struct Context<'a> {
 struct SelfTest {
     pairs: u32,
     cam_depth: u32,
+    comm_bits: usize,
+    src_bits: usize,
+    tag_bits: usize,
+    handle_bits: usize,
+    comm_mask: String,
+    src_mask: String,
+    tag_mask: String,
+    handle_mask: String,
 }
 
 /// Receive/message pairs in a self-test round: past the CAM into the lists (twice the CAM
@@ -194,7 +250,21 @@ pub fn selftest_pairs(cfg: &EngineConfig) -> u32 {
 
 /// The self-test's Verilog for `cfg` (module `tagmatch_selftest`, around the engine's `top`).
 pub fn selftest_verilog(cfg: &EngineConfig) -> Result<String, String> {
-    rendered(SelfTest { pairs: selftest_pairs(cfg), cam_depth: cfg.cam_depth }.render(), "self-test")
+    let f = cfg.fields;
+    let mask = |bits: usize| format!("{:08x}", (1u64 << bits) - 1);
+    let test = SelfTest {
+        pairs: selftest_pairs(cfg),
+        cam_depth: cfg.cam_depth,
+        comm_bits: f.comm,
+        src_bits: f.src,
+        tag_bits: f.tag,
+        handle_bits: f.handle,
+        comm_mask: mask(f.comm),
+        src_mask: mask(f.src),
+        tag_mask: mask(f.tag),
+        handle_mask: mask(f.handle),
+    };
+    rendered(test.render(), "self-test")
 }
 
 #[derive(Template)]
@@ -279,17 +349,19 @@ struct Shell {
     cmd_fields: Vec<Field>,
     resp_fields: Vec<Field>,
     resp_gaps: Vec<String>,
+    /// The engine's response ports the fields come from, at the ports' widths.
+    resp_ports: Vec<(&'static str, u32)>,
     diagnostics: Vec<(&'static str, u32)>,
     streams: StreamNames,
 }
 
 /// The shell's Verilog for `vendor`'s interface.
-pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
+pub fn shell_verilog(vendor: Vendor, widths: &FieldWidths) -> Result<String, String> {
     let used: Vec<String> = ["clock", "reset", "cmd_valid", "cmd_ready", "resp_valid", "resp_ready"]
         .iter()
         .map(|s| s.to_string())
-        .chain(command_fields().iter().map(|f| format!("cmd_{}", f.name)))
-        .chain(response_fields().iter().map(|f| format!("resp_{}", f.name)))
+        .chain(command_fields(widths).iter().map(|f| format!("cmd_{}", f.name)))
+        .chain(response_fields(widths).iter().map(|f| format!("resp_{}", f.name)))
         .collect();
     if let Some((n, _, _)) =
         receive_engine_ports().into_iter().find(|(n, _, i)| *i && !used.iter().any(|u| u == n))
@@ -302,7 +374,8 @@ pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
         .map(|(n, w, _)| (n, w))
         .collect();
     let (clock, reset) = shell_clock_reset(vendor);
-    let resp_fields = response_fields();
+    let resp_fields = response_fields(widths);
+    let width = stream_width(widths);
     let shell = Shell {
         module: SHELL_MODULE,
         vendor: vendor.name(),
@@ -310,9 +383,10 @@ pub fn shell_verilog(vendor: Vendor) -> Result<String, String> {
         interface: vendor.interface(),
         clock,
         reset,
-        width: WIDTH,
-        cmd_fields: command_fields(),
-        resp_gaps: gaps(&resp_fields),
+        width,
+        cmd_fields: command_fields(widths),
+        resp_gaps: gaps(&resp_fields, width),
+        resp_ports: resp_fields.iter().map(|f| (f.name, engine_port_width(f.name, false))).collect(),
         resp_fields,
         diagnostics,
         streams: stream_names(vendor),
@@ -437,7 +511,12 @@ struct ShellSdc {
 
 /// Writes the shell, its clock constraint and the vendor's packaging script into `out`
 /// next to the engine's `engine_file`; returns the files written.
-pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Result<Vec<String>, String> {
+pub fn generate_shell(
+    target: &ShellTarget,
+    widths: &FieldWidths,
+    engine_file: &str,
+    out: &Path,
+) -> Result<Vec<String>, String> {
     if !(target.clock_mhz > 0.0 && target.clock_mhz <= 1000.0) {
         return Err(format!("--clock-mhz {}: from above 0 to 1000 MHz", target.clock_mhz));
     }
@@ -447,7 +526,7 @@ pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Re
     let verilog_files = vec![engine_file.to_string(), SHELL_FILE.to_string()];
     let render = |r| rendered(r, "shell");
     let module = SHELL_MODULE;
-    let mut files = vec![(SHELL_FILE, shell_verilog(target.vendor)?)];
+    let mut files = vec![(SHELL_FILE, shell_verilog(target.vendor, widths)?)];
     match target.vendor {
         Vendor::Xilinx => {
             let constraints_file = "tagmatch_shell_ooc.xdc";
@@ -465,7 +544,7 @@ pub fn generate_shell(target: &ShellTarget, engine_file: &str, out: &Path) -> Re
                 module,
                 mhz,
                 freq_hz,
-                width: WIDTH,
+                width: stream_width(widths),
                 verilog_files,
                 top_file: SHELL_FILE,
                 constraints_file,

@@ -2,7 +2,8 @@
 //!
 //! Every size is chosen on the command line: a CAM of 2 to 1,024 entries, 1 to 64 lists (a
 //! power of two: the lists' tournament tree pairs them) sharing a list capacity of 4 words
-//! per list up to 32,768 words, and labels of 4 to 32 bits. The engine's blocks take these
+//! per list up to 32,768 words, labels of 4 to 32 bits, and communicators, sources, tags
+//! and handles of 1 to 32 bits each (`tagmatch_hdl::fields`). The engine's blocks take these
 //! when the Verilog is generated (`tagmatch_hdl::receive_engine::EngineShape`), so the
 //! binary holds one engine per list address width, not one per configuration, and adding
 //! a size costs no compile time. Out-of-range values get a one-line error naming the range.
@@ -12,10 +13,12 @@ use crate::board_gen::ShellTarget;
 use crate::boards::Board;
 use serde_json::{json, Value};
 use std::path::Path;
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::receive_engine::{
     receive_engine_ports, receive_engine_verilog, EngineShape, MAX_LIST_CAPACITY,
 };
 use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
+use tagmatch_sim::cycle::FieldLimits;
 
 /// One engine configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +29,8 @@ pub struct EngineConfig {
     pub list_address_bits: u32,
     /// Width of the lists' posting labels (`parallel_lists.rs`).
     pub label_bits: u32,
+    /// Stored widths of the communicator, source, tag and handle (`fields.rs`).
+    pub fields: FieldWidths,
 }
 
 impl EngineConfig {
@@ -41,8 +46,24 @@ impl EngineConfig {
 
     /// The cycle-accurate model of this configuration.
     pub fn model_config(&self) -> Result<TwoLevelConfig, String> {
-        TwoLevelConfig::new(self.cam_depth as usize, self.lists as usize, self.entries_per_list() as usize)?
-            .with_label_bits(self.label_bits)
+        Ok(TwoLevelConfig::new(
+            self.cam_depth as usize,
+            self.lists as usize,
+            self.entries_per_list() as usize,
+        )?
+        .with_label_bits(self.label_bits)?
+        .with_fields(self.field_limits()))
+    }
+
+    /// What an operation's values must fit, for the models and the RTL driver.
+    pub fn field_limits(&self) -> FieldLimits {
+        let f = self.fields;
+        FieldLimits { comm: f.comm as u32, src: f.src as u32, tag: f.tag as u32, handle: f.handle as u32 }
+    }
+
+    /// The same configuration storing fields of `fields`.
+    pub fn with_fields(self, fields: FieldWidths) -> Self {
+        EngineConfig { fields, ..self }
     }
 
     /// The same configuration with posting labels of `bits` bits; out of range, an error
@@ -68,16 +89,23 @@ impl EngineConfig {
     }
 
     /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4` (and
-    /// `-l6` for 6-bit labels).
+    /// `-l6` for 6-bit labels, `-f16.32.32.32` for field widths other than the default).
     pub fn build_name(&self) -> String {
         let labels = if self.label_bits == 32 { String::new() } else { format!("-l{}", self.label_bits) };
-        format!("engine-c{}-a{}-n{}{labels}", self.cam_depth, self.list_address_bits, self.lists)
+        let f = self.fields;
+        let fields = if f == FieldWidths::default() {
+            String::new()
+        } else {
+            format!("-f{}.{}.{}.{}", f.comm, f.src, f.tag, f.handle)
+        };
+        format!("engine-c{}-a{}-n{}{labels}{fields}", self.cam_depth, self.list_address_bits, self.lists)
     }
 
     /// The size the hardware blocks take.
     pub fn shape(&self) -> Result<EngineShape, String> {
         EngineShape::new(self.cam_depth as usize, self.lists as usize, self.list_address_bits as usize)?
             .with_label_bits(self.label_bits)
+            .map(|s| s.with_fields(self.fields))
     }
 
     /// The configuration's Verilog (top module `top`).
@@ -107,6 +135,7 @@ pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<E
         lists,
         list_address_bits: words.trailing_zeros(),
         label_bits: 32,
+        fields: FieldWidths::default(),
     };
     cfg.shape()?;
     Ok(cfg)
@@ -171,7 +200,7 @@ pub fn generate(
             (board_gen::WRAPPER_MODULE, b.clock.port.as_str(), board, Value::Null)
         }
         Packaging::Shell(s) => {
-            files.extend(board_gen::generate_shell(s, file, out)?);
+            files.extend(board_gen::generate_shell(s, &cfg.fields, file, out)?);
             let shell = json!({
                 "vendor": s.vendor.name(),
                 "interface": s.vendor.interface(),
@@ -211,10 +240,10 @@ pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
         "list_capacity": cfg.list_capacity,
         "entries_per_list": cfg.entries_per_list(),
         "queue_capacity": cfg.queue_capacity(),
-        "handle_bits": 32,
-        "comm_bits": 16,
-        "source_bits": 16,
-        "tag_bits": 32,
+        "handle_bits": cfg.fields.handle,
+        "comm_bits": cfg.fields.comm,
+        "source_bits": cfg.fields.src,
+        "tag_bits": cfg.fields.tag,
         "label_bits": cfg.label_bits,
     })
 }

@@ -29,6 +29,7 @@ use report::{render, Format};
 use software_bench::Bench;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_sim::cycle::baselines::{Baseline, SOFTWARE_CYCLES_PER_ELEMENT};
 use tagmatch_sim::cycle::bench::Traffic;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
@@ -110,19 +111,47 @@ struct EngineShape {
     /// that would leave labels half the space apart answers overflow).
     #[arg(long, default_value_t = 32)]
     label_bits: u32,
+    #[command(flatten)]
+    fields: FieldArgs,
+}
+
+/// Stored widths of the engine's fields (the ports stay 32 bits; a wider value answers
+/// `error`).
+#[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
+struct FieldArgs {
+    /// Communicator bits, 1 to 32.
+    #[arg(long, default_value_t = 16)]
+    comm_bits: usize,
+    /// Source-rank bits, 1 to 32 (32 for jobs of more than 65,536 ranks).
+    #[arg(long, default_value_t = 16)]
+    source_bits: usize,
+    /// Tag bits, 1 to 32.
+    #[arg(long, default_value_t = 32)]
+    tag_bits: usize,
+    /// Receive and message handle bits, 1 to 32.
+    #[arg(long, default_value_t = 32)]
+    handle_bits: usize,
+}
+
+impl FieldArgs {
+    fn widths(&self) -> Result<FieldWidths, String> {
+        FieldWidths::new(self.comm_bits, self.source_bits, self.tag_bits, self.handle_bits)
+    }
 }
 
 impl EngineShape {
     /// No two-level option was given (the other designs refuse them).
     fn is_default(&self) -> bool {
         (self.cam_depth, self.lists, self.list_capacity, self.label_bits) == (256, 4, 32768, 32)
+            && self.fields.widths() == Ok(FieldWidths::default())
     }
 
     /// The configuration, with a warning on stderr when its labels are too narrow for
     /// its lists.
     fn config(&self) -> Result<engine_gen::EngineConfig, String> {
         let cfg = engine_gen::configuration(self.cam_depth, self.lists, self.list_capacity)?
-            .with_label_bits(self.label_bits)?;
+            .with_label_bits(self.label_bits)?
+            .with_fields(self.fields.widths()?);
         if let Some(w) = cfg.label_warning() {
             eprintln!("{w}");
         }
@@ -546,6 +575,8 @@ enum Command {
         /// Bits of the lists' posting labels, 4 to 32 (see `gen --label-bits`).
         #[arg(long, default_value_t = 32)]
         label_bits: u32,
+        #[command(flatten)]
+        fields: FieldArgs,
         /// Run the host driver over the engine, for unbounded MPI matching: `fallback` (the
         /// host keeps what overflows) or `split` (the engine owns the receives, the host the
         /// unexpected messages), against the unbounded golden model.
@@ -730,7 +761,8 @@ fn trace(action: TraceAction) -> Result<(), String> {
                             shape.lists as usize,
                             shape.list_capacity as usize,
                         )?
-                        .with_label_bits(shape.label_bits)?,
+                        .with_label_bits(shape.label_bits)?
+                        .with_fields(shape.config()?.field_limits()),
                     )
                 } else {
                     let cfg = shape.config()?;
@@ -1003,6 +1035,7 @@ fn run(cli: Cli) -> Result<(), String> {
             cam_depth,
             list_capacity,
             label_bits,
+            fields,
             host,
             delay,
             no_sync,
@@ -1019,12 +1052,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let (record, agreement) = match (engine, host) {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
-                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits }.config()?;
+                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
                     (cosim_cmd::run(&cfg, &ops, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
                 }
                 (Design::TwoLevel, Some(choice)) => {
                     array.unused()?;
-                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits }.config()?;
+                    let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
                     let mode = choice.mode(delay, !no_sync);
                     (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
                 }

@@ -39,8 +39,8 @@ const MAX_OPS: usize = 1_000_000;
 /// One field of the packed vector: name, width.
 const LAYOUT: [(&str, u32); 14] = [
     ("op", 4),
-    ("comm", 16),
-    ("src", 16),
+    ("comm", 32),
+    ("src", 32),
     ("tag", 32),
     ("src_any", 1),
     ("tag_any", 1),
@@ -160,8 +160,8 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20   reg reset = 1'b0;\n\
          \x20   reg cmd_valid = 1'b0;\n\
          \x20   reg [3:0] cmd_op = 4'd0;\n\
-         \x20   reg [15:0] cmd_comm = 16'd0;\n\
-         \x20   reg [15:0] cmd_src = 16'd0;\n\
+         \x20   reg [31:0] cmd_comm = 32'd0;\n\
+         \x20   reg [31:0] cmd_src = 32'd0;\n\
          \x20   reg [31:0] cmd_tag = 32'd0;\n\
          \x20   reg cmd_src_any = 1'b0;\n\
          \x20   reg cmd_tag_any = 1'b0;\n\
@@ -171,8 +171,8 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
          \x20   wire cmd_ready, resp_valid;\n\
          \x20   wire [3:0] resp_kind;\n\
          \x20   wire [7:0] resp_id;\n\
-         \x20   wire [31:0] resp_recv, resp_msg, resp_tag;\n\
-         \x20   wire [15:0] resp_src, prq_count, umq_count, prq_cam_count, umq_cam_count;\n\
+         \x20   wire [31:0] resp_recv, resp_msg, resp_tag, resp_src;\n\
+         \x20   wire [15:0] prq_count, umq_count, prq_cam_count, umq_cam_count;\n\
          \x20   top dut(\n\
          \x20       .clock(clock), .reset(reset),\n\
          \x20       .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_op(cmd_op), .cmd_comm(cmd_comm),\n\

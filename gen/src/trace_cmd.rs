@@ -367,7 +367,7 @@ pub fn replay_engine(
             progress::note(&progress, &line);
             progress.set_message(format!("building {}", e.name));
             let (model, _) = Model::build(&engine_spec(&e.name, e.verilog.clone(), false))?;
-            Some(RtlEngine::new(model)?)
+            Some(RtlEngine::new(model)?.with_fields(e.config.fields))
         }
     };
     let mut out = Vec::new();

@@ -346,6 +346,29 @@ fn any_size_generates_and_cosimulates() {
     }
 }
 
+/// Field widths from the command line: the manifest names them, a co-simulation of an
+/// engine with 4-bit communicators, 32-bit sources, 8-bit tags and 21-bit handles agrees
+/// with both models, and a width out of range is a one-line error naming it.
+#[test]
+fn field_widths_reach_gen_and_cosim() {
+    let widths = ["--comm-bits", "4", "--source-bits", "32", "--tag-bits", "8", "--handle-bits", "21"];
+    let dir = std::env::temp_dir().join(format!("tagmatch-gen-fields-{}", std::process::id()));
+    let manifest = generate(
+        &dir,
+        &[&["--cam-depth", "8", "--lists", "4", "--list-capacity", "256"], &widths[..]].concat(),
+    );
+    let p = &manifest["parameters"];
+    assert_eq!((p["comm_bits"].as_u64(), p["source_bits"].as_u64()), (Some(4), Some(32)), "{p}");
+    assert_eq!((p["tag_bits"].as_u64(), p["handle_bits"].as_u64()), (Some(8), Some(21)), "{p}");
+    std::fs::remove_dir_all(&dir).ok();
+    let r = &json(&tagmatch(&[&["cosim", "--ops", "3000", "--format", "json"], &widths[..]].concat()))[0];
+    assert_eq!(r["ops"], 3000, "{r}");
+    for (option, bits) in [("--source-bits", "33"), ("--tag-bits", "0"), ("--comm-bits", "40")] {
+        let e = one_line_error(&tagmatch(&["gen", option, bits, "--out", "/tmp/never"]));
+        assert!(e.contains(&format!("{option} {bits}: a field is 1 to 32 bits wide")), "{e}");
+    }
+}
+
 /// Narrow posting labels from the command line: the manifest says so, and a co-simulation
 /// wraps them and counts the inserts they refused; flushes mid-stream are counted too.
 #[test]

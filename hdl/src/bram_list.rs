@@ -2,7 +2,8 @@
 //! element per cycle, delete the found element from the middle, with a free list.
 //!
 //! Storage: one block RAM (one read and one write port) per field — communicator,
-//! source, tag, wildcard flags, handle, posting label — one for the `next` pointers and
+//! source, tag, wildcard flags, handle, posting label, each as wide as generated
+//! (`fields.rs`, `field_ram.rs`) — one for the `next` pointers and
 //! one holding the stack of freed nodes; node 0 is never used, so a list with `A`-bit
 //! addresses holds `2^A - 1` entries. Fresh nodes come from a bump counter, then from
 //! the free stack. A walk stops at the tail by comparing with the tail register, so a
@@ -29,6 +30,8 @@
 //!   many elements were compared.
 //! - `remove`: removes the element the last successful search found (one cycle).
 
+use crate::field_ram::FieldRam;
+use crate::fields::FieldWidths;
 use rust_hdl::prelude::*;
 
 pub const MODE_ENVELOPE: u64 = 0;
@@ -44,8 +47,8 @@ pub struct BramList<const A: usize> {
     pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<16>>,
-    pub in_src: Signal<In, Bits<16>>,
+    pub in_comm: Signal<In, Bits<32>>,
+    pub in_src: Signal<In, Bits<32>>,
     pub in_tag: Signal<In, Bits<32>>,
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
@@ -53,8 +56,8 @@ pub struct BramList<const A: usize> {
     pub in_label: Signal<In, Bits<32>>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<16>>,
-    pub key_src: Signal<In, Bits<16>>,
+    pub key_comm: Signal<In, Bits<32>>,
+    pub key_src: Signal<In, Bits<32>>,
     pub key_tag: Signal<In, Bits<32>>,
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
@@ -62,9 +65,9 @@ pub struct BramList<const A: usize> {
     pub found: Signal<Out, Bit>,
     pub found_handle: Signal<Out, Bits<32>>,
     pub found_label: Signal<Out, Bits<32>>,
-    pub found_src: Signal<Out, Bits<16>>,
+    pub found_src: Signal<Out, Bits<32>>,
     pub found_tag: Signal<Out, Bits<32>>,
-    pub found_comm: Signal<Out, Bits<16>>,
+    pub found_comm: Signal<Out, Bits<32>>,
     pub found_src_any: Signal<Out, Bit>,
     pub found_tag_any: Signal<Out, Bit>,
     pub steps: Signal<Out, Bits<16>>,
@@ -86,21 +89,21 @@ pub struct BramList<const A: usize> {
     hit_next: DFF<Bits<A>>,
     hit_handle: DFF<Bits<32>>,
     hit_label: DFF<Bits<32>>,
-    hit_src: DFF<Bits<16>>,
+    hit_src: DFF<Bits<32>>,
     hit_tag: DFF<Bits<32>>,
-    hit_comm: DFF<Bits<16>>,
+    hit_comm: DFF<Bits<32>>,
     hit_src_any: DFF<Bit>,
     hit_tag_any: DFF<Bit>,
     compared: DFF<Bits<16>>,
     mode: DFF<Bits<2>>,
-    k_comm: DFF<Bits<16>>,
-    k_src: DFF<Bits<16>>,
+    k_comm: DFF<Bits<32>>,
+    k_src: DFF<Bits<32>>,
     k_tag: DFF<Bits<32>>,
     k_src_any: DFF<Bit>,
     k_tag_any: DFF<Bit>,
     k_handle: DFF<Bits<32>>,
-    e_comm: DFF<Bits<16>>,
-    e_src: DFF<Bits<16>>,
+    e_comm: DFF<Bits<32>>,
+    e_src: DFF<Bits<32>>,
     e_tag: DFF<Bits<32>>,
     e_src_any: DFF<Bit>,
     e_tag_any: DFF<Bit>,
@@ -112,8 +115,8 @@ pub struct BramList<const A: usize> {
     p_node: DFF<Bits<A>>,
     p_prev: DFF<Bits<A>>,
     p_next: DFF<Bits<A>>,
-    p_comm: DFF<Bits<16>>,
-    p_src: DFF<Bits<16>>,
+    p_comm: DFF<Bits<32>>,
+    p_src: DFF<Bits<32>>,
     p_tag: DFF<Bits<32>>,
     p_src_any: DFF<Bit>,
     p_tag_any: DFF<Bit>,
@@ -132,20 +135,30 @@ pub struct BramList<const A: usize> {
     zero16: Constant<Bits<16>>,
     mode_handle: Constant<Bits<2>>,
     mode_any: Constant<Bits<2>>,
-    comm_ram: RAM<Bits<16>, A>,
-    src_ram: RAM<Bits<16>, A>,
-    tag_ram: RAM<Bits<32>, A>,
+    comm_ram: FieldRam<A>,
+    src_ram: FieldRam<A>,
+    tag_ram: FieldRam<A>,
     src_any_ram: RAM<Bit, A>,
     tag_any_ram: RAM<Bit, A>,
-    handle_ram: RAM<Bits<32>, A>,
-    label_ram: RAM<Bits<32>, A>,
+    handle_ram: FieldRam<A>,
+    label_ram: FieldRam<A>,
     next_ram: RAM<Bits<A>, A>,
     free_ram: RAM<Bits<A>, A>,
 }
 
 impl<const A: usize> Default for BramList<A> {
+    /// The default field widths and 32-bit labels.
     fn default() -> Self {
+        BramList::new(FieldWidths::default(), 32)
+    }
+}
+
+impl<const A: usize> BramList<A> {
+    /// A list whose field RAMs keep `widths` bits of each field and the top `label_bits`
+    /// bits of each posting label.
+    pub fn new(widths: FieldWidths, label_bits: u32) -> Self {
         assert!((2..=20).contains(&A), "list address width {A} out of range");
+        let label_bits = label_bits as usize;
         BramList {
             clock: Default::default(),
             reset: Default::default(),
@@ -238,13 +251,13 @@ impl<const A: usize> Default for BramList<A> {
             zero16: Constant::new(0u64.to_bits()),
             mode_handle: Constant::new(MODE_HANDLE.to_bits()),
             mode_any: Constant::new(MODE_ANY.to_bits()),
-            comm_ram: Default::default(),
-            src_ram: Default::default(),
-            tag_ram: Default::default(),
+            comm_ram: FieldRam::new(0, widths.comm),
+            src_ram: FieldRam::new(0, widths.src),
+            tag_ram: FieldRam::new(0, widths.tag),
             src_any_ram: Default::default(),
             tag_any_ram: Default::default(),
-            handle_ram: Default::default(),
-            label_ram: Default::default(),
+            handle_ram: FieldRam::new(0, widths.handle),
+            label_ram: FieldRam::new(32 - label_bits, label_bits),
             next_ram: Default::default(),
             free_ram: Default::default(),
         }
@@ -554,8 +567,8 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("count", 16, false),
         ("full", 1, false),
         ("insert", 1, true),
-        ("in_comm", 16, true),
-        ("in_src", 16, true),
+        ("in_comm", 32, true),
+        ("in_src", 32, true),
         ("in_tag", 32, true),
         ("in_src_any", 1, true),
         ("in_tag_any", 1, true),
@@ -563,8 +576,8 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("in_label", 32, true),
         ("search", 1, true),
         ("search_mode", 2, true),
-        ("key_comm", 16, true),
-        ("key_src", 16, true),
+        ("key_comm", 32, true),
+        ("key_src", 32, true),
         ("key_tag", 32, true),
         ("key_src_any", 1, true),
         ("key_tag_any", 1, true),
@@ -572,9 +585,9 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("found", 1, false),
         ("found_handle", 32, false),
         ("found_label", 32, false),
-        ("found_src", 16, false),
+        ("found_src", 32, false),
         ("found_tag", 32, false),
-        ("found_comm", 16, false),
+        ("found_comm", 32, false),
         ("found_src_any", 1, false),
         ("found_tag_any", 1, false),
         ("steps", 16, false),

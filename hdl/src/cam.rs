@@ -36,13 +36,11 @@
 
 use rust_hdl::prelude::*;
 
-pub use crate::single_cycle_cam::{COMM_BITS, HANDLE_BITS, INDEX_BITS, SRC_BITS, TAG_BITS};
+use crate::fields::{FieldWidths, FIELD_BITS};
+pub use crate::single_cycle_cam::INDEX_BITS;
 
 /// Search modes, shared with the level-2 lists.
 pub use crate::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-
-/// Bits of one stored entry: communicator, source, tag, the two wildcard flags, handle.
-const ENTRY_BITS: usize = COMM_BITS + SRC_BITS + TAG_BITS + 2 + HANDLE_BITS;
 
 /// One stored entry, for the Rust simulation.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -64,33 +62,34 @@ pub struct Cam {
     pub search: Signal<In, Bit>,
     /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<COMM_BITS>>,
-    pub key_src: Signal<In, Bits<SRC_BITS>>,
-    pub key_tag: Signal<In, Bits<TAG_BITS>>,
+    pub key_comm: Signal<In, Bits<FIELD_BITS>>,
+    pub key_src: Signal<In, Bits<FIELD_BITS>>,
+    pub key_tag: Signal<In, Bits<FIELD_BITS>>,
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub key_handle: Signal<In, Bits<FIELD_BITS>>,
     /// The last search's answer, valid from the cycle after `search`.
     pub hit: Signal<Out, Bit>,
-    pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
-    pub hit_src: Signal<Out, Bits<SRC_BITS>>,
-    pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
+    pub hit_handle: Signal<Out, Bits<FIELD_BITS>>,
+    pub hit_src: Signal<Out, Bits<FIELD_BITS>>,
+    pub hit_tag: Signal<Out, Bits<FIELD_BITS>>,
     /// Deletes the last search's answer (two cycles after `search` at the earliest).
     pub remove: Signal<In, Bit>,
     /// Appends an entry behind every stored one.
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<COMM_BITS>>,
-    pub in_src: Signal<In, Bits<SRC_BITS>>,
-    pub in_tag: Signal<In, Bits<TAG_BITS>>,
+    pub in_comm: Signal<In, Bits<FIELD_BITS>>,
+    pub in_src: Signal<In, Bits<FIELD_BITS>>,
+    pub in_tag: Signal<In, Bits<FIELD_BITS>>,
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub in_handle: Signal<In, Bits<FIELD_BITS>>,
     /// Stored entries (an up/down counter).
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     /// Every slot holds an entry (the last slot's valid bit).
     pub full: Signal<Out, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _depth: usize,
+    _widths: FieldWidths,
     _slots: Vec<Slot>,
     _mv: Vec<bool>,
     _upto: Vec<bool>,
@@ -101,9 +100,11 @@ pub struct Cam {
 pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
 
 impl Cam {
-    /// A CAM of `depth` slots (in [`CAM_DEPTHS`]); the depth is a generation parameter,
-    /// so one compiled block serves every size.
-    pub fn new(depth: usize) -> Self {
+    /// A CAM of `depth` slots (in [`CAM_DEPTHS`]) storing fields of `widths`; both are
+    /// generation parameters, so one compiled block serves every size. The field ports
+    /// are 32 bits; only the low `widths` bits are stored and compared (the engine refuses
+    /// wider values before they get here).
+    pub fn new(depth: usize, widths: FieldWidths) -> Self {
         assert!(CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range (2 to 4,096)");
         let d = depth;
         Cam {
@@ -132,6 +133,7 @@ impl Cam {
             count: Default::default(),
             full: Default::default(),
             _depth: d,
+            _widths: widths,
             _slots: Vec::with_capacity(d),
             _mv: vec![false; d],
             _upto: vec![false; d],
@@ -139,17 +141,24 @@ impl Cam {
     }
 
     fn slot_matches(&self, s: &Slot) -> bool {
+        let w = self._widths;
+        let key = |sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize| low_bits(sig.val().index() as u64, bits);
         match self.search_mode.val().index() as u64 {
             MODE_ANY => true,
-            MODE_HANDLE => s.handle == self.key_handle.val().index() as u64,
+            MODE_HANDLE => s.handle == key(&self.key_handle, w.handle),
             MODE_ENVELOPE => {
-                s.comm == self.key_comm.val().index() as u64
-                    && (s.src == self.key_src.val().index() as u64 || s.src_any || self.key_src_any.val())
-                    && (s.tag == self.key_tag.val().index() as u64 || s.tag_any || self.key_tag_any.val())
+                s.comm == key(&self.key_comm, w.comm)
+                    && (s.src == key(&self.key_src, w.src) || s.src_any || self.key_src_any.val())
+                    && (s.tag == key(&self.key_tag, w.tag) || s.tag_any || self.key_tag_any.val())
             }
             _ => false,
         }
     }
+}
+
+/// The low `bits` bits of `v`: what a field of that width stores.
+fn low_bits(v: u64, bits: usize) -> u64 {
+    v & ((1u64 << bits) - 1)
 }
 
 impl Logic for Cam {
@@ -179,13 +188,14 @@ impl Logic for Cam {
                     self._mv.iter_mut().for_each(|b| *b = false);
                 }
                 if self.insert.val() && self._slots.len() < self._depth {
+                    let w = self._widths;
                     self._slots.push(Slot {
-                        comm: self.in_comm.val().index() as u64,
-                        src: self.in_src.val().index() as u64,
-                        tag: self.in_tag.val().index() as u64,
+                        comm: low_bits(self.in_comm.val().index() as u64, w.comm),
+                        src: low_bits(self.in_src.val().index() as u64, w.src),
+                        tag: low_bits(self.in_tag.val().index() as u64, w.tag),
                         src_any: self.in_src_any.val(),
                         tag_any: self.in_tag_any.val(),
-                        handle: self.in_handle.val().index() as u64,
+                        handle: low_bits(self.in_handle.val().index() as u64, w.handle),
                     });
                 }
                 if self.search.val() {
@@ -217,16 +227,49 @@ impl Logic for Cam {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(cam_body(self._depth))
+        Verilog::Custom(cam_body(self._depth, self._widths))
     }
 }
 
-/// The CAM's Verilog body for depth `d`.
-fn cam_body(d: usize) -> String {
-    let (cw, sw, tw, hw, iw, ew) = (COMM_BITS, SRC_BITS, TAG_BITS, HANDLE_BITS, INDEX_BITS, ENTRY_BITS);
+/// `expr`, `w` bits wide, zero-extended to a 32-bit port.
+fn widened(expr: &str, w: usize) -> String {
+    if w == FIELD_BITS {
+        expr.to_string()
+    } else {
+        format!("{{{}'d0, {expr}}}", FIELD_BITS - w)
+    }
+}
+
+/// The bits of a 32-bit port above a `w`-bit field (for the unused-bits sink), if any.
+fn above(port: &str, w: usize) -> Option<String> {
+    (w < FIELD_BITS).then(|| format!("{port}[{}:{w}]", FIELD_BITS - 1))
+}
+
+/// The CAM's Verilog body for depth `d` and field widths `widths`.
+fn cam_body(d: usize, widths: FieldWidths) -> String {
+    let (cw, sw, tw, hw, iw) = (widths.comm, widths.src, widths.tag, widths.handle, INDEX_BITS);
+    let ew = widths.entry_bits();
+    // The insert ports' bits above each field are not stored (the engine refuses values
+    // that have them); the key ports' go into the compare functions whole.
+    let dropped: Vec<String> =
+        [above("in_comm", cw), above("in_src", sw), above("in_tag", tw), above("in_handle", hw)]
+            .into_iter()
+            .flatten()
+            .collect();
+    let sink = if dropped.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "/* verilator lint_off UNUSEDSIGNAL */\nwire unused_insert_bits = &{{1'b0, {}}};\n/* verilator lint_on UNUSEDSIGNAL */\n",
+            dropped.join(", ")
+        )
+    };
     // Field offsets in an entry word: comm | src | tag | src_any | tag_any | handle.
     let (so, to) = (cw, cw + sw);
     let (sao, tao, ho) = (to + tw, to + tw + 1, to + tw + 2);
+    let hit_handle = widened(&format!("hit_entry[{ho} +: {hw}]"), hw);
+    let hit_src = widened(&format!("hit_entry[{so} +: {sw}]"), sw);
+    let hit_tag = widened(&format!("hit_entry[{to} +: {tw}]"), tw);
     let prefix = crate::trees::prefix_or("upto", "mv", d);
     format!(
         r#"
@@ -266,17 +309,19 @@ function automatic [D-1:0] matching(input [EW*D-1:0] c, input [1:0] mode, input 
 endfunction
 
 // Whether one entry word matches a search (the same rules as `matching`).
-function automatic entry_matches(input [EW-1:0] w, input [1:0] mode, input [{cw}-1:0] k_comm,
-        input [{sw}-1:0] k_src, input [{tw}-1:0] k_tag, input s_any, input t_any, input [{hw}-1:0] k_handle);
+/* verilator lint_off UNUSEDSIGNAL */
+function automatic entry_matches(input [EW-1:0] w, input [1:0] mode, input [31:0] k_comm,
+        input [31:0] k_src, input [31:0] k_tag, input s_any, input t_any, input [31:0] k_handle);
     begin
         if (mode == 2'd2) entry_matches = 1'b1;
-        else if (mode == 2'd1) entry_matches = w[{ho} +: {hw}] == k_handle;
-        else if (mode == 2'd0) entry_matches = (w[0 +: {cw}] == k_comm)
-            & ((w[{so} +: {sw}] == k_src) | w[{sao}] | s_any)
-            & ((w[{to} +: {tw}] == k_tag) | w[{tao}] | t_any);
+        else if (mode == 2'd1) entry_matches = w[{ho} +: {hw}] == k_handle[{hw}-1:0];
+        else if (mode == 2'd0) entry_matches = (w[0 +: {cw}] == k_comm[{cw}-1:0])
+            & ((w[{so} +: {sw}] == k_src[{sw}-1:0]) | w[{sao}] | s_any)
+            & ((w[{to} +: {tw}] == k_tag[{tw}-1:0]) | w[{tao}] | t_any);
         else entry_matches = 1'b0;
     end
 endfunction
+/* verilator lint_on UNUSEDSIGNAL */
 
 {prefix}wire [D-1:0] first = mv & ~{{upto[D-2:0], 1'b0}};
 
@@ -294,9 +339,9 @@ endgenerate
 
 always @(*) begin
     hit = upto[D-1];
-    hit_handle = hit_entry[{ho} +: {hw}];
-    hit_src = hit_entry[{so} +: {sw}];
-    hit_tag = hit_entry[{to} +: {tw}];
+    hit_handle = {hit_handle};
+    hit_src = {hit_src};
+    hit_tag = {hit_tag};
     count = used;
     full = valid[D-1];
 end
@@ -306,7 +351,8 @@ end
 wire [D-1:0] shift = remove ? upto_q : {{D{{1'b0}}}};
 wire [D-1:0] valid_shifted = (valid & ~shift) | ({{1'b0, valid[D-1:1]}} & shift);
 wire [D-1:0] insert_here = insert ? (~valid_shifted & {{valid_shifted[D-2:0], 1'b1}}) : {{D{{1'b0}}}};
-wire [EW-1:0] in_entry = {{in_handle, in_tag_any, in_src_any, in_tag, in_src, in_comm}};
+wire [EW-1:0] in_entry = {{in_handle[{hw}-1:0], in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
+{sink}
 wire removed = remove & (|(valid & upto_q));
 wire inserted = |insert_here;
 
@@ -352,10 +398,10 @@ end
 "#,
         iw_msb = iw - 1,
         iw_pad = iw - 1,
-        k_pad_c = 64 - cw,
-        k_pad_s = 64 - sw,
-        k_pad_t = 64 - tw,
-        k_pad_h = 64 - hw,
+        k_pad_c = 64 - FIELD_BITS,
+        k_pad_s = 64 - FIELD_BITS,
+        k_pad_t = 64 - FIELD_BITS,
+        k_pad_h = 64 - FIELD_BITS,
     )
 }
 
@@ -365,24 +411,24 @@ pub const CAM_PORTS: [(&str, u32, bool); 24] = [
     ("reset", 1, true),
     ("search", 1, true),
     ("search_mode", 2, true),
-    ("key_comm", COMM_BITS as u32, true),
-    ("key_src", SRC_BITS as u32, true),
-    ("key_tag", TAG_BITS as u32, true),
+    ("key_comm", FIELD_BITS as u32, true),
+    ("key_src", FIELD_BITS as u32, true),
+    ("key_tag", FIELD_BITS as u32, true),
     ("key_src_any", 1, true),
     ("key_tag_any", 1, true),
-    ("key_handle", HANDLE_BITS as u32, true),
+    ("key_handle", FIELD_BITS as u32, true),
     ("hit", 1, false),
-    ("hit_handle", HANDLE_BITS as u32, false),
-    ("hit_src", SRC_BITS as u32, false),
-    ("hit_tag", TAG_BITS as u32, false),
+    ("hit_handle", FIELD_BITS as u32, false),
+    ("hit_src", FIELD_BITS as u32, false),
+    ("hit_tag", FIELD_BITS as u32, false),
     ("remove", 1, true),
     ("insert", 1, true),
-    ("in_comm", COMM_BITS as u32, true),
-    ("in_src", SRC_BITS as u32, true),
-    ("in_tag", TAG_BITS as u32, true),
+    ("in_comm", FIELD_BITS as u32, true),
+    ("in_src", FIELD_BITS as u32, true),
+    ("in_tag", FIELD_BITS as u32, true),
     ("in_src_any", 1, true),
     ("in_tag_any", 1, true),
-    ("in_handle", HANDLE_BITS as u32, true),
+    ("in_handle", FIELD_BITS as u32, true),
     ("count", INDEX_BITS as u32, false),
     ("full", 1, false),
 ];
@@ -394,31 +440,31 @@ pub struct CamTop {
     pub reset: Signal<In, Bit>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<COMM_BITS>>,
-    pub key_src: Signal<In, Bits<SRC_BITS>>,
-    pub key_tag: Signal<In, Bits<TAG_BITS>>,
+    pub key_comm: Signal<In, Bits<FIELD_BITS>>,
+    pub key_src: Signal<In, Bits<FIELD_BITS>>,
+    pub key_tag: Signal<In, Bits<FIELD_BITS>>,
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub key_handle: Signal<In, Bits<FIELD_BITS>>,
     pub hit: Signal<Out, Bit>,
-    pub hit_handle: Signal<Out, Bits<HANDLE_BITS>>,
-    pub hit_src: Signal<Out, Bits<SRC_BITS>>,
-    pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
+    pub hit_handle: Signal<Out, Bits<FIELD_BITS>>,
+    pub hit_src: Signal<Out, Bits<FIELD_BITS>>,
+    pub hit_tag: Signal<Out, Bits<FIELD_BITS>>,
     pub remove: Signal<In, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<COMM_BITS>>,
-    pub in_src: Signal<In, Bits<SRC_BITS>>,
-    pub in_tag: Signal<In, Bits<TAG_BITS>>,
+    pub in_comm: Signal<In, Bits<FIELD_BITS>>,
+    pub in_src: Signal<In, Bits<FIELD_BITS>>,
+    pub in_tag: Signal<In, Bits<FIELD_BITS>>,
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<HANDLE_BITS>>,
+    pub in_handle: Signal<In, Bits<FIELD_BITS>>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
     cam: Cam,
 }
 
 impl CamTop {
-    pub fn new(depth: usize) -> Self {
+    pub fn new(depth: usize, widths: FieldWidths) -> Self {
         CamTop {
             clock: Default::default(),
             reset: Default::default(),
@@ -444,7 +490,7 @@ impl CamTop {
             in_handle: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            cam: Cam::new(depth),
+            cam: Cam::new(depth, widths),
         }
     }
 }
@@ -479,9 +525,15 @@ impl Logic for CamTop {
     }
 }
 
-/// The Verilog of a CAM of `depth` slots (in [`CAM_DEPTHS`]), top module `top`.
+/// The Verilog of a CAM of `depth` slots (in [`CAM_DEPTHS`]) with the default field
+/// widths, top module `top`.
 pub fn cam_verilog(depth: usize) -> String {
-    let mut uut = CamTop::new(depth);
+    cam_verilog_with(depth, FieldWidths::default())
+}
+
+/// The Verilog of a CAM of `depth` slots storing fields of `widths`, top module `top`.
+pub fn cam_verilog_with(depth: usize, widths: FieldWidths) -> String {
+    let mut uut = CamTop::new(depth, widths);
     uut.connect_all();
     generate_verilog(&uut)
 }

@@ -13,6 +13,8 @@ pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;
 pub mod event_safe;
+pub mod field_ram;
+pub mod fields;
 pub mod onesided;
 pub mod parallel_lists;
 pub mod receive_engine;

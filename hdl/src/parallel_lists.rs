@@ -34,6 +34,7 @@
 //! a chain; `update` beside it is the same behaviour for rust-hdl's simulator.
 
 use crate::bram_list::BramList;
+use crate::fields::FieldWidths;
 use crate::trees::{encode_one_hot, levels, prefix_or};
 use rust_hdl::prelude::*;
 
@@ -57,8 +58,8 @@ pub struct ParallelLists<const A: usize> {
     /// No list holds an entry.
     pub empty: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<16>>,
-    pub in_src: Signal<In, Bits<16>>,
+    pub in_comm: Signal<In, Bits<32>>,
+    pub in_src: Signal<In, Bits<32>>,
     pub in_tag: Signal<In, Bits<32>>,
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
@@ -67,8 +68,8 @@ pub struct ParallelLists<const A: usize> {
     pub label_room: Signal<Out, Bit>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<16>>,
-    pub key_src: Signal<In, Bits<16>>,
+    pub key_comm: Signal<In, Bits<32>>,
+    pub key_src: Signal<In, Bits<32>>,
     pub key_tag: Signal<In, Bits<32>>,
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
@@ -77,9 +78,9 @@ pub struct ParallelLists<const A: usize> {
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
     pub found_handle: Signal<Out, Bits<32>>,
-    pub found_src: Signal<Out, Bits<16>>,
+    pub found_src: Signal<Out, Bits<32>>,
     pub found_tag: Signal<Out, Bits<32>>,
-    pub found_comm: Signal<Out, Bits<16>>,
+    pub found_comm: Signal<Out, Bits<32>>,
     pub found_src_any: Signal<Out, Bit>,
     pub found_tag_any: Signal<Out, Bit>,
     pub remove: Signal<In, Bit>,
@@ -117,7 +118,7 @@ impl<const A: usize> ParallelLists<A> {
     /// are `label_bits` wide (4 to 32). The number of lists is a generation parameter;
     /// only the address width `A` is a type parameter (rust-hdl sizes registers and RAMs
     /// by type).
-    pub fn new(n: usize, label_bits: u32) -> Self {
+    pub fn new(n: usize, widths: FieldWidths, label_bits: u32) -> Self {
         assert!(n.is_power_of_two() && n <= 64, "lists must be a power of two up to 64, not {n}");
         assert!((4..=32).contains(&label_bits), "labels of {label_bits} bits: 4 to 32");
         let t = levels(n);
@@ -153,7 +154,7 @@ impl<const A: usize> ParallelLists<A> {
             found_src_any: Default::default(),
             found_tag_any: Default::default(),
             remove: Default::default(),
-            lists: (0..n).map(|_| BramList::default()).collect(),
+            lists: (0..n).map(|_| BramList::new(widths, label_bits)).collect(),
             _rr: 0,
             _used: 0,
             _inc: false,
@@ -360,9 +361,9 @@ wire [{nm}:0] list_full = {{{full}}};
 wire [{nm}:0] list_found = {{{found}}};
 wire [{n}*32-1:0] list_label = {{{label}}};
 wire [{n}*32-1:0] list_handle = {{{handle}}};
-wire [{n}*16-1:0] list_src = {{{src}}};
+wire [{n}*32-1:0] list_src = {{{src}}};
 wire [{n}*32-1:0] list_tag = {{{tag}}};
-wire [{n}*16-1:0] list_comm = {{{comm}}};
+wire [{n}*32-1:0] list_comm = {{{comm}}};
 wire [{nm}:0] list_src_any = {{{src_any}}};
 wire [{nm}:0] list_tag_any = {{{tag_any}}};
 wire any_busy = |list_busy;
@@ -500,9 +501,9 @@ wire [{lbm}:0] win = {win_list};
 reg found_q;
 reg [{lbm}:0] found_list_q;
 reg [31:0] found_handle_q;
-reg [15:0] found_src_q;
+reg [31:0] found_src_q;
 reg [31:0] found_tag_q;
-reg [15:0] found_comm_q;
+reg [31:0] found_comm_q;
 reg found_src_any_q;
 reg found_tag_any_q;
 
@@ -546,9 +547,9 @@ always @(posedge clock) begin
     found_list_q <= win;
     found_quarter_q <= list_label[win*32 + 30 +: 2];
     found_handle_q <= list_handle[win*32 +: 32];
-    found_src_q <= list_src[win*16 +: 16];
+    found_src_q <= list_src[win*32 +: 32];
     found_tag_q <= list_tag[win*32 +: 32];
-    found_comm_q <= list_comm[win*16 +: 16];
+    found_comm_q <= list_comm[win*32 +: 32];
     found_src_any_q <= list_src_any[win];
     found_tag_any_q <= list_tag_any[win];
 end
@@ -603,7 +604,7 @@ always @(*) begin
 
 /// A standalone set of parallel lists' Verilog, top module `top`.
 pub fn parallel_lists_verilog<const A: usize>(lists: usize) -> String {
-    let mut uut = ParallelLists::<A>::new(lists, 32);
+    let mut uut = ParallelLists::<A>::new(lists, FieldWidths::default(), 32);
     uut.connect_all();
     generate_verilog(&uut)
 }

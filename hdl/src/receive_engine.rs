@@ -9,6 +9,10 @@
 //! stored with it in the PRQ, applied to the search when it scans the UMQ. Op codes 8–15
 //! answer `error` and change nothing.
 //!
+//! Field widths (`fields.rs`): the ports carry 32-bit communicators, sources, tags and
+//! handles; the queues store each at its generated width. A command with a field wider
+//! than that answers `error` at issue and changes nothing, so stored fields never alias.
+//!
 //! Flush (op 7) empties both queues between jobs without the reset port. It is a command
 //! like the others, so it takes effect in order: the commands before it finish (a list walk
 //! or the data mover under way completes first, as `cmd_ready` holds it back) and their
@@ -78,6 +82,7 @@
 //! kept within half the label space (`parallel_lists`), which an insert that would break
 //! that answers overflow. Reset and flush restart them.
 
+use crate::fields::FieldWidths;
 use crate::two_level_queue::TwoLevelQueue;
 use rust_hdl::prelude::*;
 
@@ -116,8 +121,8 @@ pub struct ReceiveEngine<const A: usize> {
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
     pub cmd_op: Signal<In, Bits<4>>,
-    pub cmd_comm: Signal<In, Bits<16>>,
-    pub cmd_src: Signal<In, Bits<16>>,
+    pub cmd_comm: Signal<In, Bits<32>>,
+    pub cmd_src: Signal<In, Bits<32>>,
     pub cmd_tag: Signal<In, Bits<32>>,
     pub cmd_src_any: Signal<In, Bit>,
     pub cmd_tag_any: Signal<In, Bit>,
@@ -130,7 +135,7 @@ pub struct ReceiveEngine<const A: usize> {
     pub resp_recv: Signal<Out, Bits<32>>,
     pub resp_msg: Signal<Out, Bits<32>>,
     /// The matched or probed entry's source and tag (a probe's status).
-    pub resp_src: Signal<Out, Bits<16>>,
+    pub resp_src: Signal<Out, Bits<32>>,
     pub resp_tag: Signal<Out, Bits<32>>,
     pub resp_id: Signal<Out, Bits<8>>,
     pub prq_count: Signal<Out, Bits<16>>,
@@ -143,19 +148,22 @@ pub struct ReceiveEngine<const A: usize> {
     /// The command register: accepted, not yet issued.
     c_valid: DFF<Bit>,
     c_op: DFF<Bits<4>>,
-    c_comm: DFF<Bits<16>>,
-    c_src: DFF<Bits<16>>,
+    c_comm: DFF<Bits<32>>,
+    c_src: DFF<Bits<32>>,
     c_tag: DFF<Bits<32>>,
     c_src_any: DFF<Bit>,
     c_tag_any: DFF<Bit>,
     c_handle: DFF<Bits<32>>,
     c_id: DFF<Bits<8>>,
+    /// The accepted command has a field wider than generated: it is answered `error` at
+    /// issue, like an unknown op code (`fields.rs`).
+    c_wide: DFF<Bit>,
     /// The in-flight register: the issued command until its action is done (`inflight`:
     /// its search has not answered yet).
     inflight: DFF<Bit>,
     p_op: DFF<Bits<4>>,
-    p_comm: DFF<Bits<16>>,
-    p_src: DFF<Bits<16>>,
+    p_comm: DFF<Bits<32>>,
+    p_src: DFF<Bits<32>>,
     p_tag: DFF<Bits<32>>,
     p_src_any: DFF<Bit>,
     p_tag_any: DFF<Bit>,
@@ -166,14 +174,14 @@ pub struct ReceiveEngine<const A: usize> {
     kind: DFF<Bits<4>>,
     recv: DFF<Bits<32>>,
     msg: DFF<Bits<32>>,
-    r_src: DFF<Bits<16>>,
+    r_src: DFF<Bits<32>>,
     r_tag: DFF<Bits<32>>,
     r_id: DFF<Bits<8>>,
     s_valid: DFF<Bit>,
     s_kind: DFF<Bits<4>>,
     s_recv: DFF<Bits<32>>,
     s_msg: DFF<Bits<32>>,
-    s_src: DFF<Bits<16>>,
+    s_src: DFF<Bits<32>>,
     s_tag: DFF<Bits<32>>,
     s_id: DFF<Bits<8>>,
     /// The action decided with the response, applied in its first cycle.
@@ -213,15 +221,23 @@ pub struct ReceiveEngine<const A: usize> {
     n_kind: Signal<Local, Bits<4>>,
     n_recv: Signal<Local, Bits<32>>,
     n_msg: Signal<Local, Bits<32>>,
-    n_src: Signal<Local, Bits<16>>,
+    n_src: Signal<Local, Bits<32>>,
     n_tag: Signal<Local, Bits<32>>,
     n_id: Signal<Local, Bits<8>>,
     taken: Signal<Local, Bit>,
+    /// The command on the ports has a field wider than generated.
+    cmd_wide: Signal<Local, Bit>,
+    /// The bits above each field's generated width.
+    comm_over: Constant<Bits<32>>,
+    src_over: Constant<Bits<32>>,
+    tag_over: Constant<Bits<32>>,
+    handle_over: Constant<Bits<32>>,
     half: Constant<Bits<32>>,
     class_index: [Constant<Bits<2>>; COMPLETION_CLASSES],
     op_post: Constant<Bits<4>>,
     op_arrive: Constant<Bits<4>>,
     op_cancel: Constant<Bits<4>>,
+    op_probe: Constant<Bits<4>>,
     op_matched_probe: Constant<Bits<4>>,
     op_wait: Constant<Bits<4>>,
     op_test: Constant<Bits<4>>,
@@ -248,7 +264,10 @@ impl<const A: usize> ReceiveEngine<A> {
     /// An engine of `shape` (whose list address width is `A`).
     pub fn new(shape: &EngineShape) -> Self {
         assert_eq!(shape.list_address_bits, A, "the shape's list address width");
-        let (cam_depth, lists, label_bits) = (shape.cam_depth, shape.lists, shape.label_bits);
+        let (cam_depth, lists, label_bits, fields) =
+            (shape.cam_depth, shape.lists, shape.label_bits, shape.fields);
+        let over =
+            |bits: usize| -> Constant<Bits<32>> { Constant::new(FieldWidths::over_mask(bits).to_bits()) };
         let o = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
@@ -277,8 +296,8 @@ impl<const A: usize> ReceiveEngine<A> {
             umq_count: Default::default(),
             prq_cam_count: Default::default(),
             umq_cam_count: Default::default(),
-            prq_queue: TwoLevelQueue::new(cam_depth, lists, label_bits),
-            umq_queue: TwoLevelQueue::new(cam_depth, lists, label_bits),
+            prq_queue: TwoLevelQueue::new(cam_depth, lists, fields, label_bits),
+            umq_queue: TwoLevelQueue::new(cam_depth, lists, fields, label_bits),
             c_valid: Default::default(),
             c_op: Default::default(),
             c_comm: Default::default(),
@@ -288,6 +307,7 @@ impl<const A: usize> ReceiveEngine<A> {
             c_tag_any: Default::default(),
             c_handle: Default::default(),
             c_id: Default::default(),
+            c_wide: Default::default(),
             inflight: Default::default(),
             p_op: Default::default(),
             p_comm: Default::default(),
@@ -342,11 +362,17 @@ impl<const A: usize> ReceiveEngine<A> {
             n_tag: Default::default(),
             n_id: Default::default(),
             taken: Default::default(),
+            cmd_wide: Default::default(),
+            comm_over: over(fields.comm),
+            src_over: over(fields.src),
+            tag_over: over(fields.tag),
+            handle_over: over(fields.handle),
             half: Constant::new((1u64 << 31).to_bits()),
             class_index: array_init::array_init(|i| Constant::new((i as u64).to_bits())),
             op_post: o(OP_POST),
             op_arrive: o(OP_ARRIVE),
             op_cancel: o(OP_CANCEL),
+            op_probe: o(OP_PROBE),
             op_matched_probe: o(OP_MATCHED_PROBE),
             op_wait: o(OP_WAIT),
             op_test: o(OP_TEST),
@@ -375,10 +401,10 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, c_id, inflight,
-            p_op, p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, p_id, out_valid, kind, recv, msg,
-            r_src, r_tag, r_id, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, s_id, remove_prq, remove_umq,
-            insert_prq, insert_umq, w_valid, w_class, w_count, w_id, wake, clearing
+            self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, c_id, c_wide,
+            inflight, p_op, p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, p_id, out_valid, kind,
+            recv, msg, r_src, r_tag, r_id, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, s_id, remove_prq,
+            remove_umq, insert_prq, insert_umq, w_valid, w_class, w_count, w_id, wake, clearing
         );
         // The completion counters of the command's class, the in-flight command's and the
         // parked wait's.
@@ -407,7 +433,19 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         self.umq_queue.reset.next = self.clear_queues.val();
         self.clearing.d.next = false;
 
-        self.c_search.next = self.c_op.q.val() < self.op_wait.val();
+        self.c_search.next = (self.c_op.q.val() < self.op_wait.val()) & !self.c_wide.q.val();
+        // Fields wider than generated, on the ports (registered at acceptance): the
+        // envelope of a post, an arrival or a probe (a receive's wildcard field excepted),
+        // the handle of a post, an arrival or a cancel.
+        self.cmd_wide.next = ((self.cmd_op.val() < self.op_wait.val())
+            & (self.cmd_op.val() != self.op_cancel.val())
+            & (((self.cmd_comm.val() & self.comm_over.val()) != self.zero32.val())
+                | (!(self.cmd_src_any.val() & (self.cmd_op.val() != self.op_arrive.val()))
+                    & ((self.cmd_src.val() & self.src_over.val()) != self.zero32.val()))
+                | (!(self.cmd_tag_any.val() & (self.cmd_op.val() != self.op_arrive.val()))
+                    & ((self.cmd_tag.val() & self.tag_over.val()) != self.zero32.val()))))
+            | ((self.cmd_op.val() < self.op_probe.val())
+                & ((self.cmd_handle.val() & self.handle_over.val()) != self.zero32.val()));
         self.c_uses_prq.next =
             (self.c_op.q.val() == self.op_arrive.val()) | (self.c_op.q.val() == self.op_cancel.val());
         self.p_uses_prq.next =
@@ -499,6 +537,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
             self.c_tag_any.d.next = self.cmd_tag_any.val();
             self.c_handle.d.next = self.cmd_handle.val();
             self.c_id.d.next = self.cmd_id.val();
+            self.c_wide.d.next = self.cmd_wide.val();
         }
         if self.issue.val() {
             self.c_valid.d.next = false;
@@ -593,7 +632,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
             if self.c_op.q.val() == self.op_flush.val() {
                 self.n_kind.next = self.r_flushed.val();
                 self.clearing.d.next = self.issue.val();
-            } else if self.c_op.q.val() > self.op_test.val() {
+            } else if (self.c_op.q.val() > self.op_test.val()) | self.c_wide.q.val() {
                 self.n_kind.next = self.r_error.val();
                 self.n_msg.next = self.c_handle.q.val();
             } else if (self.c_op.q.val() == self.op_wait.val()) & self.w_valid.q.val() {
@@ -690,6 +729,8 @@ pub struct EngineShape {
     /// Each list is a block RAM of `2^list_address_bits` words; word 0 is the null pointer.
     pub list_address_bits: usize,
     pub label_bits: u32,
+    /// Stored widths of the communicator, source, tag and handle.
+    pub fields: FieldWidths,
 }
 
 /// CAM depths the engine takes.
@@ -719,7 +760,13 @@ impl EngineShape {
                 1usize << list_address_bits
             ));
         }
-        Ok(EngineShape { cam_depth, lists, list_address_bits, label_bits: 32 })
+        Ok(EngineShape {
+            cam_depth,
+            lists,
+            list_address_bits,
+            label_bits: 32,
+            fields: FieldWidths::default(),
+        })
     }
 
     /// The same shape with `bits`-bit labels (4 to 32).
@@ -728,6 +775,11 @@ impl EngineShape {
             return Err(format!("--label-bits {bits}: labels are 4 to 32 bits wide"));
         }
         Ok(EngineShape { label_bits: bits, ..self })
+    }
+
+    /// The same shape storing fields of `fields` (see [`FieldWidths::new`]).
+    pub fn with_fields(self, fields: FieldWidths) -> Self {
+        EngineShape { fields, ..self }
     }
 }
 
@@ -772,8 +824,8 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("cmd_valid", 1, true),
         ("cmd_ready", 1, false),
         ("cmd_op", 4, true),
-        ("cmd_comm", 16, true),
-        ("cmd_src", 16, true),
+        ("cmd_comm", 32, true),
+        ("cmd_src", 32, true),
         ("cmd_tag", 32, true),
         ("cmd_src_any", 1, true),
         ("cmd_tag_any", 1, true),
@@ -784,7 +836,7 @@ pub fn receive_engine_ports() -> Vec<(&'static str, u32, bool)> {
         ("resp_kind", 4, false),
         ("resp_recv", 32, false),
         ("resp_msg", 32, false),
-        ("resp_src", 16, false),
+        ("resp_src", 32, false),
         ("resp_tag", 32, false),
         ("resp_id", 8, false),
         ("prq_count", 16, false),

@@ -38,6 +38,7 @@
 //! module's handshake back into itself.
 
 use crate::cam::Cam;
+use crate::fields::FieldWidths;
 use crate::parallel_lists::ParallelLists;
 use rust_hdl::prelude::*;
 
@@ -51,16 +52,16 @@ pub struct TwoLevelQueue<const A: usize> {
     pub count: Signal<Out, Bits<16>>,
     pub cam_count: Signal<Out, Bits<16>>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<16>>,
-    pub in_src: Signal<In, Bits<16>>,
+    pub in_comm: Signal<In, Bits<32>>,
+    pub in_src: Signal<In, Bits<32>>,
     pub in_tag: Signal<In, Bits<32>>,
     pub in_src_any: Signal<In, Bit>,
     pub in_tag_any: Signal<In, Bit>,
     pub in_handle: Signal<In, Bits<32>>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<16>>,
-    pub key_src: Signal<In, Bits<16>>,
+    pub key_comm: Signal<In, Bits<32>>,
+    pub key_src: Signal<In, Bits<32>>,
     pub key_tag: Signal<In, Bits<32>>,
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
@@ -69,7 +70,7 @@ pub struct TwoLevelQueue<const A: usize> {
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
     pub found_handle: Signal<Out, Bits<32>>,
-    pub found_src: Signal<Out, Bits<16>>,
+    pub found_src: Signal<Out, Bits<32>>,
     pub found_tag: Signal<Out, Bits<32>>,
     pub remove: Signal<In, Bit>,
     cam_level: Cam,
@@ -84,8 +85,8 @@ pub struct TwoLevelQueue<const A: usize> {
     take_list: DFF<Bit>,
     /// The running search's key, for the lists.
     l_mode: DFF<Bits<2>>,
-    l_comm: DFF<Bits<16>>,
-    l_src: DFF<Bits<16>>,
+    l_comm: DFF<Bits<32>>,
+    l_src: DFF<Bits<32>>,
     l_tag: DFF<Bits<32>>,
     l_src_any: DFF<Bit>,
     l_tag_any: DFF<Bit>,
@@ -102,7 +103,7 @@ pub struct TwoLevelQueue<const A: usize> {
 impl<const A: usize> TwoLevelQueue<A> {
     /// A queue of a `cam_depth`-entry CAM in front of `lists` lists of `2^A - 1` entries,
     /// whose lists label entries in `label_bits` bits (see `parallel_lists`).
-    pub fn new(cam_depth: usize, lists: usize, label_bits: u32) -> Self {
+    pub fn new(cam_depth: usize, lists: usize, widths: FieldWidths, label_bits: u32) -> Self {
         let s = |v: u64| -> Constant<Bits<3>> { Constant::new(v.to_bits()) };
         TwoLevelQueue {
             clock: Default::default(),
@@ -133,8 +134,8 @@ impl<const A: usize> TwoLevelQueue<A> {
             found_src: Default::default(),
             found_tag: Default::default(),
             remove: Default::default(),
-            cam_level: Cam::new(cam_depth),
-            lists: ParallelLists::new(lists, label_bits),
+            cam_level: Cam::new(cam_depth, widths),
+            lists: ParallelLists::new(lists, widths, label_bits),
             state: Default::default(),
             take_cam: Default::default(),
             take_list: Default::default(),
@@ -317,7 +318,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
 
 /// A standalone queue's Verilog, top module `top`.
 pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -> String {
-    let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, 32);
+    let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, FieldWidths::default(), 32);
     uut.connect_all();
     crate::trees::isolate_outputs(&generate_verilog(&uut))
 }

@@ -32,7 +32,7 @@ fn set_key(x: &mut CamTop, mode: u64, comm: u64, src: u64, tag: u64, handle: u64
 
 #[test]
 fn the_rust_behaviour_answers_like_the_verilog() {
-    let mut uut = CamTop::new(4);
+    let mut uut = CamTop::new(4, tagmatch_hdl::fields::FieldWidths::default());
     uut.connect_all();
     let mut sim = Simulation::new();
     sim.add_clock(5, |x: &mut Box<CamTop>| x.clock.next = !x.clock.val());

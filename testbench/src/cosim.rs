@@ -165,7 +165,7 @@ pub fn cosim(
     progress: &mut dyn FnMut(usize),
 ) -> Result<CosimReport, CosimError> {
     let (model, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), false))?;
-    let mut rtl = RtlEngine::new(model)?;
+    let mut rtl = RtlEngine::new(model)?.with_fields(engine.config.fields);
     let capacity = engine.config.queue_capacity();
     let mut golden = BoundedGolden::new(capacity, capacity);
     let mut cycle_model = TwoLevelModel::with_config(engine.config);
@@ -219,7 +219,7 @@ pub fn cosim(
 /// returns the VCD's path.
 fn waveform_of(engine: &EngineUnderTest, ops: &[Op], end: usize) -> Result<PathBuf, String> {
     let (traced, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), true))?;
-    let mut rtl = RtlEngine::new(traced)?;
+    let mut rtl = RtlEngine::new(traced)?.with_fields(engine.config.fields);
     let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", end - 1));
     rtl.model_mut().trace_to(&vcd)?;
     for (run, streamed) in runs(ops.len()).into_iter().take_while(|(r, _)| r.start < end) {

@@ -6,7 +6,7 @@
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use tagmatch_hdl::receive_engine::*;
-use tagmatch_sim::cycle::{check_fits, Applied, Completion, CompletionAnswer, CycleEngine, Wakeup};
+use tagmatch_sim::cycle::{Applied, Completion, CompletionAnswer, CycleEngine, FieldLimits, Wakeup};
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
 pub struct RtlEngine {
@@ -19,6 +19,9 @@ pub struct RtlEngine {
     /// which its late answer must echo.
     next_id: u8,
     parked_id: Option<u8>,
+    /// The widths the engine was generated with: operations that do not fit are refused
+    /// here, as the model refuses them (the RTL would answer `error`).
+    fields: FieldLimits,
 }
 
 /// A single operation as the command stream carries it.
@@ -234,7 +237,20 @@ impl RtlEngine {
     pub fn new(model: Model) -> Result<Self, String> {
         let ports = CommandPorts::new(&model)?;
         let reset = model.port("reset")?;
-        Ok(RtlEngine { model, ports, reset, wakeup: None, next_id: 0, parked_id: None })
+        Ok(RtlEngine {
+            model,
+            ports,
+            reset,
+            wakeup: None,
+            next_id: 0,
+            parked_id: None,
+            fields: FieldLimits::default(),
+        })
+    }
+
+    /// The same driver for an engine generated with `fields`' widths.
+    pub fn with_fields(self, fields: FieldLimits) -> Self {
+        RtlEngine { fields, ..self }
     }
 
     /// Holds `reset` high for one cycle: both queues empty, labels restart.
@@ -269,6 +285,22 @@ impl RtlEngine {
         Ok((kind, accepted, responded))
     }
 
+    /// Sends `command` as it is, unchecked (values wider than the engine's fields
+    /// included); returns the response kind and when it was accepted and answered.
+    pub fn raw_fields(&mut self, command: &Command) -> Result<(u64, u64, u64), String> {
+        let p = &self.ports;
+        for (port, value) in [
+            (p.cmd_comm, command.comm),
+            (p.cmd_src, command.src),
+            (p.cmd_tag, command.tag),
+            (p.cmd_src_any, command.src_any as u64),
+            (p.cmd_tag_any, command.tag_any as u64),
+        ] {
+            self.model.set(port, value);
+        }
+        self.raw_command(command.code, command.handle)
+    }
+
     pub fn model(&self) -> &Model {
         &self.model
     }
@@ -278,9 +310,9 @@ impl RtlEngine {
     }
 
     /// Applies one operation: presents the command, waits for the response and
-    /// acknowledges it. Handles must fit in 32 bits, communicators and ranks in 16.
+    /// acknowledges it. Its values must fit the engine's field widths.
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
-        check_fits(op)?;
+        self.fields.check(op)?;
         let code = self.ports.operation(&mut self.model, op);
         let (accepted, responded, _) = self.exchange(code, || op.to_string())?;
         let outcome = self.ports.outcome(&self.model, op)?;
@@ -299,7 +331,7 @@ impl RtlEngine {
     /// [`CycleEngine::take_wakeup`].
     pub fn stream(&mut self, ops: &[Op], mut take: impl FnMut(u64) -> bool) -> Result<Vec<Applied>, String> {
         for op in ops {
-            check_fits(op)?;
+            self.fields.check(op)?;
         }
         const LIMIT: u64 = 10_000_000;
         let start = self.model.cycles();

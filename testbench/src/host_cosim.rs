@@ -51,7 +51,7 @@ pub fn cosim_host(
     progress: &mut dyn FnMut(usize),
 ) -> Result<HostCosimReport, String> {
     let (model, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), false))?;
-    let rtl = RtlEngine::new(model)?;
+    let rtl = RtlEngine::new(model)?.with_fields(engine.config.fields);
     let cycle_model = TwoLevelModel::with_config(engine.config);
     let started = Instant::now();
     let host = match mode {
@@ -129,7 +129,7 @@ fn fallback(
 fn waveform_of(engine: &EngineUnderTest, ops: &[Op]) -> Result<PathBuf, String> {
     let (traced, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), true))?;
     let vcd = build.dir.join(format!("host-cosim-failure-op{}.vcd", ops.len() - 1));
-    let mut driver = FallbackDriver::new(RtlEngine::new(traced)?);
+    let mut driver = FallbackDriver::new(RtlEngine::new(traced)?.with_fields(engine.config.fields));
     driver.engine_mut().model_mut().trace_to(&vcd)?;
     for op in ops {
         // The failing operation is what the waveform is for; errors end the replay early.

@@ -20,7 +20,7 @@
 //! the previous one was accepted, taking every response as it comes (the streaming driver).
 
 use super::entry::{Entry, Key};
-use super::{check_fits, Applied, Completion, CompletionAnswer, CycleEngine, Wakeup};
+use super::{Applied, Completion, CompletionAnswer, CycleEngine, FieldLimits, Wakeup};
 use crate::completion::CompletionCounters;
 use crate::envelope::{MsgId, RecvId};
 use crate::ops::{Op, Outcome};
@@ -67,6 +67,8 @@ pub struct QueueEngine<Q> {
     /// adds when things happen), and the late answer the last operation caused.
     completions: CompletionCounters,
     wakeup: Option<Wakeup>,
+    /// What an operation's values must fit.
+    fields: FieldLimits,
 }
 
 impl<Q: Queue> QueueEngine<Q> {
@@ -82,7 +84,13 @@ impl<Q: Queue> QueueEngine<Q> {
             wake_due: None,
             completions: CompletionCounters::new(),
             wakeup: None,
+            fields: FieldLimits::default(),
         }
+    }
+
+    /// The same engine refusing operations whose values do not fit `fields`.
+    pub fn with_fields(self, fields: FieldLimits) -> Self {
+        QueueEngine { fields, ..self }
     }
 
     pub fn prq(&self) -> &Q {
@@ -136,7 +144,7 @@ impl<Q: Queue> QueueEngine<Q> {
 
     /// One operation presented at cycle `at`.
     fn present(&mut self, op: &Op, at: u64) -> Result<Applied, String> {
-        check_fits(op)?;
+        self.fields.check(op)?;
         let accepted = self.acceptance(at);
         let issued = self.issue(accepted);
         if let Op::Flush = op {

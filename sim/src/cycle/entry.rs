@@ -1,5 +1,5 @@
 //! How the cycle models hold a queued entry and a search key: the envelope packed into one
-//! word (communicator 16 | source 16 | tag 32, the engine's field widths) with a mask of
+//! word (communicator 32 | source 32 | tag 32, the widest fields the engine takes) with a mask of
 //! the bits its wildcards leave unmatched, so a match is one xor and one and — the models
 //! scan queues tens of thousands deep.
 
@@ -9,17 +9,17 @@ use std::collections::VecDeque;
 /// A queued receive or message.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
-    pub key: u64,
-    pub wild: u64,
+    pub key: u128,
+    pub wild: u128,
     pub handle: u32,
     /// Posting label: the engine numbers every queued entry, oldest smallest.
     pub label: u32,
 }
 
 impl Entry {
-    /// The source rank (16 bits).
+    /// The source rank.
     pub fn src(&self) -> u32 {
-        (self.key >> 32) as u32 & 0xffff
+        (self.key >> 32) as u32
     }
 
     /// Whether the entry is a receive with `ANY_SOURCE`.
@@ -28,11 +28,11 @@ impl Entry {
     }
 }
 
-const SRC_BITS: u64 = 0xffff << 32;
-const TAG_BITS: u64 = 0xffff_ffff;
+const SRC_BITS: u128 = 0xffff_ffff << 32;
+const TAG_BITS: u128 = 0xffff_ffff;
 
-fn pack(comm: u32, src: Option<u32>, tag: Option<u32>) -> (u64, u64) {
-    let key = (comm as u64) << 48 | (src.unwrap_or(0) as u64) << 32 | tag.unwrap_or(0) as u64;
+fn pack(comm: u32, src: Option<u32>, tag: Option<u32>) -> (u128, u128) {
+    let key = (comm as u128) << 64 | (src.unwrap_or(0) as u128) << 32 | tag.unwrap_or(0) as u128;
     let wild = if src.is_none() { SRC_BITS } else { 0 } | if tag.is_none() { TAG_BITS } else { 0 };
     (key, wild)
 }
@@ -40,7 +40,7 @@ fn pack(comm: u32, src: Option<u32>, tag: Option<u32>) -> (u64, u64) {
 /// What a search looks for: an envelope (wildcards on either side) or a handle (cancel).
 #[derive(Clone, Copy, Debug)]
 pub enum Key {
-    Envelope { key: u64, wild: u64 },
+    Envelope { key: u128, wild: u128 },
     Handle(u32),
 }
 
@@ -63,7 +63,7 @@ impl Key {
     /// The source rank a search names, if it names one.
     pub fn src(&self) -> Option<u32> {
         match *self {
-            Key::Envelope { key, wild } if wild & SRC_BITS == 0 => Some((key >> 32) as u32 & 0xffff),
+            Key::Envelope { key, wild } if wild & SRC_BITS == 0 => Some((key >> 32) as u32),
             _ => None,
         }
     }

@@ -22,7 +22,7 @@ type Places = VecDeque<(u32, usize)>;
 
 #[derive(Clone, Debug, Default)]
 pub struct ListIndex {
-    exact: FxHashMap<u64, Places>,
+    exact: FxHashMap<u128, Places>,
     /// Emptied `Places`, kept for the next new envelope: with unique envelopes every entry
     /// would otherwise cost an allocation and a free.
     spare: Vec<Places>,

@@ -107,30 +107,53 @@ pub fn completion_class(op: &Op) -> Option<usize> {
     }
 }
 
-/// Widths of the engine's command fields: communicators and ranks 16 bits, tags and
-/// handles 32. Operations whose values do not fit are refused, by the RTL driver and the
-/// model alike, rather than truncated into a different envelope.
-pub const COMM_LIMIT: u64 = 1 << 16;
-pub const RANK_LIMIT: u64 = 1 << 16;
-pub const HANDLE_LIMIT: u64 = 1 << 32;
+/// Stored widths of the engine's command fields, in bits (the generator's `--comm-bits`,
+/// `--source-bits`, `--tag-bits`, `--handle-bits`). Operations whose values do not fit are
+/// refused, by the RTL driver and the model alike, rather than truncated into a different
+/// envelope (the hardware answers such a command `error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldLimits {
+    pub comm: u32,
+    pub src: u32,
+    pub tag: u32,
+    pub handle: u32,
+}
 
-/// Checks that `op`'s fields fit the engine's command word.
+impl Default for FieldLimits {
+    /// Communicators and ranks 16 bits, tags and handles 32.
+    fn default() -> Self {
+        FieldLimits { comm: 16, src: 16, tag: 32, handle: 32 }
+    }
+}
+
+impl FieldLimits {
+    /// Checks that `op`'s fields fit (a wildcard has no value to fit).
+    pub fn check(&self, op: &Op) -> Result<(), String> {
+        let (comm, src, tag, handle) = match *op {
+            Op::PostRecv { recv, spec } => (spec.comm, spec.src, spec.tag, Some(recv.0)),
+            Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(env.tag), Some(msg.0)),
+            Op::Cancel { recv } => (0, None, None, Some(recv.0)),
+            Op::Flush => (0, None, None, None),
+            Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, spec.tag, None),
+        };
+        let fits = |v: u64, bits: u32| bits >= 64 || v >> bits == 0;
+        if !fits(comm as u64, self.comm) {
+            return Err(format!("communicator {comm} does not fit the engine's {} bits", self.comm));
+        }
+        if let Some(src) = src.filter(|&s| !fits(s as u64, self.src)) {
+            return Err(format!("source rank {src} does not fit the engine's {} bits", self.src));
+        }
+        if let Some(tag) = tag.filter(|&t| !fits(t as u64, self.tag)) {
+            return Err(format!("tag {tag} does not fit the engine's {} bits", self.tag));
+        }
+        if let Some(h) = handle.filter(|&h| !fits(h, self.handle)) {
+            return Err(format!("handle {h} does not fit the engine's {} bits", self.handle));
+        }
+        Ok(())
+    }
+}
+
+/// Checks that `op`'s fields fit the default widths (the thread array's).
 pub fn check_fits(op: &Op) -> Result<(), String> {
-    let (comm, src, handle) = match *op {
-        Op::PostRecv { recv, spec } => (spec.comm, spec.src, Some(recv.0)),
-        Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(msg.0)),
-        Op::Cancel { recv } => (0, None, Some(recv.0)),
-        Op::Flush => (0, None, None),
-        Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, None),
-    };
-    if comm as u64 >= COMM_LIMIT {
-        return Err(format!("communicator {comm} does not fit the engine's 16 bits"));
-    }
-    if let Some(src) = src.filter(|&s| s as u64 >= RANK_LIMIT) {
-        return Err(format!("source rank {src} does not fit the engine's 16 bits"));
-    }
-    if let Some(h) = handle.filter(|&h| h >= HANDLE_LIMIT) {
-        return Err(format!("handle {h} does not fit the engine's 32 bits"));
-    }
-    Ok(())
+    FieldLimits::default().check(op)
 }

@@ -63,6 +63,8 @@ pub struct TwoLevelConfig {
     pub entries_per_list: usize,
     /// Width of the lists' posting labels.
     pub label_bits: u32,
+    /// Stored field widths: operations whose values do not fit are refused.
+    pub fields: super::FieldLimits,
 }
 
 /// Posting labels: 32 bits by default, at least 4 (two for the quarter, two to count in it).
@@ -97,7 +99,8 @@ impl TwoLevelConfig {
     }
 
     pub fn new(cam_depth: usize, lists: usize, entries_per_list: usize) -> Result<Self, String> {
-        let cfg = TwoLevelConfig { cam_depth, lists, entries_per_list, label_bits: 32 };
+        let cfg =
+            TwoLevelConfig { cam_depth, lists, entries_per_list, label_bits: 32, fields: Default::default() };
         if cam_depth == 0 || lists == 0 || entries_per_list == 0 {
             return Err(format!(
                 "CAM depth {}, {} lists of {} entries: each must be at least 1",
@@ -120,6 +123,11 @@ impl TwoLevelConfig {
     pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
         check_label_bits(bits)?;
         Ok(TwoLevelConfig { label_bits: bits, ..self })
+    }
+
+    /// The same engine storing fields of `fields`' widths.
+    pub fn with_fields(self, fields: super::FieldLimits) -> Self {
+        TwoLevelConfig { fields, ..self }
     }
 
     /// The RTL's label for list insert number `seq` (since reset): the low `label_bits`
@@ -393,7 +401,7 @@ pub type TwoLevelModel = QueueEngine<TwoLevelQueue>;
 
 impl TwoLevelModel {
     pub fn with_config(cfg: TwoLevelConfig) -> Self {
-        QueueEngine::new(TwoLevelQueue::new(cfg), TwoLevelQueue::new(cfg))
+        QueueEngine::new(TwoLevelQueue::new(cfg), TwoLevelQueue::new(cfg)).with_fields(cfg.fields)
     }
 
     /// Elements compared by the longest list walk of the last operation's search.
