@@ -57,8 +57,7 @@ impl EngineConfig {
 
     /// What an operation's values must fit, for the models and the RTL driver.
     pub fn field_limits(&self) -> FieldLimits {
-        let f = self.fields;
-        FieldLimits { comm: f.comm as u32, src: f.src as u32, tag: f.tag as u32, handle: f.handle as u32 }
+        field_limits(&self.fields)
     }
 
     /// The same configuration storing fields of `fields`.
@@ -139,6 +138,16 @@ pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<E
     };
     cfg.shape()?;
     Ok(cfg)
+}
+
+/// What the models and the RTL driver refuse for an engine of `fields`: wider values.
+pub fn field_limits(fields: &FieldWidths) -> FieldLimits {
+    FieldLimits {
+        comm: fields.comm as u32,
+        src: fields.src as u32,
+        tag: fields.tag as u32,
+        handle: fields.handle as u32,
+    }
 }
 
 /// The engine's Verilog file in every output folder.

@@ -137,6 +137,11 @@ impl FieldArgs {
     fn widths(&self) -> Result<FieldWidths, String> {
         FieldWidths::new(self.comm_bits, self.source_bits, self.tag_bits, self.handle_bits)
     }
+
+    /// What the models refuse: values wider than these widths.
+    fn limits(&self) -> Result<tagmatch_sim::cycle::FieldLimits, String> {
+        Ok(engine_gen::field_limits(&self.widths()?))
+    }
 }
 
 impl EngineShape {
@@ -762,7 +767,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
                             shape.list_capacity as usize,
                         )?
                         .with_label_bits(shape.label_bits)?
-                        .with_fields(shape.config()?.field_limits()),
+                        .with_fields(shape.fields.limits()?),
                     )
                 } else {
                     let cfg = shape.config()?;
