@@ -20,10 +20,16 @@ const ENGINE: &[&str] = &["--cam-depth", "4", "--lists", "4", "--list-capacity",
 const CAPACITY: usize = 4 + 4 * 3;
 
 fn generate(vendor: &str) -> (PathBuf, serde_json::Value) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{vendor}"));
+    generate_with(vendor, &[], "")
+}
+
+/// The shell for `vendor` around the small engine with `extra` options, in a folder named
+/// with `suffix`.
+fn generate_with(vendor: &str, extra: &[&str], suffix: &str) -> (PathBuf, serde_json::Value) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{vendor}{suffix}"));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_tagmatch"))
-        .args([&["gen", "--shell", vendor], ENGINE, &["--out", dir.to_str().unwrap()]].concat())
+        .args([&["gen", "--shell", vendor], ENGINE, extra, &["--out", dir.to_str().unwrap()]].concat())
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -287,6 +293,39 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
 }
 
 /// Every field of both words starts on a byte boundary and no two overlap.
+/// Wider fields widen the words: 24-bit communicators and 32-bit sources take 3 and 4
+/// bytes, still byte-aligned without overlap, and the shell lints clean around the engine.
+#[test]
+fn wider_fields_widen_the_words_and_the_shell_still_lints() {
+    for vendor in ["xilinx", "intel"] {
+        let (dir, manifest) = generate_with(vendor, &["--comm-bits", "20", "--source-bits", "32"], "-wide");
+        assert_eq!(manifest["parameters"]["source_bits"], 32);
+        let shell = std::fs::read_to_string(dir.join("tagmatch_shell.v")).unwrap();
+        assert!(shell.contains("Stream words are 152 bits"), "{vendor}: 4 + 3 + 4 + 4 + 4 bytes");
+        let words = Words::of(&shell);
+        let width =
+            |fields: &[(String, u32, u32)], name: &str| fields.iter().find(|f| f.0 == name).unwrap().2;
+        assert_eq!((width(&words.command, "comm"), width(&words.command, "src")), (24, 32));
+        assert_eq!(width(&words.response, "src"), 32);
+        for fields in [&words.command, &words.response] {
+            let mut used = vec![false; 152];
+            for (n, lo, w) in fields.iter() {
+                assert!(n.ends_with("_any") || lo % 8 == 0, "{n} starts at bit {lo}");
+                for b in *lo..lo + w {
+                    assert!(!std::mem::replace(&mut used[b as usize], true), "{n} overlaps at bit {b}");
+                }
+            }
+        }
+        let out = Command::new("verilator")
+            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "tagmatch_shell"])
+            .arg(dir.join("tagmatch_engine.v"))
+            .arg(dir.join("tagmatch_shell.v"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{vendor}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 #[test]
 fn stream_fields_are_byte_aligned() {
     let (dir, _) = generate("xilinx");
