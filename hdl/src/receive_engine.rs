@@ -227,6 +227,13 @@ pub struct ReceiveEngine<const A: usize> {
     taken: Signal<Local, Bit>,
     /// The command on the ports has a field wider than generated.
     cmd_wide: Signal<Local, Bit>,
+    /// The bits of each envelope field the command register keeps: its generated width
+    /// (the communicator at least the class's 2 bits), so the bits above are constant
+    /// zero from there on and synthesis removes them. The handle is kept whole: a wait's
+    /// count is 32 bits.
+    comm_keep: Constant<Bits<32>>,
+    src_keep: Constant<Bits<32>>,
+    tag_keep: Constant<Bits<32>>,
     /// The bits above each field's generated width.
     comm_over: Constant<Bits<32>>,
     src_over: Constant<Bits<32>>,
@@ -268,6 +275,9 @@ impl<const A: usize> ReceiveEngine<A> {
             (shape.cam_depth, shape.lists, shape.label_bits, shape.fields);
         let over =
             |bits: usize| -> Constant<Bits<32>> { Constant::new(FieldWidths::over_mask(bits).to_bits()) };
+        let keep = |bits: usize| -> Constant<Bits<32>> {
+            Constant::new((!FieldWidths::over_mask(bits) & 0xffff_ffff).to_bits())
+        };
         let o = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let k = |v: u64| -> Constant<Bits<4>> { Constant::new(v.to_bits()) };
         let m = |v: u64| -> Constant<Bits<2>> { Constant::new(v.to_bits()) };
@@ -363,6 +373,9 @@ impl<const A: usize> ReceiveEngine<A> {
             n_id: Default::default(),
             taken: Default::default(),
             cmd_wide: Default::default(),
+            comm_keep: keep(fields.comm.max(2)),
+            src_keep: keep(fields.src),
+            tag_keep: keep(fields.tag),
             comm_over: over(fields.comm),
             src_over: over(fields.src),
             tag_over: over(fields.tag),
@@ -530,9 +543,9 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         if self.cmd_valid.val() & self.cmd_ready.val() {
             self.c_valid.d.next = true;
             self.c_op.d.next = self.cmd_op.val();
-            self.c_comm.d.next = self.cmd_comm.val();
-            self.c_src.d.next = self.cmd_src.val();
-            self.c_tag.d.next = self.cmd_tag.val();
+            self.c_comm.d.next = self.cmd_comm.val() & self.comm_keep.val();
+            self.c_src.d.next = self.cmd_src.val() & self.src_keep.val();
+            self.c_tag.d.next = self.cmd_tag.val() & self.tag_keep.val();
             self.c_src_any.d.next = self.cmd_src_any.val();
             self.c_tag_any.d.next = self.cmd_tag_any.val();
             self.c_handle.d.next = self.cmd_handle.val();

@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Communicator (MPI context id). The hardware keeps 16 bits of it; the models keep 32.
+/// Communicator (MPI context id). The engine stores `--comm-bits` of it (16 by default)
+/// and refuses wider values; the models keep 32.
 pub type Comm = u32;
 /// Source rank within a communicator.
 pub type Rank = u32;
