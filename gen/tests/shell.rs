@@ -38,6 +38,17 @@ fn generate_with(vendor: &str, extra: &[&str], suffix: &str) -> (PathBuf, serde_
     (dir, manifest)
 }
 
+/// The shell in `dir` with its engine lints with `-Wall`.
+fn lint(dir: &Path, vendor: &str) {
+    let out = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "tagmatch_shell"])
+        .arg(dir.join("tagmatch_engine.v"))
+        .arg(dir.join("tagmatch_shell.v"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{vendor}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// A field of the layout the shell's header documents (`[hi:lo] name:`): lowest bit, width.
 fn field(shell: &str, name: &str, after: &str) -> (u32, u32) {
     let text = &shell[shell.find(after).unwrap()..];
@@ -252,13 +263,7 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
         for f in [script, constraints, "tagmatch_shell.v", "tagmatch_engine.v"] {
             assert!(files.contains(&f) && dir.join(f).is_file(), "{vendor}: {f} in {files:?}");
         }
-        let out = Command::new("verilator")
-            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "tagmatch_shell"])
-            .arg(dir.join("tagmatch_engine.v"))
-            .arg(dir.join("tagmatch_shell.v"))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{vendor}: {}", String::from_utf8_lossy(&out.stderr));
+        lint(&dir, vendor);
         let shell = std::fs::read_to_string(dir.join("tagmatch_shell.v")).unwrap();
         let ports = support::module_ports(&shell, "tagmatch_shell");
         let script_text = std::fs::read_to_string(dir.join(script)).unwrap();
@@ -308,7 +313,7 @@ fn wider_fields_widen_the_words_and_the_shell_still_lints() {
         assert_eq!((width(&words.command, "comm"), width(&words.command, "src")), (24, 32));
         assert_eq!(width(&words.response, "src"), 32);
         for fields in [&words.command, &words.response] {
-            let mut used = vec![false; 152];
+            let mut used = [false; 152];
             for (n, lo, w) in fields.iter() {
                 assert!(n.ends_with("_any") || lo % 8 == 0, "{n} starts at bit {lo}");
                 for b in *lo..lo + w {
@@ -316,13 +321,7 @@ fn wider_fields_widen_the_words_and_the_shell_still_lints() {
                 }
             }
         }
-        let out = Command::new("verilator")
-            .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", "tagmatch_shell"])
-            .arg(dir.join("tagmatch_engine.v"))
-            .arg(dir.join("tagmatch_shell.v"))
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{vendor}: {}", String::from_utf8_lossy(&out.stderr));
+        lint(&dir, vendor);
     }
 }
 

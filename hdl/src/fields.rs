@@ -5,10 +5,11 @@
 //! (32) bits, and only what scales with the queue is sized by the widths: the CAM's slots
 //! and comparators (`cam.rs`) and the lists' field RAMs (`field_ram.rs`). A value wider
 //! than its field is refused at acceptance — the engine answers `error` and changes
-//! nothing — so a stored field never aliases a wider one, and the bits above each width
-//! are constant zero from the command register on, which synthesis removes. One compiled
-//! engine serves every width (rust-hdl sizes signals by type, so narrow *ports* would be an
-//! instantiation per width, the catalogue this replaces).
+//! nothing — so a stored field never aliases a wider one. The command register keeps only
+//! each envelope field's generated bits, so the bits above are constant zero from there
+//! on and synthesis removes them (measured: 352 flip-flops and 13 MHz on the small
+//! engine). One compiled engine serves every width (rust-hdl sizes signals by type, so
+//! narrow *ports* would be an instantiation per width, the catalogue this replaces).
 //!
 //! Which fields an operation carries (and so which are checked): post and arrive all
 //! four; cancel only the handle; probe and matched probe the envelope; a wildcard's field

@@ -110,7 +110,8 @@ pub fn completion_class(op: &Op) -> Option<usize> {
 /// Stored widths of the engine's command fields, in bits (the generator's `--comm-bits`,
 /// `--source-bits`, `--tag-bits`, `--handle-bits`). Operations whose values do not fit are
 /// refused, by the RTL driver and the model alike, rather than truncated into a different
-/// envelope (the hardware answers such a command `error`).
+/// envelope (the hardware answers such a command `error`). The models' side of
+/// `tagmatch_hdl::fields::FieldWidths` (this crate does not depend on the hardware's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldLimits {
     pub comm: u32,
