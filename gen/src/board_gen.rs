@@ -50,8 +50,8 @@ fn engine_port_width(name: &str, command: bool) -> u32 {
     receive_engine_ports().into_iter().find(|(n, _, _)| *n == port).map_or(1, |(_, w, _)| w)
 }
 
-/// Fields as (name, width, doc), each at the next multiple of `align` bits at or after the
-/// end of the one before (a field of `None` starts at the given bit).
+/// Fields as (name, start, width, doc): each at its given start bit, or (`None`) at the
+/// first byte boundary after the field before it.
 fn layout(fields: &[(&'static str, Option<u32>, u32, &'static str)], command: bool) -> Vec<Field> {
     let mut at = 0u32;
     fields

@@ -121,6 +121,25 @@ pub const ENGINE_AGREES: &str = "RTL and golden model pair alike, RTL and cycle 
 pub const DRIVER_AGREES: &str =
     "the host driver over the RTL pairs as the unbounded golden model, and as over the cycle model";
 
+/// Every operation's values fit the engine's field widths, or a one-line error before
+/// anything is built (the drivers would stop at the first that does not).
+fn fits(cfg: &EngineConfig, ops: &[Op], source: &OpsSource) -> Result<(), String> {
+    let limits = cfg.field_limits();
+    for (i, op) in ops.iter().enumerate() {
+        if let Err(e) = limits.check(op) {
+            let hint = if source.count().is_some() {
+                "random streams use communicators 0-2, sources 0-5, tags 0-4 and message handles from \
+                 1,000,000: at least --comm-bits 2, --source-bits 3, --tag-bits 3, --handle-bits 20; \
+                 narrower fields take an --ops FILE whose values fit"
+            } else {
+                "the widths are --comm-bits, --source-bits, --tag-bits and --handle-bits"
+            };
+            return Err(format!("operation {i}: {e} ({hint})"));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(
     cfg: &EngineConfig,
     source: &OpsSource,
@@ -133,6 +152,7 @@ pub fn run(
     if let Some(n) = flush_every {
         stream = with_flushes(&stream, seed, n);
     }
+    fits(cfg, &stream, source)?;
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let r = explain(cosim(&engine, &stream, &mut progress(ops, &engine.name)), seed)?;
@@ -157,6 +177,7 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
     let phase = 40 * config.queue_capacity();
     let stream =
         source.load(|n| random_stream_from(seed, n, phase, Envelopes { comms: 2, sources: 4, tags: 3 }))?;
+    fits(cfg, &stream, source)?;
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let r = cosim_host(&engine, &stream, mode, &mut progress(ops, &engine.name)).map_err(|e| match mode {

@@ -812,7 +812,7 @@ fn run(cli: Cli) -> Result<(), String> {
             testbench.unused()?;
             shell.unused()?;
             if !shape.is_default() {
-                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
+                return Err("--cam-depth, --lists, --list-capacity, --label-bits and the field widths shape the two-level engine, not the \
                             one-sided unit (--windows, --counter-bits)"
                     .into());
             }
@@ -870,8 +870,14 @@ fn run(cli: Cli) -> Result<(), String> {
             shell.unused()?;
             array.unused()?;
             onesided.unused()?;
-            if (shape.lists, shape.list_capacity, shape.label_bits) != (4, 32768, 32) || board.is_some() {
-                return Err("--engine cam writes the CAM alone: --cam-depth only (no lists, no board)".into());
+            if (shape.lists, shape.list_capacity, shape.label_bits) != (4, 32768, 32)
+                || shape.fields.widths() != Ok(FieldWidths::default())
+                || board.is_some()
+            {
+                return Err(
+                    "--engine cam writes the CAM alone: --cam-depth only (no lists, field widths or board)"
+                        .into(),
+                );
             }
             let tools = timing.tools()?;
             let mut manifest = cam_gen::generate(shape.cam_depth, &out)?;
@@ -909,7 +915,7 @@ fn run(cli: Cli) -> Result<(), String> {
             testbench.unused()?;
             shell.unused()?;
             if !shape.is_default() {
-                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
+                return Err("--cam-depth, --lists, --list-capacity, --label-bits and the field widths shape the two-level engine, not the \
                             thread array (--threads, --descriptors)"
                     .into());
             }

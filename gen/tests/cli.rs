@@ -363,6 +363,12 @@ fn field_widths_reach_gen_and_cosim() {
     std::fs::remove_dir_all(&dir).ok();
     let r = &json(&tagmatch(&[&["cosim", "--ops", "3000", "--format", "json"], &widths[..]].concat()))[0];
     assert_eq!(r["ops"], 3000, "{r}");
+    // A random stream whose handles do not fit is refused before anything is built.
+    let e = one_line_error(&tagmatch(&["cosim", "--ops", "100", "--handle-bits", "16"]));
+    assert!(e.contains("does not fit the engine's 16 bits") && e.contains("--handle-bits 20"), "{e}");
+    let e =
+        one_line_error(&tagmatch(&["gen", "--engine", "cam", "--source-bits", "32", "--out", "/tmp/never"]));
+    assert!(e.contains("--engine cam writes the CAM alone"), "{e}");
     for (option, bits) in [("--source-bits", "33"), ("--tag-bits", "0"), ("--comm-bits", "40")] {
         let e = one_line_error(&tagmatch(&["gen", option, bits, "--out", "/tmp/never"]));
         assert!(e.contains(&format!("{option} {bits}: a field is 1 to 32 bits wide")), "{e}");

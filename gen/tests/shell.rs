@@ -297,7 +297,6 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
     }
 }
 
-/// Every field of both words starts on a byte boundary and no two overlap.
 /// Wider fields widen the words: 24-bit communicators and 32-bit sources take 3 and 4
 /// bytes, still byte-aligned without overlap, and the shell lints clean around the engine.
 #[test]
@@ -325,6 +324,7 @@ fn wider_fields_widen_the_words_and_the_shell_still_lints() {
     }
 }
 
+/// Every field of both words starts on a byte boundary and no two overlap.
 #[test]
 fn stream_fields_are_byte_aligned() {
     let (dir, _) = generate("xilinx");
