@@ -36,7 +36,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::fields::{FieldWidths, FIELD_BITS};
+use crate::fields::{in_word, outside, unused_sink, FieldWidths, FIELD_BITS};
 pub use crate::single_cycle_cam::INDEX_BITS;
 
 /// Search modes, shared with the level-2 lists.
@@ -231,45 +231,23 @@ impl Logic for Cam {
     }
 }
 
-/// `expr`, `w` bits wide, zero-extended to a 32-bit port.
-fn widened(expr: &str, w: usize) -> String {
-    if w == FIELD_BITS {
-        expr.to_string()
-    } else {
-        format!("{{{}'d0, {expr}}}", FIELD_BITS - w)
-    }
-}
-
-/// The bits of a 32-bit port above a `w`-bit field (for the unused-bits sink), if any.
-fn above(port: &str, w: usize) -> Option<String> {
-    (w < FIELD_BITS).then(|| format!("{port}[{}:{w}]", FIELD_BITS - 1))
-}
-
 /// The CAM's Verilog body for depth `d` and field widths `widths`.
 fn cam_body(d: usize, widths: FieldWidths) -> String {
     let (cw, sw, tw, hw, iw) = (widths.comm, widths.src, widths.tag, widths.handle, INDEX_BITS);
     let ew = widths.entry_bits();
     // The insert ports' bits above each field are not stored (the engine refuses values
     // that have them); the key ports' go into the compare functions whole.
-    let dropped: Vec<String> =
-        [above("in_comm", cw), above("in_src", sw), above("in_tag", tw), above("in_handle", hw)]
-            .into_iter()
-            .flatten()
-            .collect();
-    let sink = if dropped.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "/* verilator lint_off UNUSEDSIGNAL */\nwire unused_insert_bits = &{{1'b0, {}}};\n/* verilator lint_on UNUSEDSIGNAL */\n",
-            dropped.join(", ")
-        )
-    };
+    let dropped: Vec<String> = [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw)]
+        .iter()
+        .flat_map(|&(port, w)| outside(port, 0, w))
+        .collect();
+    let sink = unused_sink("unused_insert_bits", &dropped);
     // Field offsets in an entry word: comm | src | tag | src_any | tag_any | handle.
     let (so, to) = (cw, cw + sw);
     let (sao, tao, ho) = (to + tw, to + tw + 1, to + tw + 2);
-    let hit_handle = widened(&format!("hit_entry[{ho} +: {hw}]"), hw);
-    let hit_src = widened(&format!("hit_entry[{so} +: {sw}]"), sw);
-    let hit_tag = widened(&format!("hit_entry[{to} +: {tw}]"), tw);
+    let hit_handle = in_word(&format!("hit_entry[{ho} +: {hw}]"), 0, hw);
+    let hit_src = in_word(&format!("hit_entry[{so} +: {sw}]"), 0, sw);
+    let hit_tag = in_word(&format!("hit_entry[{to} +: {tw}]"), 0, tw);
     let prefix = crate::trees::prefix_or("upto", "mv", d);
     format!(
         r#"
@@ -386,8 +364,8 @@ always @(posedge clock) begin
             used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
         end
         if (search) begin
-            mv <= next_match(valid & matching(col, search_mode, {{{k_pad_c}'d0, key_comm}}, {{{k_pad_s}'d0, key_src}},
-                    {{{k_pad_t}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad_h}'d0, key_handle}}),
+            mv <= next_match(valid & matching(col, search_mode, {{{k_pad}'d0, key_comm}}, {{{k_pad}'d0, key_src}},
+                    {{{k_pad}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad}'d0, key_handle}}),
                 shift, insert_here, entry_matches(in_entry, search_mode, key_comm, key_src, key_tag, key_src_any,
                     key_tag_any, key_handle));
         end else if (remove) begin
@@ -398,10 +376,7 @@ end
 "#,
         iw_msb = iw - 1,
         iw_pad = iw - 1,
-        k_pad_c = 64 - FIELD_BITS,
-        k_pad_s = 64 - FIELD_BITS,
-        k_pad_t = 64 - FIELD_BITS,
-        k_pad_h = 64 - FIELD_BITS,
+        k_pad = 64 - FIELD_BITS,
     )
 }
 
