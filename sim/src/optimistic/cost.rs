@@ -24,18 +24,29 @@
 //!   conflicted, takes the candidate in that cycle;
 //! - *fast path* (0 extra cycles): decided at the full barrier `G = T_(n-1)` (all lanes must
 //!   have booked receive `k`), every conflicted lane takes its run receive at `G`;
-//! - *slow path*: lane `i` starts at `S_i = max(G, X_(i-1) + 1)`, one cycle after the
-//!   previous lane took its receive at `X_(i-1)`, presents the first head address at `S_i`
-//!   and walks again: `X_i = S_i + rewalk_i`;
-//! - *memory-port conflicts*: all at the end of the block. Removing the taken receives
-//!   from their lists (one head-table write port) and entering unmatched messages into
-//!   the UMQ (one CAM insert port) go one lane a cycle, from `E + 1` where `E` is the last
-//!   take: `n` cycles. This serial tail is where adding lanes stops paying.
+//! - *slow path*: lane `i` starts at `S_i = max(G, X_(i-1) + 1 + u_(i-1))`, where `X_(i-1)`
+//!   is the cycle the previous lane took its receive and `u_(i-1)` is 1 when it took it on
+//!   the slow path: that receive leaves its list in the cycle after (the *eager unlink*),
+//!   so the next walk does not meet it. The lane presents the first head address at `S_i`
+//!   and walks again, skipping receives taken in this block: `X_i = S_i + rewalk_i`;
+//! - *the tail*, from `E + 1` where `E` is the last take: the receives still linked leave
+//!   their lists, and the unmatched messages enter the UMQ together.
+//!   - The head and tail tables are banked by list (`list mod banks`, [`head_banks`]),
+//!     each bank with its own write port and its own unlink unit, so one receive per
+//!     bank leaves per cycle: `R` rounds, the most pending receives any bank holds.
+//!     Pending are the optimistic lanes' takes, the fast path's run (one unlink: the
+//!     run is consecutive in its list, so one pointer write on each side removes it,
+//!     counted in lane 0's bank) and the last slow lane's take; earlier slow takes have
+//!     left already.
+//!   - The UMQ takes the block's unmatched messages in one write, in lane order, at
+//!     `E + 2`: their places (the UMQ's count plus each one's rank among them) are
+//!     registered at `E + 1`. Those past the UMQ's room answer overflow.
 //!
-//! The block answers at `E + 1 + n`. Single operations: a receive that matches an
-//! unexpected message, or finds the table full, answers at `A + 2` (one CAM search); one
-//! that is queued at `A + 3` (the list's tail is read, then the descriptor written);
-//! cancel (search by handle, unlink) and probes at `A + 2`.
+//! The block answers at `E + 1 + max(1, R, 2 if a message is unmatched)`. Single
+//! operations: a receive that matches an unexpected message, or finds the table full,
+//! answers at `A + 2` (one CAM search); one that is queued at `A + 3` (the list's tail is
+//! read, then the descriptor written); cancel (search by handle, unlink) and probes at
+//! `A + 2`.
 
 use super::{BlockTrace, Path};
 use crate::ops::Outcome;
@@ -58,9 +69,16 @@ pub fn flush_latency(bins: usize) -> u64 {
     3 * bins as u64 + 2
 }
 
-/// Cycles from acceptance to answer of a block of arrivals (module docs).
-pub fn block_latency(trace: &BlockTrace) -> u64 {
-    let n = trace.threads.len() as u64;
+/// Banks of the head and tail tables of an array with `threads` lanes and `bins` bins per
+/// hashed index: the lane count rounded up to a power of two, at most the bins (a bank
+/// holds four lists or more). List `l` is in bank `l mod banks`.
+pub fn head_banks(threads: usize, bins: usize) -> usize {
+    threads.next_power_of_two().min(bins).max(1)
+}
+
+/// Cycles from acceptance to answer of a block of arrivals (module docs), the head tables
+/// in `banks` banks.
+pub fn block_latency(trace: &BlockTrace, banks: usize) -> u64 {
     // W_i, then T_i = (max of W_0..=W_i) + 1, relative to A.
     let mut barrier = Vec::with_capacity(trace.threads.len());
     let mut walked = 0;
@@ -69,17 +87,35 @@ pub fn block_latency(trace: &BlockTrace) -> u64 {
         barrier.push(walked + 1);
     }
     let global = barrier.last().copied().unwrap_or(1);
-    let (mut previous, mut last) = (0, 0);
+    let (mut previous, mut unlinking) = (0, 0);
+    let mut took = Vec::with_capacity(trace.threads.len());
     for (t, &checked) in trace.threads.iter().zip(&barrier) {
-        let took = match t.path {
+        let x = match t.path {
             Path::Optimistic => checked,
             Path::Fast => global,
-            Path::Slow => global.max(previous + 1) + t.rewalk as u64,
+            Path::Slow => global.max(previous + 1 + unlinking) + t.rewalk as u64,
         };
-        previous = took;
-        last = last.max(took);
+        unlinking = (t.path == Path::Slow && t.list.is_some()) as u64;
+        previous = x;
+        took.push(x);
     }
-    last + 1 + n
+    let last = took.iter().copied().max().unwrap_or(0);
+    let banks = banks.max(1);
+    let mut pending = vec![0u64; banks];
+    for (t, &x) in trace.threads.iter().zip(&took) {
+        let Some(list) = t.list else { continue };
+        let still_linked = match t.path {
+            Path::Optimistic => true,
+            Path::Fast => false,
+            Path::Slow => x == last,
+        };
+        if still_linked {
+            pending[list as usize % banks] += 1;
+        }
+    }
+    let rounds = pending.into_iter().max().unwrap_or(0);
+    let inserts = if trace.threads.iter().any(|t| t.list.is_none()) { 2 } else { 1 };
+    last + 1 + rounds.max(inserts)
 }
 
 #[cfg(test)]
@@ -91,30 +127,53 @@ mod tests {
         ThreadTrace { walk, rewalk, conflicted: path != Path::Optimistic, path, list: Some(0) }
     }
 
+    fn thread_in(walk: u32, path: Path, rewalk: u32, list: Option<u32>) -> ThreadTrace {
+        ThreadTrace { walk, rewalk, conflicted: path != Path::Optimistic, path, list }
+    }
+
     #[test]
-    fn a_block_waits_for_its_slowest_walk_then_cleans_one_lane_a_cycle() {
-        // Lanes walk 4 and 7 cycles: W = 5, 8; T = 6, 9; E = 9; answer 9 + 1 + 2.
-        let trace = BlockTrace {
-            threads: vec![thread(4, Path::Optimistic, 0), thread(7, Path::Optimistic, 0)],
+    fn a_block_waits_for_its_slowest_walk_then_unlinks_one_receive_per_bank_a_cycle() {
+        // Lanes walk 4 and 7 cycles: W = 5, 8; T = 6, 9; E = 9.
+        let trace = |lists: [u32; 2]| BlockTrace {
+            threads: vec![
+                thread_in(4, Path::Optimistic, 0, Some(lists[0])),
+                thread_in(7, Path::Optimistic, 0, Some(lists[1])),
+            ],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&trace), 12);
+        // Lists 1 and 2 are in different banks of 2: one round.
+        assert_eq!(block_latency(&trace([1, 2]), 2), 9 + 1 + 1);
+        // Lists 1 and 3 share bank 1: two rounds.
+        assert_eq!(block_latency(&trace([1, 3]), 2), 9 + 1 + 2);
+        // With one bank every receive waits its turn.
+        assert_eq!(block_latency(&trace([1, 2]), 1), 9 + 1 + 2);
+    }
+
+    #[test]
+    fn unmatched_messages_enter_the_umq_together_in_the_second_tail_cycle() {
+        let trace = BlockTrace {
+            threads: vec![thread_in(4, Path::Optimistic, 0, None), thread_in(4, Path::Optimistic, 0, None)],
+            ..BlockTrace::default()
+        };
+        assert_eq!(block_latency(&trace, 4), 6 + 1 + 2);
     }
 
     #[test]
     fn slow_lanes_follow_one_another_and_fast_lanes_take_at_the_barrier() {
         let optimistic = thread(4, Path::Optimistic, 0);
-        // G = 6; lane 0 takes at 6, lane 1 starts at 7 and takes at 11, lane 2 starts at
-        // 12 and takes at 16.
+        // G = 6; lane 0 takes at 6, lane 1 starts at 7 and takes at 11; its receive leaves
+        // at 12, so lane 2 starts at 13 and takes at 17; then lane 0's and lane 2's
+        // receives (both list 0) leave in two rounds.
         let slow = BlockTrace {
             threads: vec![optimistic, thread(4, Path::Slow, 4), thread(4, Path::Slow, 4)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&slow), 16 + 1 + 3);
+        assert_eq!(block_latency(&slow, 4), 17 + 1 + 2);
+        // The run leaves in one unlink.
         let fast = BlockTrace {
             threads: vec![optimistic, thread(4, Path::Fast, 0), thread(4, Path::Fast, 0)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&fast), 6 + 1 + 3);
+        assert_eq!(block_latency(&fast, 4), 6 + 1 + 1);
     }
 }

@@ -3,7 +3,7 @@
 //! to `threads` consecutive arrivals (one per lane) — [`commands`] cuts a stream the way
 //! both sides do.
 
-use super::cost::{block_latency, flush_latency, post_latency, SEARCH_LATENCY};
+use super::cost::{block_latency, flush_latency, head_banks, post_latency, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
 use crate::cycle::check_fits;
 use crate::ops::{Op, Outcome};
@@ -74,7 +74,8 @@ impl OptimisticEngine {
                     return Err(format!("{} arrivals in a block of {} lanes", msgs.len(), self.threads));
                 }
                 let (outcomes, trace) = self.matcher.arrive_block(&msgs);
-                (outcomes, block_latency(&trace), Some(trace))
+                let cfg = self.matcher.config();
+                (outcomes, block_latency(&trace, head_banks(cfg.threads, cfg.bins)), Some(trace))
             }
             [op] => {
                 let outcome = match *op {

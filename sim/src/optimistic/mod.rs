@@ -30,7 +30,9 @@
 //!
 //! Consumed receives leave their index at once, or with *lazy removal* (an option) are
 //! marked and skipped by later searches until the block ends, when one thread per list
-//! cleans them out. Receive descriptors live in a fixed-size table (the lowest free slot is
+//! cleans them out. Lazy removal keeps every optimistic walk's lists still while lanes
+//! walk side by side; a receive taken on the slow path leaves at once even so, because
+//! slow lanes resolve one after another and the next one's walk should not meet it. Receive descriptors live in a fixed-size table (the lowest free slot is
 //! taken, as the hardware's priority encoder does): posting into a full one answers
 //! overflow (the host keeps the receive and matches in software), as does an arrival that
 //! finds the UMQ full.
@@ -290,9 +292,10 @@ impl OptimisticMatcher {
         (best.map(|(_, s)| s), walked)
     }
 
-    /// Takes a receive: gone at once, or marked until the block ends (lazy removal).
-    fn consume(&mut self, slot: u32) -> RecvId {
-        let lazy = self.cfg.lazy_removal;
+    /// Takes a receive: gone at once (`eager`, or no lazy removal), or marked until the
+    /// block ends.
+    fn consume(&mut self, slot: u32, eager: bool) -> RecvId {
+        let lazy = self.cfg.lazy_removal && !eager;
         let d = self.desc_mut(slot);
         d.consumed = true;
         let (recv, list) = (d.recv, d.list as usize);
@@ -453,7 +456,10 @@ impl OptimisticMatcher {
             outcomes.push(match taken {
                 Some(slot) => {
                     trace.threads[i].list = Some(self.desc(slot).list);
-                    Outcome::Matched { recv: self.consume(slot), msg }
+                    // A slow lane's receive leaves its list at once: lanes resolve one
+                    // after another by then, so no walk is under way to change.
+                    let eager = trace.threads[i].path == Path::Slow;
+                    Outcome::Matched { recv: self.consume(slot, eager), msg }
                 }
                 None => Outcome::Queued,
             });
