@@ -18,6 +18,7 @@ pub mod fields;
 pub mod onesided;
 pub mod parallel_lists;
 pub mod receive_engine;
+pub mod select;
 pub mod single_cycle_cam;
 pub mod table_ram;
 pub mod thread_array;

@@ -17,12 +17,20 @@
 //! The communicator always has to match. A search can also be by handle (cancel) or for
 //! any entry, as in the level-2 lists.
 //!
+//! A *block insert* (`block_valid`, `block_count` = `k`) appends `k` entries at once, the
+//! thread array's unmatched messages of one block: entry `j` of them is on `block_*[(count
+//! + j) mod M]` (`M`, the block width, a power of two at least the block size), so slot
+//! `count + j` takes the block port its own index names, a fixed wire, with no mux over
+//! the block. The search is a prefix-OR tree over the per-slot hits and a parallel mux of
+//! the hit slot's fields ([`crate::select`]), `log2 depth` levels rather than a chain.
+//!
 //! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
 //! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
 //! with `remove_index` deletes one entry at the next edge. Insert and remove may happen in
 //! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
 //! remove is ignored; the engine checks `full` first.
 
+use crate::select::{LowestSet, Select};
 use rust_hdl::prelude::*;
 
 /// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
@@ -61,19 +69,29 @@ pub struct SingleCycleCam {
     pub clear: Signal<In, Bit>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
+    /// A block insert of `block_count` entries (module docs); not with `insert_valid`.
+    pub block_valid: Signal<In, Bit>,
+    pub block_count: Signal<In, Bits<INDEX_BITS>>,
+    pub block_comm: Vec<Signal<In, Bits<COMM_BITS>>>,
+    pub block_src: Vec<Signal<In, Bits<SRC_BITS>>>,
+    pub block_tag: Vec<Signal<In, Bits<TAG_BITS>>>,
+    pub block_handle: Vec<Signal<In, Bits<HANDLE_BITS>>>,
     slot_index: Vec<Constant<Bits<INDEX_BITS>>>,
     depth: Constant<Bits<INDEX_BITS>>,
     // Typed constants: a bare literal would come out 32 bits wide in the Verilog.
     one: Constant<Bits<INDEX_BITS>>,
     zero_index: Constant<Bits<INDEX_BITS>>,
-    zero_src: Constant<Bits<SRC_BITS>>,
-    zero_tag: Constant<Bits<TAG_BITS>>,
-    zero_handle: Constant<Bits<HANDLE_BITS>>,
     mode_envelope: Constant<Bits<2>>,
     mode_handle: Constant<Bits<2>>,
     mode_any: Constant<Bits<2>>,
     insert_at: Signal<Local, Bits<INDEX_BITS>>,
-    found: Signal<Local, Bit>,
+    block_end: Signal<Local, Bits<INDEX_BITS>>,
+    /// Per slot: it holds an entry the search matches.
+    matches: Vec<Signal<Local, Bit>>,
+    first_hit: LowestSet,
+    hit_handle_sel: Select<HANDLE_BITS>,
+    hit_src_sel: Select<SRC_BITS>,
+    hit_tag_sel: Select<TAG_BITS>,
     used: DFF<Bits<INDEX_BITS>>,
     comm: Vec<DFF<Bits<COMM_BITS>>>,
     src: Vec<DFF<Bits<SRC_BITS>>>,
@@ -82,16 +100,21 @@ pub struct SingleCycleCam {
     tag_any: Vec<DFF<Bit>>,
     handle: Vec<DFF<Bits<HANDLE_BITS>>>,
     _depth: usize,
+    _block: usize,
+    /// `_block + 1`: a loop over `_block.._block_once` names the width as a loop variable.
+    _block_once: usize,
 }
 
 /// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).
 pub const SINGLE_CYCLE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=65_535;
 
 impl SingleCycleCam {
-    /// A CAM of `depth` entries; the depth is a generation parameter.
-    pub fn new(depth: usize) -> Self {
+    /// A CAM of `depth` entries whose block inserts take up to `block` entries (rounded up
+    /// to a power of two); both are generation parameters.
+    pub fn new(depth: usize, block: usize) -> Self {
         assert!(SINGLE_CYCLE_CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range");
         let d = depth;
+        let m = block.max(1).next_power_of_two();
         SingleCycleCam {
             clock: Default::default(),
             insert_valid: Default::default(),
@@ -118,18 +141,26 @@ impl SingleCycleCam {
             clear: Default::default(),
             count: Default::default(),
             full: Default::default(),
+            block_valid: Default::default(),
+            block_count: Default::default(),
+            block_comm: ports(m),
+            block_src: ports(m),
+            block_tag: ports(m),
+            block_handle: ports(m),
             slot_index: (0..d).map(|i| Constant::new((i as u64).to_bits())).collect(),
             depth: Constant::new((d as u64).to_bits()),
             one: Constant::new(1u64.to_bits()),
             zero_index: Constant::new(0u64.to_bits()),
-            zero_src: Constant::new(0u64.to_bits()),
-            zero_tag: Constant::new(0u64.to_bits()),
-            zero_handle: Constant::new(0u64.to_bits()),
             mode_envelope: Constant::new(crate::bram_list::MODE_ENVELOPE.to_bits()),
             mode_handle: Constant::new(crate::bram_list::MODE_HANDLE.to_bits()),
             mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
             insert_at: Default::default(),
-            found: Default::default(),
+            block_end: Default::default(),
+            matches: (0..d).map(|_| Default::default()).collect(),
+            first_hit: LowestSet::new(d),
+            hit_handle_sel: Select::shared(d, 1),
+            hit_src_sel: Select::shared(d, 1),
+            hit_tag_sel: Select::shared(d, 1),
             used: Default::default(),
             comm: regs(d),
             src: regs(d),
@@ -138,8 +169,14 @@ impl SingleCycleCam {
             tag_any: regs(d),
             handle: regs(d),
             _depth: d,
+            _block: m,
+            _block_once: m + 1,
         }
     }
+}
+
+fn ports<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
+    (0..count).map(|_| Default::default()).collect()
 }
 
 fn regs<T: Synth>(count: usize) -> Vec<DFF<T>> {
@@ -167,17 +204,9 @@ impl Logic for SingleCycleCam {
         self.count.next = self.used.q.val();
         self.full.next = self.used.q.val() == self.depth.val();
 
-        // Search: walk from the oldest slot and take the first hit. `found` is read after
-        // it is written in this block, which in Verilog (blocking assignments in a
-        // combinational block) is a priority chain, not a loop.
-        self.found.next = false;
-        self.hit_index.next = self.zero_index.val();
-        self.hit_handle.next = self.zero_handle.val();
-        self.hit_src.next = self.zero_src.val();
-        self.hit_tag.next = self.zero_tag.val();
+        // Search: every slot compares at once; the oldest (lowest) hit wins.
         for i in 0..self._depth {
-            if !self.found.val()
-                & (self.slot_index[i].val() < self.used.q.val())
+            self.matches[i].next = (self.slot_index[i].val() < self.used.q.val())
                 & ((self.search_mode.val() == self.mode_any.val())
                     | ((self.search_mode.val() == self.mode_handle.val())
                         & (self.handle[i].q.val() == self.search_handle.val()))
@@ -188,16 +217,23 @@ impl Logic for SingleCycleCam {
                             | self.search_src_any.val())
                         & ((self.tag[i].q.val() == self.search_tag.val())
                             | self.tag_any[i].q.val()
-                            | self.search_tag_any.val())))
-            {
-                self.found.next = true;
-                self.hit_index.next = self.slot_index[i].val();
-                self.hit_handle.next = self.handle[i].q.val();
-                self.hit_src.next = self.src[i].q.val();
-                self.hit_tag.next = self.tag[i].q.val();
-            }
+                            | self.search_tag_any.val())));
+            self.first_hit.bits[i].next = self.matches[i].val();
+            self.hit_handle_sel.entries[i].next = self.handle[i].q.val();
+            self.hit_src_sel.entries[i].next = self.src[i].q.val();
+            self.hit_tag_sel.entries[i].next = self.tag[i].q.val();
         }
-        self.hit.next = self.found.val();
+        self.hit_handle_sel.pointers[0].next = self.first_hit.pointer.val();
+        self.hit_src_sel.pointers[0].next = self.first_hit.pointer.val();
+        self.hit_tag_sel.pointers[0].next = self.first_hit.pointer.val();
+        self.hit.next = self.first_hit.found.val();
+        self.hit_index.next = self.zero_index.val();
+        if self.first_hit.found.val() {
+            self.hit_index.next = self.first_hit.pointer.val() - self.one.val();
+        }
+        self.hit_handle.next = self.hit_handle_sel.values[0].val();
+        self.hit_src.next = self.hit_src_sel.values[0].val();
+        self.hit_tag.next = self.hit_tag_sel.values[0].val();
 
         // Remove: every slot at or above the removed one takes its younger neighbour.
         self.insert_at.next = self.used.q.val();
@@ -227,6 +263,27 @@ impl Logic for SingleCycleCam {
                     self.src_any[i].d.next = self.insert_src_any.val();
                     self.tag_any[i].d.next = self.insert_tag_any.val();
                     self.handle[i].d.next = self.insert_handle.val();
+                }
+            }
+        }
+        // A block insert: slot `used + j` takes block port `(used + j) mod M`, its own
+        // index's low bits.
+        self.block_end.next = self.used.q.val() + self.block_count.val();
+        if self.block_valid.val() {
+            self.used.d.next = self.block_end.val();
+            // `m` is the block width: rust-hdl evaluates an index from loop variables only.
+            for m in self._block..self._block_once {
+                for i in 0..self._depth {
+                    if (self.slot_index[i].val() >= self.used.q.val())
+                        & (self.slot_index[i].val() < self.block_end.val())
+                    {
+                        self.comm[i].d.next = self.block_comm[i % m].val();
+                        self.src[i].d.next = self.block_src[i % m].val();
+                        self.tag[i].d.next = self.block_tag[i % m].val();
+                        self.src_any[i].d.next = false;
+                        self.tag_any[i].d.next = false;
+                        self.handle[i].d.next = self.block_handle[i % m].val();
+                    }
                 }
             }
         }
@@ -267,7 +324,7 @@ pub const CAM_PORTS: [(&str, u32, bool); 25] = [
 
 /// The CAM's Verilog, top module `top`.
 pub fn single_cycle_cam_verilog(depth: usize) -> String {
-    let mut uut = SingleCycleCam::new(depth);
+    let mut uut = SingleCycleCam::new(depth, 4);
     uut.connect_all();
     generate_verilog(&uut)
 }

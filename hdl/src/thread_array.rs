@@ -7,42 +7,59 @@
 //! Storage:
 //! - the receive descriptor table, `D` slots in registers: envelope, wildcard flags,
 //!   handle, posting label, sequence id, index list, `next`/`prev` links, the booking
-//!   bitmap (one bit per lane) and a taken flag. Registers, because every lane examines one
-//!   descriptor a cycle and any lane may book any slot in the same cycle;
+//!   bitmap (one bit per lane) and a taken flag. Registers, because any lane may book any
+//!   slot in the same cycle and the tail unlinks several receives at once. Each lane
+//!   reads the one descriptor its walk points at through a parallel mux
+//!   ([`crate::select`]): select by pointer, then compare the envelope once;
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
 //!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
-//!   wildcards), one copy per lane so every lane has its own read port, all written
-//!   together; and one table of tails for appending. Pointers are slot + 1, 0 for none,
-//!   so a zeroed RAM is a table of empty lists;
-//! - unexpected messages in a [`Cam`] of `U` entries: age-ordered, one search answers any
-//!   wildcard pattern, so a receive or probe costs one cycle. (The functional model keeps
-//!   the paper's four UMQ indexes; the pairing is the same.)
+//!   wildcards) and a table of tails for appending. Both are *banked by list*: list `l`
+//!   is word `l / K` of bank `l mod K` (`K`, the lane count rounded up to a power of two,
+//!   at most `B`), each bank with its own write port, so receives of lists in different
+//!   banks leave in the same cycle. Every lane has its own copy of the head banks (its
+//!   own read port), all copies written together. Pointers are slot + 1, 0 for none, so a
+//!   zeroed RAM is a table of empty lists;
+//! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
+//!   answers any wildcard pattern, so a receive or probe costs one cycle; a block's
+//!   unmatched messages go in with one block insert. (The functional model keeps the
+//!   paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
 //! the smallest label across them) and books its candidate; the partial barrier lets lane
 //! `i` check its candidate's bitmap once lanes `0..=i` have booked; a lane whose candidate
 //! a lower lane booked — and every lane after it — resolves: by the fast path when all
 //! lanes booked receive `k` and the receives labelled `k + 1 … k + n - 1` carry `k`'s
-//! sequence id (lane `i` takes `k + i`), else by the slow path (lane `i` walks again once
-//! lane `i - 1` has taken its receive, skipping taken ones). Taken receives stay linked
-//! until every lane is done, so no walk changes under a lane; then, one lane a cycle, the
-//! taken receives are unlinked and the unmatched messages enter the UMQ (or answer
-//! overflow when it is full). The block answers with one result per lane.
+//! sequence id (lane `i` takes `k + i`: every descriptor compares its label's distance
+//! from `k` at once), else by the slow path (lane `i` walks again once lane `i - 1` has
+//! taken its receive and unlinked it, skipping receives taken in this block).
+//!
+//! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
+//! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
+//! cycle (the lowest lane's of that bank): read its `prev` and `next`, link them to each
+//! other, write the head or tail when it was first or last. The fast path's run is
+//! consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to the last
+//! one's `next`. A slow lane's receive leaves in the cycle after it is taken (slow lanes
+//! take one after another, so nothing else is unlinking). Descriptors of taken receives
+//! are freed together when the block ends. The block's unmatched messages get their UMQ
+//! places (count plus rank among them) in the tail's first cycle and go in together in
+//! its second; those past the UMQ's room answer overflow. The block answers with one
+//! result per lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
-//! bin; overflow when no descriptor is free), cancel (search the table by handle, unlink),
-//! probe and matched probe (search the UMQ), and flush (op 7): a clearing pass that writes
-//! one index list a cycle, empty, into every lane's head copy and the tail table (block
-//! RAM has no reset), while the first cycle clears the descriptors' valid, taken and
-//! booking bits, empties the UMQ CAM and restarts labels and sequence ids; it answers
-//! `flushed` `3B + 2` cycles after acceptance (194 with the default 64 bins, 14 with 4).
-//! Consecutive receives with the same pattern share a sequence id; a successful cancel
-//! ends the sequence.
+//! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
+//! cancel (search the table by handle, unlink), probe and matched probe (search the UMQ),
+//! and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
+//! into every lane's head copy and the tail table (block RAM has no reset), while the
+//! first cycle clears the descriptors' valid, taken and booking bits, empties the UMQ CAM
+//! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
+//! acceptance (50 with the default 64 bins and 4 lanes). Consecutive receives with the
+//! same pattern share a sequence id; a successful cancel ends the sequence.
 
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
+use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
@@ -65,6 +82,14 @@ pub struct ThreadArrayShape {
     pub fast_path: bool,
 }
 
+impl ThreadArrayShape {
+    /// Banks of the head and tail tables: the lane count rounded up to a power of two, at
+    /// most the bins per index (`tagmatch_sim::optimistic::cost::head_banks`).
+    pub fn banks(&self) -> usize {
+        self.lanes.next_power_of_two().min(1 << (self.head_bits - 2)).max(1)
+    }
+}
+
 /// `resp_kind` of a block of arrivals: the results are on the lane ports.
 pub const RESP_BLOCK: u64 = 7;
 /// `lane_kind` values.
@@ -80,7 +105,8 @@ const C_INSERT: u64 = 3;
 const C_CANCEL: u64 = 4;
 const C_PROBE: u64 = 5;
 const C_RESPOND: u64 = 6;
-/// The flush's clearing pass: one index list (every lane's head copy and the tail) a cycle.
+/// The flush's clearing pass: one word of every bank (every lane's head copy and the
+/// tails) a cycle.
 const C_FLUSH: u64 = 7;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -125,8 +151,9 @@ pub struct ThreadArray {
     // Constants.
     fast_path: Constant<Bit>,
     slot1: Vec<Constant<Bits<16>>>,
+    bank1: Vec<Constant<Bits<16>>>,
+    rot_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
-    lane_offset: Vec<Constant<Bits<32>>>,
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
     lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
@@ -134,15 +161,23 @@ pub struct ThreadArray {
     any_src_base: Constant<Bits<16>>,
     any_tag_base: Constant<Bits<16>>,
     both_list: Constant<Bits<16>>,
-    zero8: Constant<Bits<8>>,
+    bank_mask: Constant<Bits<16>>,
+    bank_shift: Constant<Bits<16>>,
+    last_clear: Constant<Bits<16>>,
+    umq_depth: Constant<Bits<16>>,
+    rot_mask: Constant<Bits<16>>,
+    zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
+    zero24: Constant<Bits<24>>,
     zero32: Constant<Bits<32>>,
     zero_lanes: Constant<Bits<MAX_LANES>>,
     /// One bit per lane: the booking bitmaps' bits above the lane count stay 0 by design.
     lane_mask: Constant<Bits<MAX_LANES>>,
+    one2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
+    two2: Constant<Bits<2>>,
     two8: Constant<Bits<8>>,
     class0: Constant<Bits<2>>,
     class1: Constant<Bits<2>>,
@@ -155,6 +190,7 @@ pub struct ThreadArray {
     c_cancel: Constant<Bits<3>>,
     c_probe: Constant<Bits<3>>,
     c_respond: Constant<Bits<3>>,
+    c_flush: Constant<Bits<3>>,
     l_idle: Constant<Bits<3>>,
     l_start: Constant<Bits<3>>,
     l_walk: Constant<Bits<3>>,
@@ -167,6 +203,7 @@ pub struct ThreadArray {
     op_cancel: Constant<Bits<3>>,
     op_probe: Constant<Bits<3>>,
     op_matched_probe: Constant<Bits<3>>,
+    op_flush: Constant<Bits<3>>,
     r_matched: Constant<Bits<4>>,
     r_queued: Constant<Bits<4>>,
     r_cancelled: Constant<Bits<4>>,
@@ -176,8 +213,6 @@ pub struct ThreadArray {
     r_overflow: Constant<Bits<4>>,
     r_block: Constant<Bits<4>>,
     r_flushed: Constant<Bits<4>>,
-    op_flush: Constant<Bits<3>>,
-    c_flush: Constant<Bits<3>>,
     k_matched: Constant<Bits<2>>,
     k_queued: Constant<Bits<2>>,
     k_overflow: Constant<Bits<2>>,
@@ -192,7 +227,6 @@ pub struct ThreadArray {
     tag_any: DFF<Bit>,
     handle: DFF<Bits<32>>,
     count: DFF<Bits<8>>,
-    cursor: DFF<Bits<8>>,
     kind: DFF<Bits<4>>,
     recv: DFF<Bits<32>>,
     msg: DFF<Bits<32>>,
@@ -208,8 +242,19 @@ pub struct ThreadArray {
     last_tag_any: DFF<Bit>,
     alloc: DFF<Bits<16>>,
     post_list: DFF<Bits<16>>,
-    /// The list the flush's clearing pass writes this cycle.
+    /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
+    /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
+    tail_phase: DFF<Bits<2>>,
+    /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
+    fast_taken: DFF<Bit>,
+    /// The UMQ block insert, staged in the tail's first cycle: entry `m` goes to the UMQ
+    /// slot whose index is `m` modulo the block width.
+    st_count: DFF<Bits<16>>,
+    st_comm: Vec<DFF<Bits<16>>>,
+    st_src: Vec<DFF<Bits<16>>>,
+    st_tag: Vec<DFF<Bits<32>>>,
+    st_handle: Vec<DFF<Bits<32>>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
     d_comm: Vec<DFF<Bits<16>>>,
@@ -235,17 +280,66 @@ pub struct ThreadArray {
     ln_class: Vec<DFF<Bits<2>>>,
     ln_first: Vec<DFF<Bit>>,
     ln_ptr: Vec<DFF<Bits<16>>>,
+    /// Bank + 1 of the head address presented last cycle (whose word the RAMs return).
+    ln_head_bank: Vec<DFF<Bits<16>>>,
+    /// The list being walked.
+    ln_list_now: Vec<DFF<Bits<16>>>,
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
+    ln_cand_list: Vec<DFF<Bits<16>>>,
     ln_rcand: Vec<DFF<Bits<16>>>,
     ln_rcand_label: Vec<DFF<Bits<32>>>,
+    ln_rcand_list: Vec<DFF<Bits<16>>>,
     ln_slot: Vec<DFF<Bits<16>>>,
     ln_kind: Vec<DFF<Bits<2>>>,
-    ln_recv: Vec<DFF<Bits<32>>>,
+    /// The list of the taken receive, and whether it is still to be unlinked.
+    ln_list: Vec<DFF<Bits<16>>>,
+    ln_pending: Vec<DFF<Bit>>,
+    /// Took its receive on the slow path (unlinked in the next cycle, not at the end).
+    ln_slow: Vec<DFF<Bit>>,
     // Memories.
     heads: Vec<TableRam>,
-    tails: TableRam,
+    tails: Vec<TableRam>,
     umq_cam: SingleCycleCam,
+    // Parallel reads (one port per lane unless said).
+    head_word: Select<16>,
+    rd_valid: Select<1>,
+    rd_comm: Select<16>,
+    rd_src: Select<16>,
+    rd_tag: Select<32>,
+    rd_src_any: Select<1>,
+    rd_tag_any: Select<1>,
+    rd_taken: Select<1>,
+    rd_next: Select<16>,
+    rd_label: Select<32>,
+    rd_booked: Select<MAX_LANES>,
+    rd_handle: Select<32>,
+    /// Lane 0's candidate's sequence id (one port).
+    rd_seq0: Select<16>,
+    /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
+    run_slot: OneHotPointers,
+    /// The run's last receive (one port: lane `count - 1`'s slot).
+    run_last: Select<16>,
+    run_last_lane: OneHotPointers,
+    /// Per bank: the lowest lane with a receive to unlink there, its slot and list.
+    arb_lane: OneHotPointers,
+    arb_slot: Select<16>,
+    arb_list: Select<16>,
+    /// Per bank: the unlinked receive's neighbours.
+    rd_prev_of: Select<16>,
+    rd_next_of: Select<16>,
+    /// The posted receive's list's tail, from its bank (one port).
+    tail_word: Select<16>,
+    free_slot: LowestSet,
+    cancel_slot: LowestSet,
+    cancel_list: Select<16>,
+    /// The unmatched messages' ranks, and per UMQ block port the lane that fills it.
+    umq_rank: PrefixCount,
+    rot_lane: OneHotPointers,
+    rot_comm: Select<16>,
+    rot_src: Select<16>,
+    rot_tag: Select<32>,
+    rot_handle: Select<32>,
     // Per-lane combinational values.
     w_src4: Vec<Signal<Local, Bits<16>>>,
     w_tagf: Vec<Signal<Local, Bits<16>>>,
@@ -261,56 +355,78 @@ pub struct ThreadArray {
     w_label: Vec<Signal<Local, Bits<32>>>,
     w_best: Vec<Signal<Local, Bits<16>>>,
     w_best_label: Vec<Signal<Local, Bits<32>>>,
+    w_best_list: Vec<Signal<Local, Bits<16>>>,
     w_new: Vec<Signal<Local, Bits<16>>>,
     w_new_label: Vec<Signal<Local, Bits<32>>>,
+    w_new_list: Vec<Signal<Local, Bits<16>>>,
     w_end: Vec<Signal<Local, Bit>>,
     w_book: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
     w_take_slot: Vec<Signal<Local, Bits<16>>>,
+    w_take_list: Vec<Signal<Local, Bits<16>>>,
     w_start_rewalk: Vec<Signal<Local, Bit>>,
     w_bitmap: Vec<Signal<Local, Bits<MAX_LANES>>>,
     w_barrier: Vec<Signal<Local, Bit>>,
     w_resolving: Vec<Signal<Local, Bit>>,
     w_prev_done: Vec<Signal<Local, Bit>>,
-    w_target: Vec<Signal<Local, Bits<16>>>,
+    w_eligible: Vec<Signal<Local, Bit>>,
+    w_granted: Vec<Signal<Local, Bit>>,
+    w_unmatched: Vec<Signal<Local, Bit>>,
+    w_place: Vec<Signal<Local, Bits<16>>>,
+    w_fits: Vec<Signal<Local, Bit>>,
     // Block-wide combinational values.
     g_booked: Signal<Local, Bit>,
-    g_conflicted: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
     g_mask: Signal<Local, Bits<MAX_LANES>>,
     g_seq: Signal<Local, Bits<16>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
-    // Per-slot accumulators: lanes booking or taking the slot this cycle.
+    g_fast_now: Signal<Local, Bit>,
+    g_more: Signal<Local, Bit>,
+    g_finish: Signal<Local, Bit>,
+    g_room: Signal<Local, Bits<16>>,
+    /// The block's unmatched messages.
+    g_total: Signal<Local, Bits<16>>,
+    // Per-slot values: lanes booking or taking the slot this cycle; the fast path's run.
     s_book: Vec<Signal<Local, Bits<MAX_LANES>>>,
     s_take: Vec<Signal<Local, Bit>>,
-    // Single operations and the block's tail.
+    s_distance: Vec<Signal<Local, Bits<32>>>,
+    s_in_run: Vec<Signal<Local, Bit>>,
+    // Per bank × lane: the lane has a receive to unlink in the bank; per bank, one lower does.
+    a_wants: Vec<Signal<Local, Bit>>,
+    a_below: Vec<Signal<Local, Bit>>,
+    a_any: Vec<Signal<Local, Bit>>,
+    // Per bank: the unlink unit and the write ports.
+    u_en: Vec<Signal<Local, Bit>>,
+    u_first: Vec<Signal<Local, Bits<16>>>,
+    u_last: Vec<Signal<Local, Bits<16>>>,
+    u_list: Vec<Signal<Local, Bits<16>>>,
+    u_prev: Vec<Signal<Local, Bits<16>>>,
+    u_next: Vec<Signal<Local, Bits<16>>>,
+    hb_en: Vec<Signal<Local, Bit>>,
+    hb_addr: Vec<Signal<Local, Bits<16>>>,
+    hb_data: Vec<Signal<Local, Bits<16>>>,
+    tb_en: Vec<Signal<Local, Bit>>,
+    tb_addr: Vec<Signal<Local, Bits<16>>>,
+    tb_data: Vec<Signal<Local, Bits<16>>>,
+    // Single operations.
     p_src4: Signal<Local, Bits<16>>,
     p_tagf: Signal<Local, Bits<16>>,
     p_list: Signal<Local, Bits<16>>,
-    p_free: Signal<Local, Bits<16>>,
-    p_found: Signal<Local, Bit>,
     p_same: Signal<Local, Bit>,
     p_seq: Signal<Local, Bits<16>>,
     p_tail: Signal<Local, Bits<16>>,
-    x_slot: Signal<Local, Bits<16>>,
-    x_found: Signal<Local, Bit>,
-    t_kind: Signal<Local, Bits<2>>,
-    t_slot: Signal<Local, Bits<16>>,
-    t_comm: Signal<Local, Bits<16>>,
-    t_src: Signal<Local, Bits<16>>,
-    t_tag: Signal<Local, Bits<32>>,
-    t_handle: Signal<Local, Bits<32>>,
-    u_en: Signal<Local, Bit>,
-    u_slot: Signal<Local, Bits<16>>,
-    u_prev: Signal<Local, Bits<16>>,
-    u_next: Signal<Local, Bits<16>>,
-    u_list: Signal<Local, Bits<16>>,
-    h_en: Signal<Local, Bit>,
-    h_addr: Signal<Local, Bits<16>>,
-    h_data: Signal<Local, Bits<16>>,
+    x_list: Signal<Local, Bits<16>>,
     _lanes: usize,
     _descriptors: usize,
+    _banks: usize,
+    /// `x + 1` of the sizes above and of the UMQ block width: a loop over `x..x_once`
+    /// names `x` as a loop variable, and rust-hdl evaluates an index from loop variables
+    /// only (so `heads[i * banks + b]` is written inside `for banks in ..`).
+    _lanes_once: usize,
+    _descriptors_once: usize,
+    _banks_once: usize,
+    _rot: usize,
 }
 
 fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
@@ -325,12 +441,19 @@ fn locals<T: Synth>(count: usize) -> Vec<Signal<Local, T>> {
     (0..count).map(|_| Default::default()).collect()
 }
 
+fn inputs<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
+    (0..count).map(|_| Default::default()).collect()
+}
+
 impl ThreadArray {
     /// A thread array of `shape` (checked with [`check_shape`]).
     pub fn new(shape: &ThreadArrayShape) -> Self {
         let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, unexpected: u, fast_path } = *shape;
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         let bins = 1u64 << (h - 2);
+        let nb = shape.banks();
+        let bank_bits = nb.trailing_zeros() as usize;
+        let rot = n.next_power_of_two();
         ThreadArray {
             clock: Default::default(),
             cmd_valid: Default::default(),
@@ -343,10 +466,10 @@ impl ThreadArray {
             cmd_tag_any: Default::default(),
             cmd_handle: Default::default(),
             cmd_count: Default::default(),
-            msg_comm: locals_in(n),
-            msg_src: locals_in(n),
-            msg_tag: locals_in(n),
-            msg_handle: locals_in(n),
+            msg_comm: inputs(n),
+            msg_src: inputs(n),
+            msg_tag: inputs(n),
+            msg_handle: inputs(n),
             resp_valid: Default::default(),
             resp_ready: Default::default(),
             resp_kind: Default::default(),
@@ -359,8 +482,9 @@ impl ThreadArray {
             lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
+            bank1: (0..nb).map(|b| k(b as u64 + 1)).collect(),
+            rot_index: (0..rot).map(|m| k(m as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
-            lane_offset: (0..n).map(|i| k(i as u64)).collect(),
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
             lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
             lanes: k(n as u64),
@@ -368,14 +492,22 @@ impl ThreadArray {
             any_src_base: k(bins),
             any_tag_base: k(2 * bins),
             both_list: k(3 * bins),
-            zero8: k(0),
+            bank_mask: k(nb as u64 - 1),
+            bank_shift: k(bank_bits as u64),
+            last_clear: k((3 * bins) >> bank_bits),
+            umq_depth: k(u as u64),
+            rot_mask: k(rot as u64 - 1),
+            zero2: k(0),
             zero16: k(0),
+            zero24: k(0),
             zero32: k(0),
             zero_lanes: k(0),
             lane_mask: k(u64::MAX >> (MAX_LANES - n)),
+            one2: k(1),
             one8: k(1),
             one16: k(1),
             one32: k(1),
+            two2: k(2),
             two8: k(2),
             class0: k(0),
             class1: k(1),
@@ -388,6 +520,7 @@ impl ThreadArray {
             c_cancel: k(C_CANCEL),
             c_probe: k(C_PROBE),
             c_respond: k(C_RESPOND),
+            c_flush: k(C_FLUSH),
             l_idle: k(L_IDLE),
             l_start: k(L_START),
             l_walk: k(L_WALK),
@@ -400,6 +533,7 @@ impl ThreadArray {
             op_cancel: k(OP_CANCEL),
             op_probe: k(OP_PROBE),
             op_matched_probe: k(OP_MATCHED_PROBE),
+            op_flush: k(OP_FLUSH),
             r_matched: k(RESP_MATCHED),
             r_queued: k(RESP_QUEUED),
             r_cancelled: k(RESP_CANCELLED),
@@ -409,8 +543,6 @@ impl ThreadArray {
             r_overflow: k(RESP_OVERFLOW),
             r_block: k(RESP_BLOCK),
             r_flushed: k(RESP_FLUSHED),
-            op_flush: k(OP_FLUSH),
-            c_flush: k(C_FLUSH),
             k_matched: k(LANE_MATCHED),
             k_queued: k(LANE_QUEUED),
             k_overflow: k(LANE_OVERFLOW),
@@ -424,7 +556,6 @@ impl ThreadArray {
             tag_any: Default::default(),
             handle: Default::default(),
             count: Default::default(),
-            cursor: Default::default(),
             kind: Default::default(),
             recv: Default::default(),
             msg: Default::default(),
@@ -432,7 +563,6 @@ impl ThreadArray {
             msg_tag_r: Default::default(),
             label: Default::default(),
             seq_id: Default::default(),
-            clear_at: Default::default(),
             last_valid: Default::default(),
             last_comm: Default::default(),
             last_src: Default::default(),
@@ -441,6 +571,14 @@ impl ThreadArray {
             last_tag_any: Default::default(),
             alloc: Default::default(),
             post_list: Default::default(),
+            clear_at: Default::default(),
+            tail_phase: Default::default(),
+            fast_taken: Default::default(),
+            st_count: Default::default(),
+            st_comm: dffs(rot),
+            st_src: dffs(rot),
+            st_tag: dffs(rot),
+            st_handle: dffs(rot),
             d_valid: dffs(d),
             d_comm: dffs(d),
             d_src: dffs(d),
@@ -464,16 +602,53 @@ impl ThreadArray {
             ln_class: dffs(n),
             ln_first: dffs(n),
             ln_ptr: dffs(n),
+            ln_head_bank: dffs(n),
+            ln_list_now: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
+            ln_cand_list: dffs(n),
             ln_rcand: dffs(n),
             ln_rcand_label: dffs(n),
+            ln_rcand_list: dffs(n),
             ln_slot: dffs(n),
             ln_kind: dffs(n),
-            ln_recv: dffs(n),
-            heads: (0..n).map(|_| TableRam::new(h)).collect(),
-            tails: TableRam::new(h),
-            umq_cam: SingleCycleCam::new(u),
+            ln_list: dffs(n),
+            ln_pending: dffs(n),
+            ln_slow: dffs(n),
+            heads: (0..n * nb).map(|_| TableRam::new(h - bank_bits)).collect(),
+            tails: (0..nb).map(|_| TableRam::new(h - bank_bits)).collect(),
+            umq_cam: SingleCycleCam::new(u, rot),
+            head_word: Select::grouped(n, nb),
+            rd_valid: Select::shared(d, n),
+            rd_comm: Select::shared(d, n),
+            rd_src: Select::shared(d, n),
+            rd_tag: Select::shared(d, n),
+            rd_src_any: Select::shared(d, n),
+            rd_tag_any: Select::shared(d, n),
+            rd_taken: Select::shared(d, n),
+            rd_next: Select::shared(d, n),
+            rd_label: Select::shared(d, n),
+            rd_booked: Select::shared(d, n),
+            rd_handle: Select::shared(d, n),
+            rd_seq0: Select::shared(d, 1),
+            run_slot: OneHotPointers::new(n, d),
+            run_last: Select::shared(n, 1),
+            run_last_lane: OneHotPointers::new(1, n),
+            arb_lane: OneHotPointers::new(nb, n),
+            arb_slot: Select::shared(n, nb),
+            arb_list: Select::shared(n, nb),
+            rd_prev_of: Select::shared(d, nb),
+            rd_next_of: Select::shared(d, nb),
+            tail_word: Select::shared(nb, 1),
+            free_slot: LowestSet::new(d),
+            cancel_slot: LowestSet::new(d),
+            cancel_list: Select::shared(d, 1),
+            umq_rank: PrefixCount::new(n),
+            rot_lane: OneHotPointers::new(rot, n),
+            rot_comm: Select::shared(n, rot),
+            rot_src: Select::shared(n, rot),
+            rot_tag: Select::shared(n, rot),
+            rot_handle: Select::shared(n, rot),
             w_src4: locals(n),
             w_tagf: locals(n),
             w_list0: locals(n),
@@ -488,59 +663,71 @@ impl ThreadArray {
             w_label: locals(n),
             w_best: locals(n),
             w_best_label: locals(n),
+            w_best_list: locals(n),
             w_new: locals(n),
             w_new_label: locals(n),
+            w_new_list: locals(n),
             w_end: locals(n),
             w_book: locals(n),
             w_take: locals(n),
             w_take_slot: locals(n),
+            w_take_list: locals(n),
             w_start_rewalk: locals(n),
             w_bitmap: locals(n),
             w_barrier: locals(n),
             w_resolving: locals(n),
             w_prev_done: locals(n),
-            w_target: locals(n),
+            w_eligible: locals(n),
+            w_granted: locals(n),
+            w_unmatched: locals(n),
+            w_place: locals(n),
+            w_fits: locals(n),
             g_booked: Default::default(),
-            g_conflicted: Default::default(),
             g_done: Default::default(),
             g_mask: Default::default(),
             g_seq: Default::default(),
             g_targets: Default::default(),
             g_shared: Default::default(),
+            g_fast_now: Default::default(),
+            g_more: Default::default(),
+            g_finish: Default::default(),
+            g_room: Default::default(),
+            g_total: Default::default(),
             s_book: locals(d),
             s_take: locals(d),
+            s_distance: locals(d),
+            s_in_run: locals(d),
+            a_wants: locals(nb * n),
+            a_below: locals(nb * n),
+            a_any: locals(nb),
+            u_en: locals(nb),
+            u_first: locals(nb),
+            u_last: locals(nb),
+            u_list: locals(nb),
+            u_prev: locals(nb),
+            u_next: locals(nb),
+            hb_en: locals(nb),
+            hb_addr: locals(nb),
+            hb_data: locals(nb),
+            tb_en: locals(nb),
+            tb_addr: locals(nb),
+            tb_data: locals(nb),
             p_src4: Default::default(),
             p_tagf: Default::default(),
             p_list: Default::default(),
-            p_free: Default::default(),
-            p_found: Default::default(),
             p_same: Default::default(),
             p_seq: Default::default(),
             p_tail: Default::default(),
-            x_slot: Default::default(),
-            x_found: Default::default(),
-            t_kind: Default::default(),
-            t_slot: Default::default(),
-            t_comm: Default::default(),
-            t_src: Default::default(),
-            t_tag: Default::default(),
-            t_handle: Default::default(),
-            u_en: Default::default(),
-            u_slot: Default::default(),
-            u_prev: Default::default(),
-            u_next: Default::default(),
-            u_list: Default::default(),
-            h_en: Default::default(),
-            h_addr: Default::default(),
-            h_data: Default::default(),
+            x_list: Default::default(),
             _lanes: n,
             _descriptors: d,
+            _banks: nb,
+            _lanes_once: n + 1,
+            _descriptors_once: d + 1,
+            _banks_once: nb + 1,
+            _rot: rot,
         }
     }
-}
-
-fn locals_in<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
-    (0..count).map(|_| Default::default()).collect()
 }
 
 /// Checks a shape before anything is built: lanes 1–64 (one booking bit each), 2 to
@@ -581,7 +768,6 @@ impl Logic for ThreadArray {
             tag_any,
             handle,
             count,
-            cursor,
             kind,
             recv,
             msg,
@@ -597,8 +783,25 @@ impl Logic for ThreadArray {
             last_tag_any,
             alloc,
             post_list,
-            clear_at
+            clear_at,
+            tail_phase,
+            fast_taken,
+            st_count
         );
+        for m in 0..self._rot {
+            self.st_comm[m].clock.next = self.clock.val();
+            self.st_src[m].clock.next = self.clock.val();
+            self.st_tag[m].clock.next = self.clock.val();
+            self.st_handle[m].clock.next = self.clock.val();
+            self.st_comm[m].d.next = self.st_comm[m].q.val();
+            self.st_src[m].d.next = self.st_src[m].q.val();
+            self.st_tag[m].d.next = self.st_tag[m].q.val();
+            self.st_handle[m].d.next = self.st_handle[m].q.val();
+            self.umq_cam.block_comm[m].next = self.st_comm[m].q.val();
+            self.umq_cam.block_src[m].next = self.st_src[m].q.val();
+            self.umq_cam.block_tag[m].next = self.st_tag[m].q.val();
+            self.umq_cam.block_handle[m].next = self.st_handle[m].q.val();
+        }
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_comm[s].clock.next = self.clock.val();
@@ -630,6 +833,25 @@ impl Logic for ThreadArray {
             self.d_taken[s].d.next = self.d_taken[s].q.val();
             self.s_book[s].next = self.zero_lanes.val();
             self.s_take[s].next = false;
+            // The tables every lane reads by pointer.
+            self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
+            self.rd_comm.entries[s].next = self.d_comm[s].q.val();
+            self.rd_src.entries[s].next = self.d_src[s].q.val();
+            self.rd_tag.entries[s].next = self.d_tag[s].q.val();
+            self.rd_src_any.entries[s].next = self.d_src_any[s].q.val().into();
+            self.rd_tag_any.entries[s].next = self.d_tag_any[s].q.val().into();
+            self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
+            self.rd_next.entries[s].next = self.d_next[s].q.val();
+            self.rd_label.entries[s].next = self.d_label[s].q.val();
+            self.rd_booked.entries[s].next = self.d_booked[s].q.val();
+            self.rd_handle.entries[s].next = self.d_handle[s].q.val();
+            self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
+            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.cancel_list.entries[s].next = self.d_list[s].q.val();
+            self.free_slot.bits[s].next = !self.d_valid[s].q.val();
+            self.cancel_slot.bits[s].next =
+                self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.handle.q.val());
         }
         for i in 0..self._lanes {
             self.ln_valid[i].clock.next = self.clock.val();
@@ -641,13 +863,19 @@ impl Logic for ThreadArray {
             self.ln_class[i].clock.next = self.clock.val();
             self.ln_first[i].clock.next = self.clock.val();
             self.ln_ptr[i].clock.next = self.clock.val();
+            self.ln_head_bank[i].clock.next = self.clock.val();
+            self.ln_list_now[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
+            self.ln_cand_list[i].clock.next = self.clock.val();
             self.ln_rcand[i].clock.next = self.clock.val();
             self.ln_rcand_label[i].clock.next = self.clock.val();
+            self.ln_rcand_list[i].clock.next = self.clock.val();
             self.ln_slot[i].clock.next = self.clock.val();
             self.ln_kind[i].clock.next = self.clock.val();
-            self.ln_recv[i].clock.next = self.clock.val();
+            self.ln_list[i].clock.next = self.clock.val();
+            self.ln_pending[i].clock.next = self.clock.val();
+            self.ln_slow[i].clock.next = self.clock.val();
             self.ln_valid[i].d.next = self.ln_valid[i].q.val();
             self.ln_comm[i].d.next = self.ln_comm[i].q.val();
             self.ln_src[i].d.next = self.ln_src[i].q.val();
@@ -657,18 +885,41 @@ impl Logic for ThreadArray {
             self.ln_class[i].d.next = self.ln_class[i].q.val();
             self.ln_first[i].d.next = self.ln_first[i].q.val();
             self.ln_ptr[i].d.next = self.ln_ptr[i].q.val();
+            self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
+            self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
             self.ln_rcand[i].d.next = self.ln_rcand[i].q.val();
             self.ln_rcand_label[i].d.next = self.ln_rcand_label[i].q.val();
+            self.ln_rcand_list[i].d.next = self.ln_rcand_list[i].q.val();
             self.ln_slot[i].d.next = self.ln_slot[i].q.val();
             self.ln_kind[i].d.next = self.ln_kind[i].q.val();
-            self.ln_recv[i].d.next = self.ln_recv[i].q.val();
+            self.ln_list[i].d.next = self.ln_list[i].q.val();
+            self.ln_pending[i].d.next = self.ln_pending[i].q.val();
+            self.ln_slow[i].d.next = self.ln_slow[i].q.val();
             self.lane_kind[i].next = self.ln_kind[i].q.val();
-            self.lane_recv[i].next = self.ln_recv[i].q.val();
-            self.heads[i].clock.next = self.clock.val();
+            self.rd_handle.pointers[i].next = self.ln_slot[i].q.val();
+            self.lane_recv[i].next = self.rd_handle.values[i].val();
+            self.run_last.entries[i].next = self.ln_slot[i].q.val();
+            self.arb_slot.entries[i].next = self.ln_slot[i].q.val();
+            self.arb_list.entries[i].next = self.ln_list[i].q.val();
+            self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
+            self.rot_src.entries[i].next = self.ln_src[i].q.val();
+            self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
+            self.rot_handle.entries[i].next = self.ln_handle[i].q.val();
         }
-        self.tails.clock.next = self.clock.val();
+        for banks in self._banks..self._banks_once {
+            for i in 0..self._lanes {
+                for b in 0..self._banks {
+                    self.heads[i * banks + b].clock.next = self.clock.val();
+                    self.head_word.entries[i * banks + b].next = self.heads[i * banks + b].read_data.val();
+                }
+            }
+        }
+        for b in 0..self._banks {
+            self.tails[b].clock.next = self.clock.val();
+            self.tail_word.entries[b].next = self.tails[b].read_data.val();
+        }
         self.umq_cam.clock.next = self.clock.val();
 
         self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
@@ -692,8 +943,14 @@ impl Logic for ThreadArray {
         self.umq_cam.clear.next = false;
         self.umq_cam.remove_index.next = self.umq_cam.hit_index.val();
         self.umq_cam.insert_valid.next = false;
+        self.umq_cam.insert_comm.next = self.comm.q.val();
+        self.umq_cam.insert_src.next = self.src.q.val();
+        self.umq_cam.insert_tag.next = self.tag.q.val();
         self.umq_cam.insert_src_any.next = false;
         self.umq_cam.insert_tag_any.next = false;
+        self.umq_cam.insert_handle.next = self.handle.q.val();
+        self.umq_cam.block_valid.next = false;
+        self.umq_cam.block_count.next = self.st_count.q.val();
 
         // ---- Lanes: hash, walk, book. ----
         for i in 0..self._lanes {
@@ -721,41 +978,51 @@ impl Logic for ThreadArray {
                     self.w_addr[i].next = self.both_list.val();
                 }
             }
-            self.heads[i].read_address.next = self.w_addr[i].val();
+            self.ln_head_bank[i].d.next = (self.w_addr[i].val() & self.bank_mask.val()) + self.one16.val();
+            self.head_word.pointers[i].next = self.ln_head_bank[i].q.val();
 
-            // Examine one entry: the list's head from the RAM, or the link followed.
+            // Examine one entry: the list's head from its bank, or the link followed; read
+            // the descriptor it points at, then compare once.
             self.w_ptr[i].next = self.ln_ptr[i].q.val();
             if self.ln_first[i].q.val() {
-                self.w_ptr[i].next = self.heads[i].read_data.val();
+                self.w_ptr[i].next = self.head_word.values[i].val();
             }
-            self.w_hit[i].next = false;
-            self.w_next[i].next = self.zero16.val();
-            self.w_label[i].next = self.zero32.val();
-            for s in 0..self._descriptors {
-                if self.w_ptr[i].val() == self.slot1[s].val() {
-                    self.w_hit[i].next = self.d_valid[s].q.val()
-                        & (self.d_comm[s].q.val() == self.ln_comm[i].q.val())
-                        & (self.d_src_any[s].q.val() | (self.d_src[s].q.val() == self.ln_src[i].q.val()))
-                        & (self.d_tag_any[s].q.val() | (self.d_tag[s].q.val() == self.ln_tag[i].q.val()))
-                        & !(self.w_rewalk[i].val() & self.d_taken[s].q.val());
-                    self.w_next[i].next = self.d_next[s].q.val();
-                    self.w_label[i].next = self.d_label[s].q.val();
-                }
-            }
+            self.rd_valid.pointers[i].next = self.w_ptr[i].val();
+            self.rd_comm.pointers[i].next = self.w_ptr[i].val();
+            self.rd_src.pointers[i].next = self.w_ptr[i].val();
+            self.rd_tag.pointers[i].next = self.w_ptr[i].val();
+            self.rd_src_any.pointers[i].next = self.w_ptr[i].val();
+            self.rd_tag_any.pointers[i].next = self.w_ptr[i].val();
+            self.rd_taken.pointers[i].next = self.w_ptr[i].val();
+            self.rd_next.pointers[i].next = self.w_ptr[i].val();
+            self.rd_label.pointers[i].next = self.w_ptr[i].val();
+            self.w_hit[i].next = self.rd_valid.values[i].val().any()
+                & (self.rd_comm.values[i].val() == self.ln_comm[i].q.val())
+                & (self.rd_src_any.values[i].val().any()
+                    | (self.rd_src.values[i].val() == self.ln_src[i].q.val()))
+                & (self.rd_tag_any.values[i].val().any()
+                    | (self.rd_tag.values[i].val() == self.ln_tag[i].q.val()))
+                & !(self.w_rewalk[i].val() & self.rd_taken.values[i].val().any());
+            self.w_next[i].next = self.rd_next.values[i].val();
+            self.w_label[i].next = self.rd_label.values[i].val();
             self.w_best[i].next = self.ln_cand[i].q.val();
             self.w_best_label[i].next = self.ln_cand_label[i].q.val();
+            self.w_best_list[i].next = self.ln_cand_list[i].q.val();
             if self.w_rewalk[i].val() {
                 self.w_best[i].next = self.ln_rcand[i].q.val();
                 self.w_best_label[i].next = self.ln_rcand_label[i].q.val();
+                self.w_best_list[i].next = self.ln_rcand_list[i].q.val();
             }
             self.w_new[i].next = self.w_best[i].val();
             self.w_new_label[i].next = self.w_best_label[i].val();
+            self.w_new_list[i].next = self.w_best_list[i].val();
             if self.w_hit[i].val()
                 & ((self.w_best[i].val() == self.zero16.val())
                     | (self.w_label[i].val() < self.w_best_label[i].val()))
             {
                 self.w_new[i].next = self.w_ptr[i].val();
                 self.w_new_label[i].next = self.w_label[i].val();
+                self.w_new_list[i].next = self.ln_list_now[i].q.val();
             }
             self.w_end[i].next = (self.w_ptr[i].val() == self.zero16.val())
                 | self.w_hit[i].val()
@@ -763,15 +1030,18 @@ impl Logic for ThreadArray {
 
             self.w_book[i].next = false;
             self.w_take[i].next = false;
-            self.w_take_slot[i].next = self.zero16.val();
+            self.w_take_slot[i].next = self.w_new[i].val();
+            self.w_take_list[i].next = self.w_new_list[i].val();
             self.w_start_rewalk[i].next = false;
             if self.w_walking[i].val() {
                 if self.w_rewalk[i].val() {
                     self.ln_rcand[i].d.next = self.w_new[i].val();
                     self.ln_rcand_label[i].d.next = self.w_new_label[i].val();
+                    self.ln_rcand_list[i].d.next = self.w_new_list[i].val();
                 } else {
                     self.ln_cand[i].d.next = self.w_new[i].val();
                     self.ln_cand_label[i].d.next = self.w_new_label[i].val();
+                    self.ln_cand_list[i].d.next = self.w_new_list[i].val();
                 }
                 if !self.w_end[i].val() {
                     self.ln_ptr[i].d.next = self.w_next[i].val();
@@ -779,9 +1049,11 @@ impl Logic for ThreadArray {
                 } else if self.ln_class[i].q.val() != self.class3.val() {
                     self.ln_class[i].d.next = self.ln_class[i].q.val() + self.class1.val();
                     self.ln_first[i].d.next = true;
+                    self.ln_list_now[i].d.next = self.w_addr[i].val();
                 } else if self.w_rewalk[i].val() {
+                    // The slow path's take: unlinked next cycle.
                     self.w_take[i].next = self.w_new[i].val() != self.zero16.val();
-                    self.w_take_slot[i].next = self.w_new[i].val();
+                    self.ln_slow[i].d.next = true;
                     self.ln_state[i].d.next = self.l_done.val();
                 } else {
                     self.w_book[i].next = self.w_new[i].val() != self.zero16.val();
@@ -792,58 +1064,65 @@ impl Logic for ThreadArray {
                 self.ln_state[i].d.next = self.l_walk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_list_now[i].d.next = self.w_addr[i].val();
             }
         }
 
         // ---- Partial barrier and conflict detection. ----
-        self.g_booked.next = true;
-        self.g_conflicted.next = false;
+        // Prefixes over the lanes, one signal per lane: with every value assigned once,
+        // Verilator may give each its own block (`trees::isolate_top_locals`).
         self.g_done.next = true;
         self.g_mask.next = self.zero_lanes.val();
         for i in 0..self._lanes {
-            self.w_bitmap[i].next = self.zero_lanes.val();
-            for s in 0..self._descriptors {
-                if self.ln_cand[i].q.val() == self.slot1[s].val() {
-                    self.w_bitmap[i].next = self.d_booked[s].q.val();
-                }
-            }
-            self.g_booked.next = self.g_booked.val()
-                & (!self.ln_valid[i].q.val() | (self.ln_state[i].q.val() >= self.l_wait.val()));
-            self.w_barrier[i].next = self.g_booked.val();
-            self.g_conflicted.next = self.g_conflicted.val()
-                | ((self.ln_cand[i].q.val() != self.zero16.val())
-                    & (self.w_bitmap[i].val() & self.lower_lanes[i].val()).any());
-            self.w_resolving[i].next = self.g_conflicted.val();
+            self.rd_booked.pointers[i].next = self.ln_cand[i].q.val();
+            self.w_bitmap[i].next = self.rd_booked.values[i].val();
+            self.w_barrier[i].next =
+                !self.ln_valid[i].q.val() | (self.ln_state[i].q.val() >= self.l_wait.val());
+            self.w_resolving[i].next = (self.ln_cand[i].q.val() != self.zero16.val())
+                & (self.w_bitmap[i].val() & self.lower_lanes[i].val()).any();
             self.g_done.next = self.g_done.val()
                 & (!self.ln_valid[i].q.val() | (self.ln_state[i].q.val() == self.l_done.val()));
             if self.ln_valid[i].q.val() {
                 self.g_mask.next = self.g_mask.val() | self.lane_bit[i].val();
             }
         }
+        for i in 1..self._lanes {
+            self.w_barrier[i].next = self.w_barrier[i].val() & self.w_barrier[i - 1].val();
+            self.w_resolving[i].next = self.w_resolving[i].val() | self.w_resolving[i - 1].val();
+        }
+        for lanes in self._lanes..self._lanes_once {
+            self.g_booked.next = self.w_barrier[lanes - 1].val();
+        }
+        // A slow lane starts once the lane before it is done and, if that one took its
+        // receive on the slow path, has unlinked it.
         self.w_prev_done[0].next = true;
         for i in 1..self._lanes {
-            self.w_prev_done[i].next = self.ln_state[i - 1].q.val() == self.l_done.val();
+            self.w_prev_done[i].next = (self.ln_state[i - 1].q.val() == self.l_done.val())
+                & !(self.ln_pending[i - 1].q.val() & self.ln_slow[i - 1].q.val());
         }
 
-        // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. ----
-        self.g_seq.next = self.zero16.val();
+        // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
+        // descriptor measures its label's distance from k's at once. ----
+        self.rd_seq0.pointers[0].next = self.ln_cand[0].q.val();
+        self.g_seq.next = self.rd_seq0.values[0].val();
         for s in 0..self._descriptors {
-            if self.ln_cand[0].q.val() == self.slot1[s].val() {
-                self.g_seq.next = self.d_seq[s].q.val();
+            self.s_distance[s].next = self.d_label[s].q.val() - self.ln_cand_label[0].q.val();
+            self.s_in_run[s].next = self.d_valid[s].q.val()
+                & (self.d_seq[s].q.val() == self.g_seq.val())
+                & (self.s_distance[s].val().get_bits::<24>(8) == self.zero24.val())
+                & (self.s_distance[s].val().get_bits::<8>(0) < self.count.q.val());
+        }
+        for descriptors in self._descriptors..self._descriptors_once {
+            for i in 0..self._lanes {
+                for s in 0..self._descriptors {
+                    self.run_slot.bits[i * descriptors + s].next = self.s_in_run[s].val()
+                        & (self.s_distance[s].val().get_bits::<8>(0) == self.lane_index[i].val());
+                }
             }
         }
         self.g_targets.next = true;
         for i in 0..self._lanes {
-            self.w_target[i].next = self.zero16.val();
-            for s in 0..self._descriptors {
-                if self.d_valid[s].q.val()
-                    & (self.d_label[s].q.val() == self.ln_cand_label[0].q.val() + self.lane_offset[i].val())
-                    & (self.d_seq[s].q.val() == self.g_seq.val())
-                {
-                    self.w_target[i].next = self.slot1[s].val();
-                }
-            }
-            if self.ln_valid[i].q.val() & (self.w_target[i].val() == self.zero16.val()) {
+            if self.ln_valid[i].q.val() & (self.run_slot.pointers[i].val() == self.zero16.val()) {
                 self.g_targets.next = false;
             }
         }
@@ -852,18 +1131,27 @@ impl Logic for ThreadArray {
             & (self.ln_cand[0].q.val() != self.zero16.val())
             & (self.w_bitmap[0].val() == self.g_mask.val())
             & self.g_targets.val();
+        for i in 0..self._lanes {
+            self.run_last_lane.bits[i].next =
+                self.lane_index[i].val() + self.one8.val() == self.count.q.val();
+        }
+        self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
+        self.g_fast_now.next = false;
         for i in 0..self._lanes {
             if (self.ln_state[i].q.val() == self.l_wait.val()) & self.w_barrier[i].val() {
                 if !self.w_resolving[i].val() {
                     self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
                     self.w_take_slot[i].next = self.ln_cand[i].q.val();
+                    self.w_take_list[i].next = self.ln_cand_list[i].q.val();
                     self.ln_state[i].d.next = self.l_done.val();
                 } else if self.g_booked.val() {
                     if self.g_shared.val() {
-                        self.w_take[i].next = true;
-                        self.w_take_slot[i].next = self.w_target[i].val();
+                        // Part of the run, which lane 0's unlink removes whole.
+                        self.g_fast_now.next = true;
+                        self.ln_slot[i].d.next = self.run_slot.pointers[i].val();
+                        self.ln_kind[i].d.next = self.k_matched.val();
                         self.ln_state[i].d.next = self.l_done.val();
                     } else if self.w_prev_done[i].val() {
                         self.w_start_rewalk[i].next = true;
@@ -879,11 +1167,14 @@ impl Logic for ThreadArray {
                 self.ln_state[i].d.next = self.l_rewalk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_list_now[i].d.next = self.w_addr[i].val();
                 self.ln_rcand[i].d.next = self.zero16.val();
             }
             if self.w_take[i].val() {
                 self.ln_slot[i].d.next = self.w_take_slot[i].val();
                 self.ln_kind[i].d.next = self.k_matched.val();
+                self.ln_list[i].d.next = self.w_take_list[i].val();
+                self.ln_pending[i].d.next = true;
             }
             for s in 0..self._descriptors {
                 if self.w_book[i].val() & (self.w_new[i].val() == self.slot1[s].val()) {
@@ -891,11 +1182,16 @@ impl Logic for ThreadArray {
                 }
                 if self.w_take[i].val() & (self.w_take_slot[i].val() == self.slot1[s].val()) {
                     self.s_take[s].next = true;
-                    self.ln_recv[i].d.next = self.d_handle[s].q.val();
                 }
             }
         }
+        if self.g_fast_now.val() {
+            self.fast_taken.d.next = true;
+        }
         for s in 0..self._descriptors {
+            if self.g_fast_now.val() & self.s_in_run[s].val() {
+                self.s_take[s].next = true;
+            }
             self.d_booked[s].d.next =
                 (self.d_booked[s].q.val() | self.s_book[s].val()) & self.lane_mask.val();
             if self.s_take[s].val() {
@@ -903,29 +1199,102 @@ impl Logic for ThreadArray {
             }
         }
 
-        // ---- The block's tail: one lane a cycle, unlink its receive or queue its message. ----
-        self.t_kind.next = self.k_queued.val();
-        self.t_slot.next = self.zero16.val();
-        self.t_comm.next = self.ln_comm[0].q.val();
-        self.t_src.next = self.ln_src[0].q.val();
-        self.t_tag.next = self.ln_tag[0].q.val();
-        self.t_handle.next = self.ln_handle[0].q.val();
+        // ---- Unlinking: per bank, the lowest lane with a receive there to unlink. A slow
+        // lane's is ready at once, the others' when every lane is done. ----
         for i in 0..self._lanes {
-            if self.cursor.q.val() == self.lane_index[i].val() {
-                self.t_kind.next = self.ln_kind[i].q.val();
-                self.t_slot.next = self.ln_slot[i].q.val();
-                self.t_comm.next = self.ln_comm[i].q.val();
-                self.t_src.next = self.ln_src[i].q.val();
-                self.t_tag.next = self.ln_tag[i].q.val();
-                self.t_handle.next = self.ln_handle[i].q.val();
+            self.w_eligible[i].next =
+                self.ln_pending[i].q.val() & (self.g_done.val() | self.ln_slow[i].q.val());
+            self.w_granted[i].next = false;
+        }
+        for lanes in self._lanes..self._lanes_once {
+            for b in 0..self._banks {
+                for i in 0..self._lanes {
+                    self.a_wants[b * lanes + i].next = self.w_eligible[i].val()
+                        & ((self.ln_list[i].q.val() & self.bank_mask.val()) + self.one16.val()
+                            == self.bank1[b].val());
+                }
+                // A lower lane wants this bank: a prefix OR, one signal per lane.
+                self.a_below[b * lanes].next = false;
+                for i in 1..self._lanes {
+                    self.a_below[b * lanes + i].next =
+                        self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
+                }
+                for i in 0..self._lanes {
+                    self.arb_lane.bits[b * lanes + i].next =
+                        self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
+                    if self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val() {
+                        self.w_granted[i].next = true;
+                    }
+                }
+                self.a_any[b].next =
+                    self.a_below[b * lanes + lanes - 1].val() | self.a_wants[b * lanes + lanes - 1].val();
             }
         }
-        self.umq_cam.insert_comm.next = self.t_comm.val();
-        self.umq_cam.insert_src.next = self.t_src.val();
-        self.umq_cam.insert_tag.next = self.t_tag.val();
-        self.umq_cam.insert_handle.next = self.t_handle.val();
+        self.g_more.next = false;
+        for i in 0..self._lanes {
+            if self.w_granted[i].val() {
+                self.ln_pending[i].d.next = false;
+            }
+            if self.ln_pending[i].q.val() & !self.w_granted[i].val() {
+                self.g_more.next = true;
+            }
+        }
+        self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
+        self.x_list.next = self.cancel_list.values[0].val();
+        for b in 0..self._banks {
+            self.arb_slot.pointers[b].next = self.arb_lane.pointers[b].val();
+            self.arb_list.pointers[b].next = self.arb_lane.pointers[b].val();
+            self.u_en[b].next = self.a_any[b].val();
+            self.u_first[b].next = self.arb_slot.values[b].val();
+            self.u_last[b].next = self.arb_slot.values[b].val();
+            self.u_list[b].next = self.arb_list.values[b].val();
+            // Lane 0's receive heads the fast path's run: the run leaves with it.
+            if self.fast_taken.q.val() & (self.arb_lane.pointers[b].val() == self.one16.val()) {
+                self.u_last[b].next = self.run_last.values[0].val();
+            }
+            if (self.state.q.val() == self.c_cancel.val())
+                & self.cancel_slot.found.val()
+                & ((self.x_list.val() & self.bank_mask.val()) + self.one16.val() == self.bank1[b].val())
+            {
+                self.u_en[b].next = true;
+                self.u_first[b].next = self.cancel_slot.pointer.val();
+                self.u_last[b].next = self.cancel_slot.pointer.val();
+                self.u_list[b].next = self.x_list.val();
+            }
+            self.rd_prev_of.pointers[b].next = self.u_first[b].val();
+            self.rd_next_of.pointers[b].next = self.u_last[b].val();
+            self.u_prev[b].next = self.rd_prev_of.values[b].val();
+            self.u_next[b].next = self.rd_next_of.values[b].val();
+        }
 
-        // ---- A posted receive's list, free slot and sequence id. ----
+        // ---- The block's UMQ places: count plus rank among the unmatched. ----
+        for i in 0..self._lanes {
+            self.w_unmatched[i].next =
+                self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
+            self.umq_rank.bits[i].next = self.w_unmatched[i].val();
+            self.w_place[i].next = self.umq_cam.count.val() + self.umq_rank.counts[i].val();
+            self.w_fits[i].next = self.w_unmatched[i].val() & (self.w_place[i].val() < self.umq_depth.val());
+        }
+        for lanes in self._lanes..self._lanes_once {
+            for m in 0..self._rot {
+                for i in 0..self._lanes {
+                    self.rot_lane.bits[m * lanes + i].next = self.w_fits[i].val()
+                        & ((self.w_place[i].val() & self.rot_mask.val()) == self.rot_index[m].val());
+                }
+            }
+        }
+        for m in 0..self._rot {
+            self.rot_comm.pointers[m].next = self.rot_lane.pointers[m].val();
+            self.rot_src.pointers[m].next = self.rot_lane.pointers[m].val();
+            self.rot_tag.pointers[m].next = self.rot_lane.pointers[m].val();
+            self.rot_handle.pointers[m].next = self.rot_lane.pointers[m].val();
+        }
+        for lanes in self._lanes..self._lanes_once {
+            self.g_total.next = self.umq_rank.counts[lanes].val();
+        }
+        self.g_room.next = self.umq_depth.val() - self.umq_cam.count.val();
+
+        // ---- A posted receive's list, bank and sequence id. ----
         self.p_src4.next = self.src.q.val() << 4;
         self.p_tagf.next = self.tag.q.val().get_bits::<16>(0) ^ self.tag.q.val().get_bits::<16>(16);
         self.p_list.next = (self.comm.q.val() ^ self.p_src4.val() ^ self.p_tagf.val()) & self.bin_mask.val();
@@ -938,15 +1307,10 @@ impl Logic for ThreadArray {
             self.p_list.next =
                 self.any_tag_base.val() + ((self.comm.q.val() ^ self.p_src4.val()) & self.bin_mask.val());
         }
-        self.tails.read_address.next = self.p_list.val();
-        self.p_found.next = false;
-        self.p_free.next = self.zero16.val();
-        for s in 0..self._descriptors {
-            if !self.p_found.val() & !self.d_valid[s].q.val() {
-                self.p_found.next = true;
-                self.p_free.next = self.slot1[s].val();
-            }
+        for b in 0..self._banks {
+            self.tails[b].read_address.next = self.p_list.val() >> self.bank_shift.val();
         }
+        self.tail_word.pointers[0].next = (self.post_list.q.val() & self.bank_mask.val()) + self.one16.val();
         self.p_same.next = self.last_valid.q.val()
             & (self.last_comm.q.val() == self.comm.q.val())
             & (self.last_src.q.val() == self.src.q.val())
@@ -957,30 +1321,18 @@ impl Logic for ThreadArray {
         if self.p_same.val() {
             self.p_seq.next = self.seq_id.q.val();
         }
-        self.p_tail.next = self.tails.read_data.val();
-
-        // ---- Cancel: the lowest slot holding the handle. ----
-        self.x_found.next = false;
-        self.x_slot.next = self.zero16.val();
-        for s in 0..self._descriptors {
-            if !self.x_found.val()
-                & self.d_valid[s].q.val()
-                & (self.d_handle[s].q.val() == self.handle.q.val())
-            {
-                self.x_found.next = true;
-                self.x_slot.next = self.slot1[s].val();
-            }
-        }
+        self.p_tail.next = self.tail_word.values[0].val();
 
         // ---- Controller. ----
-        self.u_en.next = false;
-        self.u_slot.next = self.t_slot.val();
-        self.h_en.next = false;
-        self.h_addr.next = self.post_list.q.val();
-        self.h_data.next = self.alloc.q.val();
-        self.tails.write_enable.next = false;
-        self.tails.write_address.next = self.post_list.q.val();
-        self.tails.write_data.next = self.alloc.q.val();
+        for b in 0..self._banks {
+            self.hb_en[b].next = false;
+            self.hb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
+            self.hb_data[b].next = self.alloc.q.val();
+            self.tb_en[b].next = false;
+            self.tb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
+            self.tb_data[b].next = self.alloc.q.val();
+        }
+        self.g_finish.next = false;
         if self.state.q.val() == self.c_idle.val() {
             if self.cmd_valid.val() {
                 self.op.d.next = self.cmd_op.val();
@@ -991,7 +1343,6 @@ impl Logic for ThreadArray {
                 self.tag_any.d.next = self.cmd_tag_any.val();
                 self.handle.d.next = self.cmd_handle.val();
                 self.count.d.next = self.cmd_count.val();
-                self.cursor.d.next = self.zero8.val();
                 self.recv.d.next = self.cmd_handle.val();
                 self.msg.d.next = self.zero32.val();
                 self.kind.d.next = self.r_overflow.val();
@@ -1012,6 +1363,8 @@ impl Logic for ThreadArray {
                 {
                     self.state.d.next = self.c_block.val();
                     self.kind.d.next = self.r_block.val();
+                    self.tail_phase.d.next = self.zero2.val();
+                    self.fast_taken.d.next = false;
                     for i in 0..self._lanes {
                         self.ln_valid[i].d.next = self.lane_index[i].val() < self.cmd_count.val();
                         self.ln_comm[i].d.next = self.msg_comm[i].val();
@@ -1024,10 +1377,13 @@ impl Logic for ThreadArray {
                         }
                         self.ln_cand[i].d.next = self.zero16.val();
                         self.ln_cand_label[i].d.next = self.zero32.val();
+                        self.ln_cand_list[i].d.next = self.zero16.val();
                         self.ln_rcand[i].d.next = self.zero16.val();
                         self.ln_slot[i].d.next = self.zero16.val();
                         self.ln_kind[i].d.next = self.k_queued.val();
-                        self.ln_recv[i].d.next = self.zero32.val();
+                        self.ln_list[i].d.next = self.zero16.val();
+                        self.ln_pending[i].d.next = false;
+                        self.ln_slow[i].d.next = false;
                     }
                 } else {
                     // An unknown operation or an empty or oversized block: nothing is
@@ -1037,25 +1393,33 @@ impl Logic for ThreadArray {
             }
         } else if self.state.q.val() == self.c_block.val() {
             if self.g_done.val() {
-                if self.t_kind.val() == self.k_matched.val() {
-                    self.u_en.next = true;
-                } else if self.umq_cam.full.val() {
+                // The tail: unlink rounds (above) until none is left; in its first cycle
+                // the UMQ places, in its second the insert.
+                if self.tail_phase.q.val() == self.zero2.val() {
                     for i in 0..self._lanes {
-                        if self.cursor.q.val() == self.lane_index[i].val() {
+                        if self.w_unmatched[i].val() & !self.w_fits[i].val() {
                             self.ln_kind[i].d.next = self.k_overflow.val();
                         }
                     }
-                } else {
-                    self.umq_cam.insert_valid.next = true;
-                }
-                if self.cursor.q.val() == self.zero8.val() {
-                    // Bookings end with the block.
-                    for s in 0..self._descriptors {
-                        self.d_booked[s].d.next = self.zero_lanes.val();
+                    for m in 0..self._rot {
+                        self.st_comm[m].d.next = self.rot_comm.values[m].val();
+                        self.st_src[m].d.next = self.rot_src.values[m].val();
+                        self.st_tag[m].d.next = self.rot_tag.values[m].val();
+                        self.st_handle[m].d.next = self.rot_handle.values[m].val();
                     }
+                    self.st_count.d.next = self.g_total.val();
+                    if self.g_room.val() < self.g_total.val() {
+                        self.st_count.d.next = self.g_room.val();
+                    }
+                    self.tail_phase.d.next = self.one2.val();
+                } else if self.tail_phase.q.val() == self.one2.val() {
+                    self.umq_cam.block_valid.next = true;
+                    self.tail_phase.d.next = self.two2.val();
                 }
-                self.cursor.d.next = self.cursor.q.val() + self.one8.val();
-                if self.cursor.q.val() + self.one8.val() == self.count.q.val() {
+                self.g_finish.next = !self.g_more.val()
+                    & ((self.tail_phase.q.val() != self.zero2.val())
+                        | (self.g_total.val() == self.zero16.val()));
+                if self.g_finish.val() {
                     self.state.d.next = self.c_respond.val();
                 }
             }
@@ -1067,11 +1431,11 @@ impl Logic for ThreadArray {
                 self.msg_src_r.d.next = self.umq_cam.hit_src.val();
                 self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
                 self.state.d.next = self.c_respond.val();
-            } else if !self.p_found.val() {
+            } else if !self.free_slot.found.val() {
                 self.kind.d.next = self.r_overflow.val();
                 self.state.d.next = self.c_respond.val();
             } else {
-                self.alloc.d.next = self.p_free.val();
+                self.alloc.d.next = self.free_slot.pointer.val();
                 self.post_list.d.next = self.p_list.val();
                 self.state.d.next = self.c_insert.val();
             }
@@ -1098,10 +1462,12 @@ impl Logic for ThreadArray {
                     self.d_next[s].d.next = self.alloc.q.val();
                 }
             }
-            if self.p_tail.val() == self.zero16.val() {
-                self.h_en.next = true;
+            for b in 0..self._banks {
+                if (self.post_list.q.val() & self.bank_mask.val()) + self.one16.val() == self.bank1[b].val() {
+                    self.hb_en[b].next = self.p_tail.val() == self.zero16.val();
+                    self.tb_en[b].next = true;
+                }
             }
-            self.tails.write_enable.next = true;
             self.label.d.next = self.label.q.val() + self.one32.val();
             self.seq_id.d.next = self.p_seq.val();
             self.last_valid.d.next = true;
@@ -1113,9 +1479,13 @@ impl Logic for ThreadArray {
             self.kind.d.next = self.r_queued.val();
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_cancel.val() {
-            if self.x_found.val() {
-                self.u_en.next = true;
-                self.u_slot.next = self.x_slot.val();
+            if self.cancel_slot.found.val() {
+                for s in 0..self._descriptors {
+                    if self.cancel_slot.pointer.val() == self.slot1[s].val() {
+                        self.d_valid[s].d.next = false;
+                        self.d_taken[s].d.next = false;
+                    }
+                }
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
             } else {
@@ -1136,14 +1506,17 @@ impl Logic for ThreadArray {
             }
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_flush.val() {
-            // The clearing pass: list `clear_at` empty in every head copy and the tails;
-            // the descriptors, the UMQ and the sequence state in the first cycle.
-            self.h_en.next = true;
-            self.h_addr.next = self.clear_at.q.val();
-            self.h_data.next = self.zero16.val();
-            self.tails.write_enable.next = true;
-            self.tails.write_address.next = self.clear_at.q.val();
-            self.tails.write_data.next = self.zero16.val();
+            // The clearing pass: word `clear_at` of every bank empty, in every head copy
+            // and the tails; the descriptors, the UMQ and the sequence state in the first
+            // cycle.
+            for b in 0..self._banks {
+                self.hb_en[b].next = true;
+                self.hb_addr[b].next = self.clear_at.q.val();
+                self.hb_data[b].next = self.zero16.val();
+                self.tb_en[b].next = true;
+                self.tb_addr[b].next = self.clear_at.q.val();
+                self.tb_data[b].next = self.zero16.val();
+            }
             self.clear_at.d.next = self.clear_at.q.val() + self.one16.val();
             if self.clear_at.q.val() == self.zero16.val() {
                 for s in 0..self._descriptors {
@@ -1156,7 +1529,7 @@ impl Logic for ThreadArray {
                 self.seq_id.d.next = self.zero16.val();
                 self.last_valid.d.next = false;
             }
-            if self.clear_at.q.val() == self.both_list.val() {
+            if self.clear_at.q.val() == self.last_clear.val() {
                 self.kind.d.next = self.r_flushed.val();
                 self.state.d.next = self.c_respond.val();
             }
@@ -1164,41 +1537,50 @@ impl Logic for ThreadArray {
             self.state.d.next = self.c_idle.val();
         }
 
-        // ---- Unlink (a cancelled receive, or a taken one in the tail). ----
-        self.u_prev.next = self.zero16.val();
-        self.u_next.next = self.zero16.val();
-        self.u_list.next = self.zero16.val();
-        for s in 0..self._descriptors {
-            if self.u_slot.val() == self.slot1[s].val() {
-                self.u_prev.next = self.d_prev[s].q.val();
-                self.u_next.next = self.d_next[s].q.val();
-                self.u_list.next = self.d_list[s].q.val();
+        // ---- The unlink units' writes: the neighbours' links, the head or the tail. ----
+        for b in 0..self._banks {
+            if self.u_en[b].val() {
+                self.hb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
+                self.hb_data[b].next = self.u_next[b].val();
+                self.hb_en[b].next = self.u_prev[b].val() == self.zero16.val();
+                self.tb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
+                self.tb_data[b].next = self.u_prev[b].val();
+                self.tb_en[b].next = self.u_next[b].val() == self.zero16.val();
+            }
+            for s in 0..self._descriptors {
+                if self.u_en[b].val() & (self.u_prev[b].val() == self.slot1[s].val()) {
+                    self.d_next[s].d.next = self.u_next[b].val();
+                }
+                if self.u_en[b].val() & (self.u_next[b].val() == self.slot1[s].val()) {
+                    self.d_prev[s].d.next = self.u_prev[b].val();
+                }
             }
         }
-        if self.u_en.val() {
+        // The block ends: taken receives' descriptors are free, bookings cleared.
+        if self.g_finish.val() {
             for s in 0..self._descriptors {
-                if self.u_slot.val() == self.slot1[s].val() {
+                if self.d_taken[s].q.val() {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
                 }
-                if self.u_prev.val() == self.slot1[s].val() {
-                    self.d_next[s].d.next = self.u_next.val();
-                }
-                if self.u_next.val() == self.slot1[s].val() {
-                    self.d_prev[s].d.next = self.u_prev.val();
+                self.d_booked[s].d.next = self.zero_lanes.val();
+            }
+        }
+        for banks in self._banks..self._banks_once {
+            for i in 0..self._lanes {
+                for b in 0..self._banks {
+                    self.heads[i * banks + b].read_address.next =
+                        self.w_addr[i].val() >> self.bank_shift.val();
+                    self.heads[i * banks + b].write_address.next = self.hb_addr[b].val();
+                    self.heads[i * banks + b].write_data.next = self.hb_data[b].val();
+                    self.heads[i * banks + b].write_enable.next = self.hb_en[b].val();
                 }
             }
-            self.h_addr.next = self.u_list.val();
-            self.h_data.next = self.u_next.val();
-            self.h_en.next = self.u_prev.val() == self.zero16.val();
-            self.tails.write_address.next = self.u_list.val();
-            self.tails.write_data.next = self.u_prev.val();
-            self.tails.write_enable.next = self.u_next.val() == self.zero16.val();
         }
-        for i in 0..self._lanes {
-            self.heads[i].write_address.next = self.h_addr.val();
-            self.heads[i].write_data.next = self.h_data.val();
-            self.heads[i].write_enable.next = self.h_en.val();
+        for b in 0..self._banks {
+            self.tails[b].write_address.next = self.tb_addr[b].val();
+            self.tails[b].write_data.next = self.tb_data[b].val();
+            self.tails[b].write_enable.next = self.tb_en[b].val();
         }
     }
 }
@@ -1215,7 +1597,7 @@ pub fn thread_array_verilog(shape: &ThreadArrayShape) -> String {
             uut.connect_all();
             // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
             // Verilator makes of it (and many tools' port maps) want plain identifiers.
-            generate_verilog(&uut).replace('$', "_")
+            crate::trees::isolate_top_locals(&generate_verilog(&uut)).replace('$', "_")
         })
         .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
         .unwrap_or_else(|e| panic!("generating the thread array's Verilog: {e}"))

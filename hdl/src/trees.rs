@@ -66,6 +66,32 @@ pub fn isolate_outputs(verilog: &str) -> String {
         .collect()
 }
 
+/// Marks every `reg` of module `top` (a design's own combinational values, not its
+/// children's) `isolate_assignments`: the thread array's one `always @(*)` block both
+/// drives its read ports' pointers and reads their values, a false loop in Verilator's
+/// eyes unless each value gets a block of its own.
+pub fn isolate_top_locals(verilog: &str) -> String {
+    let mut in_top = false;
+    let mut out = String::with_capacity(verilog.len() + verilog.len() / 8);
+    for line in verilog.lines() {
+        if line.starts_with("module top(") {
+            in_top = true;
+        } else if line.starts_with("endmodule") {
+            in_top = false;
+        }
+        match line.strip_prefix("    reg ") {
+            Some(decl) if in_top && decl.ends_with(';') => {
+                out += &format!("    reg {} /*verilator isolate_assignments*/;\n", decl.trim_end_matches(';'))
+            }
+            _ => {
+                out += line;
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,6 +108,14 @@ mod tests {
         assert!(text.contains("wire [7:0] upto_l3 = upto_l2 | {upto_l2[3:0], 4'd0};"), "{text}");
         assert!(text.contains("wire [7:0] upto = upto_l3;"), "{text}");
         assert!(prefix_or("p", "x", 1).contains("wire [0:0] p = p_l0;"));
+    }
+
+    #[test]
+    fn only_the_top_modules_regs_are_isolated() {
+        let text = "module top(a);\n    reg  [1:0] x;\nendmodule\nmodule top_c(b);\n    reg  y;\nendmodule\n";
+        let out = isolate_top_locals(text);
+        assert!(out.contains("reg  [1:0] x /*verilator isolate_assignments*/;"), "{out}");
+        assert!(out.contains("    reg  y;\n"), "{out}");
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //! - *walk* (`walk` cycles): one per index entry examined, one for an empty list. The next
 //!   list's head address goes out in the cycle the previous list ends, and each lane has
 //!   its own read port (the head tables are replicated per lane, written together; the
-//!   descriptors sit in registers), so lanes never wait for a memory port while walking.
+//!   descriptors sit in registers, read through a parallel mux per lane), so lanes never
+//!   wait for a memory port while walking.
 //!   Lane `i` has walked at `W_i = A + 1 + walk_i`;
 //! - *booking*: at the edge that ends the walk (no extra cycle);
 //! - *partial barrier* and *conflict check* (1 cycle): lane `i` checks its candidate's
@@ -62,11 +63,12 @@ pub fn post_latency(outcome: &Outcome) -> u64 {
 /// Cycles from acceptance to answer of a cancel or a probe.
 pub const SEARCH_LATENCY: u64 = 2;
 
-/// Cycles from acceptance to answer of a flush: a clearing pass writes one of the `3B + 1`
-/// index lists a cycle (every lane's head copy and the tail together; the descriptors and
-/// the UMQ clear in its first cycle), then the answer.
-pub fn flush_latency(bins: usize) -> u64 {
-    3 * bins as u64 + 2
+/// Cycles from acceptance to answer of a flush: a clearing pass writes one word of every
+/// head and tail bank a cycle (list `l` is word `l / banks` of bank `l mod banks`, so the
+/// `3B + 1` lists take `3B / banks + 1` cycles; the descriptors and the UMQ clear in its
+/// first cycle), then the answer.
+pub fn flush_latency(bins: usize, banks: usize) -> u64 {
+    (3 * bins / banks.max(1)) as u64 + 2
 }
 
 /// Banks of the head and tail tables of an array with `threads` lanes and `bins` bins per

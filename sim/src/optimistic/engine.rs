@@ -91,7 +91,10 @@ impl OptimisticEngine {
                 };
                 let latency = match op {
                     Op::PostRecv { .. } => post_latency(&outcome),
-                    Op::Flush => flush_latency(self.matcher.config().bins),
+                    Op::Flush => {
+                        let cfg = self.matcher.config();
+                        flush_latency(cfg.bins, head_banks(cfg.threads, cfg.bins))
+                    }
                     _ => SEARCH_LATENCY,
                 };
                 (vec![outcome], latency, None)

@@ -180,7 +180,8 @@ mod tests {
         assert!(nc16.per_cycle() >= 0.6 * 16.0 * nc1.per_cycle(), "{nc16:?} vs {nc1:?}");
         let sp1 = rate(Scenario::WcSlowPath, 1);
         for t in [2, 4, 8, 16, 32] {
-            let (nc, fp, sp) = (rate(Scenario::Nc, t), rate(Scenario::WcFastPath, t), rate(Scenario::WcSlowPath, t));
+            let (nc, fp, sp) =
+                (rate(Scenario::Nc, t), rate(Scenario::WcFastPath, t), rate(Scenario::WcSlowPath, t));
             assert!(fp.fast > 0 && 2.0 * fp.per_cycle() >= nc.per_cycle(), "{t} lanes: {fp:?} vs {nc:?}");
             assert!(sp.slow > 0 && sp.fast == 0, "{t} lanes: {sp:?}");
             assert!(sp.per_cycle() >= sp1.per_cycle(), "{t} lanes: {sp:?} vs one lane {sp1:?}");

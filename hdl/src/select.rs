@@ -1,0 +1,290 @@
+//! Reads from tables of registers by pointer, written as trees rather than chains.
+//!
+//! rust-hdl turns `for s in 0..n { if p == s + 1 { x = entry[s] } }` into a chain of `n`
+//! 2:1 muxes, one behind the other (the last match wins, so no tool may reorder them):
+//! the thread array's descriptor reads were 128 muxes deep. These blocks emit the same
+//! selections as a `case` (yosys makes a parallel mux of it: one-hot AND-OR, `log2 n`
+//! levels), and priority and one-hot encodings as OR trees ([`crate::trees`]).
+//!
+//! One block serves many read ports (a port per lane, say), because rust-hdl's generator
+//! cannot index twice (`block[i].port[s]`): ports and entries are flat vectors. Pointers
+//! are `slot + 1`, 0 for none (the thread array's convention), so pointer 0 reads 0.
+
+use crate::trees::prefix_or;
+use rust_hdl::prelude::*;
+
+/// `values[p] = entries[base(p) + pointers[p] - 1]`, 0 when the pointer is 0 or past the
+/// group: every port reads the whole table (`shared`), or port `p` reads only its own
+/// group of entries `p * group ..` (`grouped`).
+#[derive(LogicBlock)]
+pub struct Select<const W: usize> {
+    pub entries: Vec<Signal<In, Bits<W>>>,
+    pub pointers: Vec<Signal<In, Bits<16>>>,
+    pub values: Vec<Signal<Out, Bits<W>>>,
+    _group: usize,
+    _shared: bool,
+}
+
+impl<const W: usize> Select<W> {
+    /// `ports` read ports on one table of `entries` entries.
+    pub fn shared(entries: usize, ports: usize) -> Self {
+        Self::build(entries, ports, entries, true)
+    }
+
+    /// `ports` read ports, each on its own `group` entries (`ports * group` in all).
+    pub fn grouped(ports: usize, group: usize) -> Self {
+        Self::build(ports * group, ports, group, false)
+    }
+
+    fn build(entries: usize, ports: usize, group: usize, shared: bool) -> Self {
+        assert!((1..1 << 15).contains(&group) && ports > 0, "{ports} ports on {group} entries");
+        Select {
+            entries: (0..entries).map(|_| Default::default()).collect(),
+            pointers: (0..ports).map(|_| Default::default()).collect(),
+            values: (0..ports).map(|_| Default::default()).collect(),
+            _group: group,
+            _shared: shared,
+        }
+    }
+
+    fn base(&self, port: usize) -> usize {
+        if self._shared {
+            0
+        } else {
+            port * self._group
+        }
+    }
+}
+
+impl<const W: usize> Logic for Select<W> {
+    fn update(&mut self) {
+        for p in 0..self.pointers.len() {
+            let at = self.pointers[p].val().index();
+            self.values[p].next = match (1..=self._group).contains(&at) {
+                true => self.entries[self.base(p) + at - 1].val(),
+                false => 0.into(),
+            };
+        }
+    }
+
+    fn connect(&mut self) {
+        for v in &mut self.values {
+            v.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut text = String::new();
+        for p in 0..self.pointers.len() {
+            text += &format!("always @(*) begin\n    case (pointers${p})\n");
+            for j in 0..self._group {
+                text += &format!("        16'd{}: values${p} = entries${};\n", j + 1, self.base(p) + j);
+            }
+            text += &format!("        default: values${p} = {W}'d0;\n    endcase\nend\n");
+        }
+        Verilog::Custom(text)
+    }
+}
+
+/// Declares `wire [15:0] {out}`, the pointer (index + 1) of the set bit of the `n`-bit
+/// one-hot `{input}`, 0 when none is set: one OR reduction per pointer bit.
+fn one_hot_to_pointer(out: &str, input: &str, n: usize) -> String {
+    let mut text = format!("wire [15:0] {out};\n");
+    for b in 0..16 {
+        let mask: String = (0..n).rev().map(|i| if ((i + 1) >> b) & 1 == 1 { '1' } else { '0' }).collect();
+        text += &match mask.contains('1') {
+            true => format!("assign {out}[{b}] = |({input} & {n}'b{mask});\n"),
+            false => format!("assign {out}[{b}] = 1'b0;\n"),
+        };
+    }
+    text
+}
+
+fn concat(name: &str, from: usize, n: usize) -> String {
+    let all: Vec<String> = (from..from + n).rev().map(|i| format!("{name}${i}")).collect();
+    format!("{{{}}}", all.join(", "))
+}
+
+/// The lowest set bit of `bits`: `found`, and `pointer` = its index + 1 (0 when none).
+#[derive(LogicBlock)]
+pub struct LowestSet {
+    pub bits: Vec<Signal<In, Bit>>,
+    pub found: Signal<Out, Bit>,
+    pub pointer: Signal<Out, Bits<16>>,
+}
+
+impl LowestSet {
+    pub fn new(bits: usize) -> Self {
+        assert!((1..1 << 15).contains(&bits), "{bits} bits");
+        LowestSet {
+            bits: (0..bits).map(|_| Default::default()).collect(),
+            found: Default::default(),
+            pointer: Default::default(),
+        }
+    }
+}
+
+impl Logic for LowestSet {
+    fn update(&mut self) {
+        let first = self.bits.iter().position(|b| b.val());
+        self.found.next = first.is_some();
+        self.pointer.next = (first.map_or(0, |i| i + 1) as u64).to_bits();
+    }
+
+    fn connect(&mut self) {
+        self.found.connect();
+        self.pointer.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        let n = self.bits.len();
+        let mut text = format!("wire [{}:0] set = {};\n", n - 1, concat("bits", 0, n));
+        text += &prefix_or("upto", "set", n);
+        // The first set bit: set, with nothing set below it.
+        text += &if n == 1 {
+            "wire [0:0] first = set;\n".to_string()
+        } else {
+            format!("wire [{}:0] first = set & ~{{upto[{}:0], 1'b0}};\n", n - 1, n - 2)
+        };
+        text += &one_hot_to_pointer("slot1", "first", n);
+        text += &format!("always @(*) begin\n    found = upto[{}];\n    pointer = slot1;\nend\n", n - 1);
+        Verilog::Custom(text)
+    }
+}
+
+/// Per port `p`, the pointer (index + 1) of the one set bit among `bits[p * group ..][..group]`,
+/// 0 when none is set; with more than one set, the OR of their pointers (callers guarantee
+/// at most one).
+#[derive(LogicBlock)]
+pub struct OneHotPointers {
+    pub bits: Vec<Signal<In, Bit>>,
+    pub pointers: Vec<Signal<Out, Bits<16>>>,
+    _group: usize,
+}
+
+impl OneHotPointers {
+    pub fn new(ports: usize, group: usize) -> Self {
+        assert!((1..1 << 15).contains(&group) && ports > 0, "{ports} ports of {group} bits");
+        OneHotPointers {
+            bits: (0..ports * group).map(|_| Default::default()).collect(),
+            pointers: (0..ports).map(|_| Default::default()).collect(),
+            _group: group,
+        }
+    }
+}
+
+impl Logic for OneHotPointers {
+    fn update(&mut self) {
+        let g = self._group;
+        for p in 0..self.pointers.len() {
+            let set = (0..g).filter(|&j| self.bits[p * g + j].val());
+            self.pointers[p].next = (set.fold(0, |acc, j| acc | (j + 1)) as u64).to_bits();
+        }
+    }
+
+    fn connect(&mut self) {
+        for p in &mut self.pointers {
+            p.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let g = self._group;
+        let mut text = String::new();
+        for p in 0..self.pointers.len() {
+            text += &format!("wire [{}:0] set{p} = {};\n", g - 1, concat("bits", p * g, g));
+            text += &one_hot_to_pointer(&format!("slot1_{p}"), &format!("set{p}"), g);
+            text += &format!("always @(*) pointers${p} = slot1_{p};\n");
+        }
+        Verilog::Custom(text)
+    }
+}
+
+/// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them): each count
+/// one sum of its bits, which synthesis builds as an adder tree.
+#[derive(LogicBlock)]
+pub struct PrefixCount {
+    pub bits: Vec<Signal<In, Bit>>,
+    pub counts: Vec<Signal<Out, Bits<16>>>,
+}
+
+impl PrefixCount {
+    pub fn new(bits: usize) -> Self {
+        assert!((1..1 << 15).contains(&bits), "{bits} bits");
+        PrefixCount {
+            bits: (0..bits).map(|_| Default::default()).collect(),
+            counts: (0..=bits).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+impl Logic for PrefixCount {
+    fn update(&mut self) {
+        let mut count = 0u64;
+        for i in 0..=self.bits.len() {
+            self.counts[i].next = count.to_bits();
+            if i < self.bits.len() {
+                count += self.bits[i].val() as u64;
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        for c in &mut self.counts {
+            c.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let mut text = String::new();
+        for i in 0..=self.bits.len() {
+            let terms: Vec<String> = (0..i).map(|j| format!("{{15'd0, bits${j}}}")).collect();
+            let sum = if terms.is_empty() { "16'd0".to_string() } else { terms.join(" + ") };
+            text += &format!("always @(*) counts${i} = {sum};\n");
+        }
+        Verilog::Custom(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verilog_of(block: &mut impl Block) -> String {
+        block.connect_all();
+        generate_verilog(block)
+    }
+
+    #[test]
+    fn a_select_is_one_case_per_port() {
+        let text = verilog_of(&mut Select::<8>::shared(3, 2));
+        assert!(text.contains("16'd3: values$1 = entries$2;"), "{text}");
+        assert!(text.contains("default: values$0 = 8'd0;"), "{text}");
+        let grouped = verilog_of(&mut Select::<4>::grouped(2, 3));
+        assert!(grouped.contains("16'd1: values$1 = entries$3;"), "{grouped}");
+        assert!(!grouped.contains("values$0 = entries$3;"), "{grouped}");
+    }
+
+    #[test]
+    fn the_lowest_set_bit_comes_from_a_prefix_tree() {
+        let text = verilog_of(&mut LowestSet::new(5));
+        assert!(text.contains("wire [4:0] set = {bits$4, bits$3, bits$2, bits$1, bits$0};"), "{text}");
+        assert!(text.contains("first = set & ~{upto[3:0], 1'b0};"), "{text}");
+        // Pointer bit 0 is set for slots 0, 2 and 4 (pointers 1, 3, 5).
+        assert!(text.contains("assign slot1[0] = |(first & 5'b10101);"), "{text}");
+    }
+
+    #[test]
+    fn one_hot_pointers_read_their_own_group() {
+        let text = verilog_of(&mut OneHotPointers::new(2, 3));
+        assert!(text.contains("wire [2:0] set1 = {bits$5, bits$4, bits$3};"), "{text}");
+        assert!(text.contains("assign slot1_1[1] = |(set1 & 3'b110);"), "{text}");
+    }
+
+    #[test]
+    fn prefix_counts_sum_the_bits_below() {
+        let text = verilog_of(&mut PrefixCount::new(3));
+        assert!(text.contains("counts$0 = 16'd0;"), "{text}");
+        assert!(text.contains("counts$3 = {15'd0, bits$0} + {15'd0, bits$1} + {15'd0, bits$2};"), "{text}");
+    }
+}
