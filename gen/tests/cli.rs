@@ -675,10 +675,19 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
             .unwrap()
     };
     assert!(recs.iter().all(|r| r["matches"] == 2000), "every message of 20 sequences of 100 matched");
-    // Matches per µs only at a measured clock: none of these configurations is recorded.
-    assert!(recs.iter().all(|r| r["matches_per_us"].is_null() && r["fmax_mhz"].is_null()), "{recs:?}");
-    // The block's serial tail (one lane a cycle) holds 16 lanes to about 6x one lane.
-    assert!(rate("optimistic", "nc", 16) > 4.0 * rate("optimistic", "nc", 1));
+    // Matches per µs only at a measured clock (the records in constraints/timing/).
+    for r in &recs {
+        match r["fmax_mhz"].as_f64() {
+            Some(mhz) => {
+                let per_us = r["matches_per_us"].as_f64().unwrap_or(f64::NAN);
+                let want = r["matches_per_cycle"].as_f64().unwrap() * mhz;
+                assert!((per_us - want).abs() < 0.006, "{r}");
+            }
+            None => assert!(r["matches_per_us"].is_null(), "{r}"),
+        }
+    }
+    // The banked tail unlinks a block's receives together: 16 lanes at 80 % of linear.
+    assert!(rate("optimistic", "nc", 16) > 0.8 * 16.0 * rate("optimistic", "nc", 1));
     assert!(rate("optimistic", "nc", 16) > rate("two-level", "nc", 1));
     assert!(rate("optimistic", "wc-fp", 16) > 2.0 * rate("optimistic", "wc-sp", 16));
     let slow = recs.iter().find(|r| r["scenario"] == "wc-sp" && r["threads"] == 16).unwrap();

@@ -74,14 +74,22 @@ impl<const W: usize> Logic for Select<W> {
     }
 
     fn hdl(&self) -> Verilog {
+        // Pointers never exceed the table (they are slot + 1 or 0), so the case compares
+        // only the bits that hold the group's largest pointer: a narrower decode.
+        let w = (usize::BITS - self._group.leading_zeros()) as usize;
         let mut text = String::new();
+        let mut unused = Vec::new();
         for p in 0..self.pointers.len() {
-            text += &format!("always @(*) begin\n    case (pointers${p})\n");
+            text += &format!("always @(*) begin\n    case (pointers${p}[{}:0])\n", w - 1);
             for j in 0..self._group {
-                text += &format!("        16'd{}: values${p} = entries${};\n", j + 1, self.base(p) + j);
+                text += &format!("        {w}'d{}: values${p} = entries${};\n", j + 1, self.base(p) + j);
             }
             text += &format!("        default: values${p} = {W}'d0;\n    endcase\nend\n");
+            if w < 16 {
+                unused.push(format!("pointers${p}[15:{w}]"));
+            }
         }
+        text += &crate::fields::unused_sink("unused_pointer_bits", &unused);
         Verilog::Custom(text)
     }
 }
@@ -258,10 +266,11 @@ mod tests {
     #[test]
     fn a_select_is_one_case_per_port() {
         let text = verilog_of(&mut Select::<8>::shared(3, 2));
-        assert!(text.contains("16'd3: values$1 = entries$2;"), "{text}");
+        assert!(text.contains("case (pointers$1[1:0])"), "{text}");
+        assert!(text.contains("2'd3: values$1 = entries$2;"), "{text}");
         assert!(text.contains("default: values$0 = 8'd0;"), "{text}");
         let grouped = verilog_of(&mut Select::<4>::grouped(2, 3));
-        assert!(grouped.contains("16'd1: values$1 = entries$3;"), "{grouped}");
+        assert!(grouped.contains("2'd1: values$1 = entries$3;"), "{grouped}");
         assert!(!grouped.contains("values$0 = entries$3;"), "{grouped}");
     }
 

@@ -47,7 +47,9 @@
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
-//! cancel (search the table by handle, unlink), probe and matched probe (search the UMQ),
+//! cancel (search the table by handle; when found, unlink in the next cycle from
+//! registers, so the search and the unlink are not one long path), probe and matched
+//! probe (search the UMQ),
 //! and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
 //! first cycle clears the descriptors' valid, taken and booking bits, empties the UMQ CAM
@@ -108,6 +110,9 @@ const C_RESPOND: u64 = 6;
 /// The flush's clearing pass: one word of every bank (every lane's head copy and the
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
+/// A cancel's second cycle: the receive the search found (slot in `alloc`, list in
+/// `post_list`, both registered) leaves its list.
+const C_UNLINK: u64 = 8;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
 const L_IDLE: u64 = 0;
@@ -151,7 +156,7 @@ pub struct ThreadArray {
     // Constants.
     fast_path: Constant<Bit>,
     slot1: Vec<Constant<Bits<16>>>,
-    bank1: Vec<Constant<Bits<16>>>,
+    bank_index: Vec<Constant<Bits<16>>>,
     rot_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
@@ -183,14 +188,15 @@ pub struct ThreadArray {
     class1: Constant<Bits<2>>,
     class2: Constant<Bits<2>>,
     class3: Constant<Bits<2>>,
-    c_idle: Constant<Bits<3>>,
-    c_block: Constant<Bits<3>>,
-    c_post: Constant<Bits<3>>,
-    c_insert: Constant<Bits<3>>,
-    c_cancel: Constant<Bits<3>>,
-    c_probe: Constant<Bits<3>>,
-    c_respond: Constant<Bits<3>>,
-    c_flush: Constant<Bits<3>>,
+    c_idle: Constant<Bits<4>>,
+    c_block: Constant<Bits<4>>,
+    c_post: Constant<Bits<4>>,
+    c_insert: Constant<Bits<4>>,
+    c_cancel: Constant<Bits<4>>,
+    c_probe: Constant<Bits<4>>,
+    c_respond: Constant<Bits<4>>,
+    c_flush: Constant<Bits<4>>,
+    c_unlink: Constant<Bits<4>>,
     l_idle: Constant<Bits<3>>,
     l_start: Constant<Bits<3>>,
     l_walk: Constant<Bits<3>>,
@@ -218,7 +224,7 @@ pub struct ThreadArray {
     k_overflow: Constant<Bits<2>>,
     mode_envelope: Constant<Bits<2>>,
     // Controller.
-    state: DFF<Bits<3>>,
+    state: DFF<Bits<4>>,
     op: DFF<Bits<3>>,
     comm: DFF<Bits<16>>,
     src: DFF<Bits<16>>,
@@ -416,7 +422,6 @@ pub struct ThreadArray {
     p_same: Signal<Local, Bit>,
     p_seq: Signal<Local, Bits<16>>,
     p_tail: Signal<Local, Bits<16>>,
-    x_list: Signal<Local, Bits<16>>,
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
@@ -482,7 +487,7 @@ impl ThreadArray {
             lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
-            bank1: (0..nb).map(|b| k(b as u64 + 1)).collect(),
+            bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             rot_index: (0..rot).map(|m| k(m as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
@@ -521,6 +526,7 @@ impl ThreadArray {
             c_probe: k(C_PROBE),
             c_respond: k(C_RESPOND),
             c_flush: k(C_FLUSH),
+            c_unlink: k(C_UNLINK),
             l_idle: k(L_IDLE),
             l_start: k(L_START),
             l_walk: k(L_WALK),
@@ -718,7 +724,6 @@ impl ThreadArray {
             p_same: Default::default(),
             p_seq: Default::default(),
             p_tail: Default::default(),
-            x_list: Default::default(),
             _lanes: n,
             _descriptors: d,
             _banks: nb,
@@ -1210,8 +1215,7 @@ impl Logic for ThreadArray {
             for b in 0..self._banks {
                 for i in 0..self._lanes {
                     self.a_wants[b * lanes + i].next = self.w_eligible[i].val()
-                        & ((self.ln_list[i].q.val() & self.bank_mask.val()) + self.one16.val()
-                            == self.bank1[b].val());
+                        & ((self.ln_list[i].q.val() & self.bank_mask.val()) == self.bank_index[b].val());
                 }
                 // A lower lane wants this bank: a prefix OR, one signal per lane.
                 self.a_below[b * lanes].next = false;
@@ -1240,7 +1244,6 @@ impl Logic for ThreadArray {
             }
         }
         self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
-        self.x_list.next = self.cancel_list.values[0].val();
         for b in 0..self._banks {
             self.arb_slot.pointers[b].next = self.arb_lane.pointers[b].val();
             self.arb_list.pointers[b].next = self.arb_lane.pointers[b].val();
@@ -1252,14 +1255,13 @@ impl Logic for ThreadArray {
             if self.fast_taken.q.val() & (self.arb_lane.pointers[b].val() == self.one16.val()) {
                 self.u_last[b].next = self.run_last.values[0].val();
             }
-            if (self.state.q.val() == self.c_cancel.val())
-                & self.cancel_slot.found.val()
-                & ((self.x_list.val() & self.bank_mask.val()) + self.one16.val() == self.bank1[b].val())
+            if (self.state.q.val() == self.c_unlink.val())
+                & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
             {
                 self.u_en[b].next = true;
-                self.u_first[b].next = self.cancel_slot.pointer.val();
-                self.u_last[b].next = self.cancel_slot.pointer.val();
-                self.u_list[b].next = self.x_list.val();
+                self.u_first[b].next = self.alloc.q.val();
+                self.u_last[b].next = self.alloc.q.val();
+                self.u_list[b].next = self.post_list.q.val();
             }
             self.rd_prev_of.pointers[b].next = self.u_first[b].val();
             self.rd_next_of.pointers[b].next = self.u_last[b].val();
@@ -1463,7 +1465,7 @@ impl Logic for ThreadArray {
                 }
             }
             for b in 0..self._banks {
-                if (self.post_list.q.val() & self.bank_mask.val()) + self.one16.val() == self.bank1[b].val() {
+                if (self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
                     self.hb_en[b].next = self.p_tail.val() == self.zero16.val();
                     self.tb_en[b].next = true;
                 }
@@ -1479,17 +1481,23 @@ impl Logic for ThreadArray {
             self.kind.d.next = self.r_queued.val();
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_cancel.val() {
+            // The search; the unlink in the next cycle, from registers.
+            self.alloc.d.next = self.cancel_slot.pointer.val();
+            self.post_list.d.next = self.cancel_list.values[0].val();
             if self.cancel_slot.found.val() {
-                for s in 0..self._descriptors {
-                    if self.cancel_slot.pointer.val() == self.slot1[s].val() {
-                        self.d_valid[s].d.next = false;
-                        self.d_taken[s].d.next = false;
-                    }
-                }
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
+                self.state.d.next = self.c_unlink.val();
             } else {
                 self.kind.d.next = self.r_not_found.val();
+                self.state.d.next = self.c_respond.val();
+            }
+        } else if self.state.q.val() == self.c_unlink.val() {
+            for s in 0..self._descriptors {
+                if self.alloc.q.val() == self.slot1[s].val() {
+                    self.d_valid[s].d.next = false;
+                    self.d_taken[s].d.next = false;
+                }
             }
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_probe.val() {

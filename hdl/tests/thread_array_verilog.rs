@@ -1,7 +1,9 @@
 //! The thread array's Verilog lints clean, names the ports the binding drives, and passes
 //! yosys' elaboration and design checks. One waiver, UNUSEDSIGNAL: the 16-bit hash keys
-//! and list numbers address the head tables by their low bits. No UNOPTFLAT waiver (the
-//! 16-lane array with default tables lints clean without one too).
+//! and list numbers address the head tables by their low bits. No UNOPTFLAT waiver: the
+//! array's own combinational values are isolated for Verilator
+//! (`trees::isolate_top_locals`), so driving a read port's pointer and reading its value
+//! in one block is no loop.
 
 mod common;
 use common::{lint, write_top, yosys};

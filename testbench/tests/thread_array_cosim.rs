@@ -7,6 +7,7 @@
 //! once in 400 operations (the clearing pass, to the cycle).
 
 use tagmatch_hdl::thread_array::{thread_array_verilog, ThreadArrayShape};
+use tagmatch_sim::optimistic::cost::head_banks;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
@@ -82,4 +83,17 @@ fn sixteen_lanes() {
 #[test]
 fn three_lanes_with_odd_tables() {
     check(ThreadArrayShape { lanes: 3, descriptors: 20, head_bits: 3, unexpected: 10, fast_path: true });
+}
+
+/// The RTL and the cycle model bank the head tables alike (the co-simulations would see a
+/// difference only in the shapes they run).
+#[test]
+fn the_rtl_and_the_model_agree_on_the_head_banks() {
+    for lanes in 1..=64 {
+        for head_bits in 2..=16 {
+            let shape =
+                ThreadArrayShape { lanes, descriptors: 32, head_bits, unexpected: 16, fast_path: true };
+            assert_eq!(shape.banks(), head_banks(lanes, 1 << (head_bits - 2)), "{shape:?}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! to `threads` consecutive arrivals (one per lane) — [`commands`] cuts a stream the way
 //! both sides do.
 
-use super::cost::{block_latency, flush_latency, head_banks, post_latency, SEARCH_LATENCY};
+use super::cost::{block_latency, flush_latency, head_banks, post_latency, CANCEL_LATENCY, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
 use crate::cycle::check_fits;
 use crate::ops::{Op, Outcome};
@@ -91,6 +91,7 @@ impl OptimisticEngine {
                 };
                 let latency = match op {
                     Op::PostRecv { .. } => post_latency(&outcome),
+                    Op::Cancel { .. } if matches!(outcome, Outcome::Cancelled { .. }) => CANCEL_LATENCY,
                     Op::Flush => {
                         let cfg = self.matcher.config();
                         flush_latency(cfg.bins, head_banks(cfg.threads, cfg.bins))
@@ -129,7 +130,7 @@ mod tests {
         let a = e.apply(&[Op::PostRecv { recv: RecvId(1), spec }]).unwrap();
         assert_eq!((a.outcomes[0], a.accepted, a.responded), (Outcome::Queued, 0, 3));
         let b = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
-        assert_eq!((b.accepted, b.responded), (4, 6));
+        assert_eq!((b.accepted, b.responded), (4, 7));
         assert!(e.apply(&[Op::Cancel { recv: RecvId(1) }, Op::Cancel { recv: RecvId(1) }]).is_err());
     }
 }

@@ -99,8 +99,8 @@ impl OptimisticConfig {
     }
 
     /// The choices the hardware thread array makes (`tagmatch_hdl::thread_array`): lazy
-    /// removal (takes are marked and unlinked at the end of the block, so no lane's walk
-    /// changes under it) and no early booking check (lanes walk side by side, so what a
+    /// removal (optimistic takes are marked and unlinked at the end of the block, so no
+    /// lane's walk changes under it; slow takes leave at once) and no early booking check (lanes walk side by side, so what a
     /// lane would see of lower lanes' bookings depends on timing).
     pub fn hardware(threads: usize, descriptors: usize, bins: usize, unexpected: usize) -> Self {
         OptimisticConfig {
