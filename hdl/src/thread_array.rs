@@ -49,8 +49,7 @@
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
 //! cancel (search the table by handle; when found, unlink in the next cycle from
 //! registers, so the search and the unlink are not one long path), probe and matched
-//! probe (search the UMQ),
-//! and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
+//! probe (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
 //! first cycle clears the descriptors' valid, taken and booking bits, empties the UMQ CAM
 //! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
@@ -947,6 +946,7 @@ impl Logic for ThreadArray {
         self.umq_cam.remove_valid.next = false;
         self.umq_cam.clear.next = false;
         self.umq_cam.remove_index.next = self.umq_cam.hit_index.val();
+        // The array fills the UMQ by block inserts only; its single insert port stays idle.
         self.umq_cam.insert_valid.next = false;
         self.umq_cam.insert_comm.next = self.comm.q.val();
         self.umq_cam.insert_src.next = self.src.q.val();
