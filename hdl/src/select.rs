@@ -10,7 +10,7 @@
 //! cannot index twice (`block[i].port[s]`): ports and entries are flat vectors. Pointers
 //! are `slot + 1`, 0 for none (the thread array's convention), so pointer 0 reads 0.
 
-use crate::trees::prefix_or;
+use crate::trees::{encode_one_hot_from, prefix_or};
 use rust_hdl::prelude::*;
 
 /// `values[p] = entries[base(p) + pointers[p] - 1]`, 0 when the pointer is 0 or past the
@@ -94,20 +94,6 @@ impl<const W: usize> Logic for Select<W> {
     }
 }
 
-/// Declares `wire [15:0] {out}`, the pointer (index + 1) of the set bit of the `n`-bit
-/// one-hot `{input}`, 0 when none is set: one OR reduction per pointer bit.
-fn one_hot_to_pointer(out: &str, input: &str, n: usize) -> String {
-    let mut text = format!("wire [15:0] {out};\n");
-    for b in 0..16 {
-        let mask: String = (0..n).rev().map(|i| if ((i + 1) >> b) & 1 == 1 { '1' } else { '0' }).collect();
-        text += &match mask.contains('1') {
-            true => format!("assign {out}[{b}] = |({input} & {n}'b{mask});\n"),
-            false => format!("assign {out}[{b}] = 1'b0;\n"),
-        };
-    }
-    text
-}
-
 fn concat(name: &str, from: usize, n: usize) -> String {
     let all: Vec<String> = (from..from + n).rev().map(|i| format!("{name}${i}")).collect();
     format!("{{{}}}", all.join(", "))
@@ -154,7 +140,7 @@ impl Logic for LowestSet {
         } else {
             format!("wire [{}:0] first = set & ~{{upto[{}:0], 1'b0}};\n", n - 1, n - 2)
         };
-        text += &one_hot_to_pointer("slot1", "first", n);
+        text += &encode_one_hot_from("slot1", "first", n, 16, 1);
         text += &format!("always @(*) begin\n    found = upto[{}];\n    pointer = slot1;\nend\n", n - 1);
         Verilog::Custom(text)
     }
@@ -201,7 +187,7 @@ impl Logic for OneHotPointers {
         let mut text = String::new();
         for p in 0..self.pointers.len() {
             text += &format!("wire [{}:0] set{p} = {};\n", g - 1, concat("bits", p * g, g));
-            text += &one_hot_to_pointer(&format!("slot1_{p}"), &format!("set{p}"), g);
+            text += &encode_one_hot_from(&format!("slot1_{p}"), &format!("set{p}"), g, 16, 1);
             text += &format!("always @(*) pointers${p} = slot1_{p};\n");
         }
         Verilog::Custom(text)

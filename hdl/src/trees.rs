@@ -30,10 +30,18 @@ pub fn prefix_or(out: &str, input: &str, n: usize) -> String {
 /// Declares `wire [width-1:0] {out}`, the binary index of the set bit of the `n`-bit
 /// one-hot `{input}` (0 when none is set); `width` must hold `n - 1`.
 pub fn encode_one_hot(out: &str, input: &str, n: usize, width: usize) -> String {
-    let used = levels(n).max(1).min(width);
+    encode_one_hot_from(out, input, n, width, 0)
+}
+
+/// [`encode_one_hot`] with bit `i` standing for `first + i` (0 still when none is set):
+/// `first = 1` gives the thread array's pointers, slot + 1.
+pub fn encode_one_hot_from(out: &str, input: &str, n: usize, width: usize, first: usize) -> String {
+    let largest = n - 1 + first;
+    let used = ((usize::BITS - largest.leading_zeros()) as usize).max(1).min(width);
     let mut text = format!("wire [{}:0] {out};\n", width - 1);
     for b in 0..used {
-        let mask: String = (0..n).rev().map(|i| if (i >> b) & 1 == 1 { '1' } else { '0' }).collect();
+        let mask: String =
+            (0..n).rev().map(|i| if ((first + i) >> b) & 1 == 1 { '1' } else { '0' }).collect();
         text += &format!("assign {out}[{b}] = |({input} & {n}'b{mask});\n");
     }
     if width > used {
