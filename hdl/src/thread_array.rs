@@ -6,9 +6,12 @@
 //!
 //! Storage:
 //! - the receive descriptor table, `D` slots in registers: envelope, wildcard flags,
-//!   handle, posting label, sequence id, index list, `next`/`prev` links, the booking
-//!   bitmap (one bit per lane) and a taken flag. Registers, because any lane may book any
-//!   slot in the same cycle and the tail unlinks several receives at once. Each lane
+//!   handle, posting label, sequence id, index list, `next`/`prev` links and a taken
+//!   flag. Registers, because any lane may take any slot in the same cycle and the tail
+//!   unlinks several receives at once. The booking bitmaps are not stored: a lane books
+//!   exactly its candidate, once a block, so the bitmap of a receive is the set of lanes
+//!   whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
+//!   written through an `N x D` decode at the end of every walk). Each lane
 //!   reads the one descriptor its walk points at through a parallel mux
 //!   ([`crate::select`]): select by pointer, then compare the envelope once;
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
@@ -30,7 +33,8 @@
 //! a lower lane booked — and every lane after it — resolves: by the fast path when all
 //! lanes booked receive `k` and the receives labelled `k + 1 … k + n - 1` carry `k`'s
 //! sequence id (lane `i` takes `k + i`: every descriptor compares its label's distance
-//! from `k` at once), else by the slow path (lane `i` walks again once lane `i - 1` has
+//! from `k` at once; the run is registered, so the decision waits a cycle when lane 0
+//! walked longest), else by the slow path (lane `i` walks again once lane `i - 1` has
 //! taken its receive and unlinked it, skipping receives taken in this block).
 //!
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
@@ -51,7 +55,7 @@
 //! registers, so the search and the unlink are not one long path), probe and matched
 //! probe (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
-//! first cycle clears the descriptors' valid, taken and booking bits, empties the UMQ CAM
+//! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
 //! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
 //! acceptance (50 with the default 64 bins and 4 lanes). Consecutive receives with the
 //! same pattern share a sequence id; a successful cancel ends the sequence.
@@ -66,7 +70,7 @@ use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
 
 /// Most lanes an array has: the booking bitmaps are this wide, and the bits above the
-/// array's lane count are constant zero (masked), so synthesis keeps only the lanes' bits.
+/// array's lane count stay zero, so synthesis keeps only the lanes' bits.
 pub const MAX_LANES: usize = 64;
 
 /// The array's sizes, all chosen when the Verilog is generated (no type parameters, so one
@@ -175,8 +179,6 @@ pub struct ThreadArray {
     zero24: Constant<Bits<24>>,
     zero32: Constant<Bits<32>>,
     zero_lanes: Constant<Bits<MAX_LANES>>,
-    /// One bit per lane: the booking bitmaps' bits above the lane count stay 0 by design.
-    lane_mask: Constant<Bits<MAX_LANES>>,
     one2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
@@ -273,7 +275,6 @@ pub struct ThreadArray {
     d_list: Vec<DFF<Bits<16>>>,
     d_next: Vec<DFF<Bits<16>>>,
     d_prev: Vec<DFF<Bits<16>>>,
-    d_booked: Vec<DFF<Bits<MAX_LANES>>>,
     d_taken: Vec<DFF<Bit>>,
     // The lanes.
     ln_valid: Vec<DFF<Bit>>,
@@ -302,6 +303,14 @@ pub struct ThreadArray {
     ln_pending: Vec<DFF<Bit>>,
     /// Took its receive on the slow path (unlinked in the next cycle, not at the end).
     ln_slow: Vec<DFF<Bit>>,
+    /// Took its receive last cycle: its slot (`ln_slot`) is marked taken now, so the
+    /// per-slot decode is not on the walk's path.
+    ln_took: Vec<DFF<Bit>>,
+    /// The fast path's run, registered from lane 0's candidate: lane `i`'s receive (one
+    /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
+    r_run: Vec<DFF<Bit>>,
+    r_in_run: Vec<DFF<Bit>>,
+    fp_ready: DFF<Bit>,
     // Memories.
     heads: Vec<TableRam>,
     tails: Vec<TableRam>,
@@ -317,7 +326,6 @@ pub struct ThreadArray {
     rd_taken: Select<1>,
     rd_next: Select<16>,
     rd_label: Select<32>,
-    rd_booked: Select<MAX_LANES>,
     rd_handle: Select<32>,
     /// Lane 0's candidate's sequence id (one port).
     rd_seq0: Select<16>,
@@ -365,11 +373,13 @@ pub struct ThreadArray {
     w_new_label: Vec<Signal<Local, Bits<32>>>,
     w_new_list: Vec<Signal<Local, Bits<16>>>,
     w_end: Vec<Signal<Local, Bit>>,
-    w_book: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
     w_take_slot: Vec<Signal<Local, Bits<16>>>,
     w_take_list: Vec<Signal<Local, Bits<16>>>,
     w_start_rewalk: Vec<Signal<Local, Bit>>,
+    /// The lane has booked its candidate: it ended its first walk with one.
+    w_booked: Vec<Signal<Local, Bit>>,
+    /// The booking bitmap of the lane's candidate: the lanes whose candidate it is.
     w_bitmap: Vec<Signal<Local, Bits<MAX_LANES>>>,
     w_barrier: Vec<Signal<Local, Bit>>,
     w_resolving: Vec<Signal<Local, Bit>>,
@@ -392,8 +402,7 @@ pub struct ThreadArray {
     g_room: Signal<Local, Bits<16>>,
     /// The block's unmatched messages.
     g_total: Signal<Local, Bits<16>>,
-    // Per-slot values: lanes booking or taking the slot this cycle; the fast path's run.
-    s_book: Vec<Signal<Local, Bits<MAX_LANES>>>,
+    // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
     s_distance: Vec<Signal<Local, Bits<32>>>,
     s_in_run: Vec<Signal<Local, Bit>>,
@@ -506,7 +515,6 @@ impl ThreadArray {
             zero24: k(0),
             zero32: k(0),
             zero_lanes: k(0),
-            lane_mask: k(u64::MAX >> (MAX_LANES - n)),
             one2: k(1),
             one8: k(1),
             one16: k(1),
@@ -596,7 +604,6 @@ impl ThreadArray {
             d_list: dffs(d),
             d_next: dffs(d),
             d_prev: dffs(d),
-            d_booked: dffs(d),
             d_taken: dffs(d),
             ln_valid: dffs(n),
             ln_comm: dffs(n),
@@ -620,6 +627,10 @@ impl ThreadArray {
             ln_list: dffs(n),
             ln_pending: dffs(n),
             ln_slow: dffs(n),
+            ln_took: dffs(n),
+            r_run: dffs(n * d),
+            r_in_run: dffs(d),
+            fp_ready: Default::default(),
             heads: (0..n * nb).map(|_| TableRam::new(h - bank_bits)).collect(),
             tails: (0..nb).map(|_| TableRam::new(h - bank_bits)).collect(),
             umq_cam: SingleCycleCam::new(u, rot),
@@ -633,7 +644,6 @@ impl ThreadArray {
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
             rd_label: Select::shared(d, n),
-            rd_booked: Select::shared(d, n),
             rd_handle: Select::shared(d, n),
             rd_seq0: Select::shared(d, 1),
             run_slot: OneHotPointers::new(n, d),
@@ -673,11 +683,11 @@ impl ThreadArray {
             w_new_label: locals(n),
             w_new_list: locals(n),
             w_end: locals(n),
-            w_book: locals(n),
             w_take: locals(n),
             w_take_slot: locals(n),
             w_take_list: locals(n),
             w_start_rewalk: locals(n),
+            w_booked: locals(n),
             w_bitmap: locals(n),
             w_barrier: locals(n),
             w_resolving: locals(n),
@@ -698,7 +708,6 @@ impl ThreadArray {
             g_finish: Default::default(),
             g_room: Default::default(),
             g_total: Default::default(),
-            s_book: locals(d),
             s_take: locals(d),
             s_distance: locals(d),
             s_in_run: locals(d),
@@ -790,6 +799,7 @@ impl Logic for ThreadArray {
             clear_at,
             tail_phase,
             fast_taken,
+            fp_ready,
             st_count
         );
         for m in 0..self._rot {
@@ -819,7 +829,6 @@ impl Logic for ThreadArray {
             self.d_list[s].clock.next = self.clock.val();
             self.d_next[s].clock.next = self.clock.val();
             self.d_prev[s].clock.next = self.clock.val();
-            self.d_booked[s].clock.next = self.clock.val();
             self.d_taken[s].clock.next = self.clock.val();
             self.d_valid[s].d.next = self.d_valid[s].q.val();
             self.d_comm[s].d.next = self.d_comm[s].q.val();
@@ -833,9 +842,7 @@ impl Logic for ThreadArray {
             self.d_list[s].d.next = self.d_list[s].q.val();
             self.d_next[s].d.next = self.d_next[s].q.val();
             self.d_prev[s].d.next = self.d_prev[s].q.val();
-            self.d_booked[s].d.next = self.d_booked[s].q.val();
             self.d_taken[s].d.next = self.d_taken[s].q.val();
-            self.s_book[s].next = self.zero_lanes.val();
             self.s_take[s].next = false;
             // The tables every lane reads by pointer.
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
@@ -847,7 +854,6 @@ impl Logic for ThreadArray {
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
             self.rd_label.entries[s].next = self.d_label[s].q.val();
-            self.rd_booked.entries[s].next = self.d_booked[s].q.val();
             self.rd_handle.entries[s].next = self.d_handle[s].q.val();
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
@@ -880,6 +886,8 @@ impl Logic for ThreadArray {
             self.ln_list[i].clock.next = self.clock.val();
             self.ln_pending[i].clock.next = self.clock.val();
             self.ln_slow[i].clock.next = self.clock.val();
+            self.ln_took[i].clock.next = self.clock.val();
+            self.ln_took[i].d.next = false;
             self.ln_valid[i].d.next = self.ln_valid[i].q.val();
             self.ln_comm[i].d.next = self.ln_comm[i].q.val();
             self.ln_src[i].d.next = self.ln_src[i].q.val();
@@ -1033,7 +1041,6 @@ impl Logic for ThreadArray {
                 | self.w_hit[i].val()
                 | (self.w_next[i].val() == self.zero16.val());
 
-            self.w_book[i].next = false;
             self.w_take[i].next = false;
             self.w_take_slot[i].next = self.w_new[i].val();
             self.w_take_list[i].next = self.w_new_list[i].val();
@@ -1061,7 +1068,7 @@ impl Logic for ThreadArray {
                     self.ln_slow[i].d.next = true;
                     self.ln_state[i].d.next = self.l_done.val();
                 } else {
-                    self.w_book[i].next = self.w_new[i].val() != self.zero16.val();
+                    // Books `w_new`: it is the lane's candidate from now on.
                     self.ln_state[i].d.next = self.l_wait.val();
                 }
             }
@@ -1076,11 +1083,25 @@ impl Logic for ThreadArray {
         // ---- Partial barrier and conflict detection. ----
         // Prefixes over the lanes, one signal per lane: with every value assigned once,
         // Verilator may give each its own block (`trees::isolate_top_locals`).
+        // A receive's booking bitmap is the set of lanes that booked it, and a lane books
+        // exactly its candidate, once a block: so the bitmap of lane `i`'s candidate is
+        // formed from the lanes' candidate registers (N x N pointer compares), not stored
+        // per descriptor (D bitmaps written through an N x D decode at the walk's end).
+        for i in 0..self._lanes {
+            self.w_booked[i].next = (self.ln_state[i].q.val() >= self.l_wait.val())
+                & (self.ln_cand[i].q.val() != self.zero16.val());
+        }
+        for i in 0..self._lanes {
+            self.w_bitmap[i].next = self.zero_lanes.val();
+            for j in 0..self._lanes {
+                if self.w_booked[j].val() & (self.ln_cand[j].q.val() == self.ln_cand[i].q.val()) {
+                    self.w_bitmap[i].next = self.w_bitmap[i].val() | self.lane_bit[j].val();
+                }
+            }
+        }
         self.g_done.next = true;
         self.g_mask.next = self.zero_lanes.val();
         for i in 0..self._lanes {
-            self.rd_booked.pointers[i].next = self.ln_cand[i].q.val();
-            self.w_bitmap[i].next = self.rd_booked.values[i].val();
             self.w_barrier[i].next =
                 !self.ln_valid[i].q.val() | (self.ln_state[i].q.val() >= self.l_wait.val());
             self.w_resolving[i].next = (self.ln_cand[i].q.val() != self.zero16.val())
@@ -1107,7 +1128,11 @@ impl Logic for ThreadArray {
         }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
-        // descriptor measures its label's distance from k's at once. ----
+        // descriptor measures its label's distance from k's at once, and the run is
+        // registered: lane 0's candidate is final once it has booked, so the run is ready
+        // a cycle later (at the full barrier unless lane 0 walked longest), and the label
+        // subtraction is not in series with the decision and the takes. ----
+        self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
         self.rd_seq0.pointers[0].next = self.ln_cand[0].q.val();
         self.g_seq.next = self.rd_seq0.values[0].val();
         for s in 0..self._descriptors {
@@ -1116,12 +1141,16 @@ impl Logic for ThreadArray {
                 & (self.d_seq[s].q.val() == self.g_seq.val())
                 & (self.s_distance[s].val().get_bits::<24>(8) == self.zero24.val())
                 & (self.s_distance[s].val().get_bits::<8>(0) < self.count.q.val());
+            self.r_in_run[s].clock.next = self.clock.val();
+            self.r_in_run[s].d.next = self.s_in_run[s].val();
         }
         for descriptors in self._descriptors..self._descriptors_once {
             for i in 0..self._lanes {
                 for s in 0..self._descriptors {
-                    self.run_slot.bits[i * descriptors + s].next = self.s_in_run[s].val()
+                    self.r_run[i * descriptors + s].clock.next = self.clock.val();
+                    self.r_run[i * descriptors + s].d.next = self.s_in_run[s].val()
                         & (self.s_distance[s].val().get_bits::<8>(0) == self.lane_index[i].val());
+                    self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
                 }
             }
         }
@@ -1151,7 +1180,7 @@ impl Logic for ThreadArray {
                     self.w_take_slot[i].next = self.ln_cand[i].q.val();
                     self.w_take_list[i].next = self.ln_cand_list[i].q.val();
                     self.ln_state[i].d.next = self.l_done.val();
-                } else if self.g_booked.val() {
+                } else if self.g_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val()) {
                     if self.g_shared.val() {
                         // Part of the run, which lane 0's unlink removes whole.
                         self.g_fast_now.next = true;
@@ -1180,12 +1209,13 @@ impl Logic for ThreadArray {
                 self.ln_kind[i].d.next = self.k_matched.val();
                 self.ln_list[i].d.next = self.w_take_list[i].val();
                 self.ln_pending[i].d.next = true;
+                self.ln_took[i].d.next = true;
             }
+            // Marked a cycle after the take, from registers. The next reader is a slow
+            // lane's walk, which starts at least a cycle after the take, or the block's end
+            // (which frees `s_take` too).
             for s in 0..self._descriptors {
-                if self.w_book[i].val() & (self.w_new[i].val() == self.slot1[s].val()) {
-                    self.s_book[s].next = self.s_book[s].val() | self.lane_bit[i].val();
-                }
-                if self.w_take[i].val() & (self.w_take_slot[i].val() == self.slot1[s].val()) {
+                if self.ln_took[i].q.val() & (self.ln_slot[i].q.val() == self.slot1[s].val()) {
                     self.s_take[s].next = true;
                 }
             }
@@ -1194,11 +1224,9 @@ impl Logic for ThreadArray {
             self.fast_taken.d.next = true;
         }
         for s in 0..self._descriptors {
-            if self.g_fast_now.val() & self.s_in_run[s].val() {
+            if self.g_fast_now.val() & self.r_in_run[s].q.val() {
                 self.s_take[s].next = true;
             }
-            self.d_booked[s].d.next =
-                (self.d_booked[s].q.val() | self.s_book[s].val()) & self.lane_mask.val();
             if self.s_take[s].val() {
                 self.d_taken[s].d.next = true;
             }
@@ -1457,7 +1485,6 @@ impl Logic for ThreadArray {
                     self.d_list[s].d.next = self.post_list.q.val();
                     self.d_next[s].d.next = self.zero16.val();
                     self.d_prev[s].d.next = self.p_tail.val();
-                    self.d_booked[s].d.next = self.zero_lanes.val();
                     self.d_taken[s].d.next = false;
                 }
                 if self.p_tail.val() == self.slot1[s].val() {
@@ -1530,7 +1557,6 @@ impl Logic for ThreadArray {
                 for s in 0..self._descriptors {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
-                    self.d_booked[s].d.next = self.zero_lanes.val();
                 }
                 self.umq_cam.clear.next = true;
                 self.label.d.next = self.zero32.val();
@@ -1564,14 +1590,14 @@ impl Logic for ThreadArray {
                 }
             }
         }
-        // The block ends: taken receives' descriptors are free, bookings cleared.
+        // The block ends: taken receives' descriptors are free (a take of the last
+        // cycle is marked in `s_take` now).
         if self.g_finish.val() {
             for s in 0..self._descriptors {
-                if self.d_taken[s].q.val() {
+                if self.d_taken[s].q.val() | self.s_take[s].val() {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
                 }
-                self.d_booked[s].d.next = self.zero_lanes.val();
             }
         }
         for banks in self._banks..self._banks_once {

@@ -23,9 +23,13 @@
 //! - *partial barrier* and *conflict check* (1 cycle): lane `i` checks its candidate's
 //!   booking bitmap at `T_i = max(W_0 ..= W_i) + 1` and, unless it or a lower lane is
 //!   conflicted, takes the candidate in that cycle;
-//! - *fast path* (0 extra cycles): decided at the full barrier `G = T_(n-1)` (all lanes must
-//!   have booked receive `k`), every conflicted lane takes its run receive at `G`;
-//! - *slow path*: lane `i` starts at `S_i = max(G, X_(i-1) + 1 + u_(i-1))`, where `X_(i-1)`
+//! - *the decision* between the fast and the slow path, at `F`: the fast path needs every
+//!   lane to have booked receive `k` (the full barrier `G = T_(n-1)`) and the run `k + i`,
+//!   which is registered from lane 0's candidate (so the label subtraction and the takes
+//!   are not one path): ready a cycle after lane 0 booked, `F = max(G, T_0 + 1)`. Without
+//!   the fast path, `F = G`;
+//! - *fast path*: every conflicted lane takes its run receive at `F`;
+//! - *slow path*: lane `i` starts at `S_i = max(F, X_(i-1) + 1 + u_(i-1))`, where `X_(i-1)`
 //!   is the cycle the previous lane took its receive and `u_(i-1)` is 1 when it took it on
 //!   the slow path: that receive leaves its list in the cycle after (the *eager unlink*),
 //!   so the next walk does not meet it. The lane presents the first head address at `S_i`
@@ -83,8 +87,8 @@ pub fn head_banks(threads: usize, bins: usize) -> usize {
 }
 
 /// Cycles from acceptance to answer of a block of arrivals (module docs), the head tables
-/// in `banks` banks.
-pub fn block_latency(trace: &BlockTrace, banks: usize) -> u64 {
+/// in `banks` banks, with or without the fast conflict path.
+pub fn block_latency(trace: &BlockTrace, banks: usize, fast_path: bool) -> u64 {
     // W_i, then T_i = (max of W_0..=W_i) + 1, relative to A.
     let mut barrier = Vec::with_capacity(trace.threads.len());
     let mut walked = 0;
@@ -93,13 +97,17 @@ pub fn block_latency(trace: &BlockTrace, banks: usize) -> u64 {
         barrier.push(walked + 1);
     }
     let global = barrier.last().copied().unwrap_or(1);
+    let decided = match (fast_path, barrier.first()) {
+        (true, Some(&lane0)) => global.max(lane0 + 1),
+        _ => global,
+    };
     let (mut previous, mut unlinking) = (0, 0);
     let mut took = Vec::with_capacity(trace.threads.len());
     for (t, &checked) in trace.threads.iter().zip(&barrier) {
         let x = match t.path {
             Path::Optimistic => checked,
-            Path::Fast => global,
-            Path::Slow => global.max(previous + 1 + unlinking) + t.rewalk as u64,
+            Path::Fast => decided,
+            Path::Slow => decided.max(previous + 1 + unlinking) + t.rewalk as u64,
         };
         unlinking = (t.path == Path::Slow && t.list.is_some()) as u64;
         previous = x;
@@ -148,11 +156,11 @@ mod tests {
             ..BlockTrace::default()
         };
         // Lists 1 and 2 are in different banks of 2: one round.
-        assert_eq!(block_latency(&trace([1, 2]), 2), 9 + 1 + 1);
+        assert_eq!(block_latency(&trace([1, 2]), 2, true), 9 + 1 + 1);
         // Lists 1 and 3 share bank 1: two rounds.
-        assert_eq!(block_latency(&trace([1, 3]), 2), 9 + 1 + 2);
+        assert_eq!(block_latency(&trace([1, 3]), 2, true), 9 + 1 + 2);
         // With one bank every receive waits its turn.
-        assert_eq!(block_latency(&trace([1, 2]), 1), 9 + 1 + 2);
+        assert_eq!(block_latency(&trace([1, 2]), 1, true), 9 + 1 + 2);
     }
 
     #[test]
@@ -161,7 +169,7 @@ mod tests {
             threads: vec![thread_in(4, Path::Optimistic, 0, None), thread_in(4, Path::Optimistic, 0, None)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&trace, 4), 6 + 1 + 2);
+        assert_eq!(block_latency(&trace, 4, true), 6 + 1 + 2);
     }
 
     #[test]
@@ -174,12 +182,22 @@ mod tests {
             threads: vec![optimistic, thread(4, Path::Slow, 4), thread(4, Path::Slow, 4)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&slow, 4), 17 + 1 + 2);
-        // The run leaves in one unlink.
+        assert_eq!(block_latency(&slow, 4, false), 17 + 1 + 2);
+        // With the fast path built, lane 1 waits for the decision: T_0 = 6, so F = 7 and
+        // lane 1 starts at 7 all the same.
+        assert_eq!(block_latency(&slow, 4, true), 17 + 1 + 2);
+        // The run leaves in one unlink. Lane 0 walked as long as the others, so its run is
+        // registered at 7: the fast lanes take at F = 7.
         let fast = BlockTrace {
             threads: vec![optimistic, thread(4, Path::Fast, 0), thread(4, Path::Fast, 0)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&fast, 4), 6 + 1 + 1);
+        assert_eq!(block_latency(&fast, 4, true), 7 + 1 + 1);
+        // When a later lane walks longest, the run is ready at the full barrier.
+        let late = BlockTrace {
+            threads: vec![optimistic, thread(4, Path::Fast, 0), thread(6, Path::Fast, 0)],
+            ..BlockTrace::default()
+        };
+        assert_eq!(block_latency(&late, 4, true), 8 + 1 + 1);
     }
 }

@@ -75,7 +75,11 @@ impl OptimisticEngine {
                 }
                 let (outcomes, trace) = self.matcher.arrive_block(&msgs);
                 let cfg = self.matcher.config();
-                (outcomes, block_latency(&trace, head_banks(cfg.threads, cfg.bins)), Some(trace))
+                (
+                    outcomes,
+                    block_latency(&trace, head_banks(cfg.threads, cfg.bins), cfg.fast_path),
+                    Some(trace),
+                )
             }
             [op] => {
                 let outcome = match *op {
