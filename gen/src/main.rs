@@ -516,6 +516,12 @@ enum Command {
         /// Messages per sequence (rate).
         #[arg(long, default_value_t = 100)]
         k: u32,
+        /// Receive descriptors of the thread array (rate), as `gen --engine optimistic
+        /// --descriptors`: 32 or fewer take the small tables (4 bins, a 16-entry UMQ), so
+        /// `--descriptors 32 --k 32` runs the configuration the timing flow can place
+        /// [default: the generator's 128, grown to --k in the model].
+        #[arg(long)]
+        descriptors: Option<usize>,
         /// Sequences (rate).
         #[arg(long, default_value_t = 500)]
         sequences: u32,
@@ -663,7 +669,7 @@ fn bench_rate(options: rate_bench::RateOptions, format: Format, plot: Option<Pat
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
     let mut records = rate_bench::run(&options)?;
-    for w in rate_bench::annotate(&mut records, options.engine)? {
+    for w in rate_bench::annotate(&mut records, options.engine, options.tables())? {
         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
     }
     if let Some(svg) = plot {
@@ -1120,6 +1126,7 @@ fn run(cli: Cli) -> Result<(), String> {
             scenario,
             traffic,
             k,
+            descriptors,
             sequences,
             requests,
             bytes,
@@ -1136,6 +1143,9 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             if bench != BenchName::Onesided {
                 onesided.unused()?;
+            }
+            if descriptors.is_some() && bench != BenchName::Rate {
+                return Err("--descriptors sizes the thread array of bench rate".into());
             }
             let bench = match bench {
                 BenchName::Onesided => {
@@ -1206,8 +1216,17 @@ fn run(cli: Cli) -> Result<(), String> {
                         ));
                     }
                     let scenarios = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
-                    let options =
-                        rate_bench::RateOptions { threads, scenarios, k, sequences, engine: two_level, rtl };
+                    let tables =
+                        descriptors.map(|d| thread_array_gen::Tables::with_descriptors(d, None, None));
+                    let options = rate_bench::RateOptions {
+                        threads,
+                        scenarios,
+                        k,
+                        sequences,
+                        engine: two_level,
+                        tables,
+                        rtl,
+                    };
                     return bench_rate(options, format, plot);
                 }
             };

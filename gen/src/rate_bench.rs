@@ -12,7 +12,7 @@
 use crate::progress;
 use crate::report::{field, Record};
 use crate::svg_plot::{Chart, Scale, Series};
-use crate::thread_array_gen;
+use crate::thread_array_gen::{self, Tables, ThreadArrayConfig};
 use crate::timing_record;
 use indicatif::ProgressBar;
 use serde_json::{json, Value};
@@ -31,8 +31,18 @@ pub struct RateOptions {
     pub k: u32,
     pub sequences: u32,
     pub engine: TwoLevelConfig,
+    /// The thread array's tables; `None`: the generator's default tables, their
+    /// descriptors grown to `k` if it is larger (the model only).
+    pub tables: Option<Tables>,
     /// Run the thread array's RTL (Verilator) instead of only its model.
     pub rtl: bool,
+}
+
+impl RateOptions {
+    /// The tables the thread array runs with.
+    pub fn tables(&self) -> Tables {
+        self.tables.unwrap_or(thread_array_gen::DEFAULT_TABLES)
+    }
 }
 
 fn record(
@@ -70,9 +80,10 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     let rate = |scenario: Scenario, threads| {
         progress.set_message(format!("{}, {}", scenario.name(), lanes(threads)));
-        let r = match o.rtl {
-            true => rtl(scenario, threads, o.k, o.sequences, &progress),
-            false => optimistic(scenario, threads, o.k, o.sequences),
+        let r = match (o.rtl, o.tables) {
+            (true, _) => rtl(scenario, threads, o.tables(), o.k, o.sequences, &progress),
+            (false, None) => optimistic(scenario, threads, o.k, o.sequences),
+            (false, Some(tables)) => model(scenario, threads, tables, o.k, o.sequences),
         };
         progress.inc(1);
         r
@@ -101,22 +112,35 @@ fn lanes(threads: usize) -> String {
     format!("{threads} lane{}", if threads == 1 { "" } else { "s" })
 }
 
+/// The thread array of `tables` as the scenario runs it (the fast path off for wc-sp),
+/// checked to hold a sequence.
+fn array(scenario: Scenario, threads: usize, tables: Tables, k: u32) -> Result<ThreadArrayConfig, String> {
+    let cfg = thread_array_gen::configuration(threads, tables, scenario != Scenario::WcSlowPath)?;
+    if k as usize > cfg.descriptors {
+        return Err(format!(
+            "--k {k}: the thread array holds {} receives (--descriptors, or a smaller --k)",
+            cfg.descriptors
+        ));
+    }
+    Ok(cfg)
+}
+
+/// The benchmark on the cycle-level model of the thread array with `tables`.
+fn model(scenario: Scenario, threads: usize, tables: Tables, k: u32, sequences: u32) -> Result<Rate, String> {
+    let mut engine = OptimisticEngine::new(array(scenario, threads, tables, k)?.model_config())?;
+    measure(scenario, threads, k, sequences, &mut |ops| engine.apply(ops))
+}
+
 /// The benchmark on the thread array's RTL, the cycle-level model checking every answer.
 fn rtl(
     scenario: Scenario,
     threads: usize,
+    tables: Tables,
     k: u32,
     sequences: u32,
     progress: &ProgressBar,
 ) -> Result<Rate, String> {
-    let cfg = thread_array_gen::configuration(
-        threads,
-        thread_array_gen::DEFAULT_TABLES,
-        scenario != Scenario::WcSlowPath,
-    )?;
-    if k as usize > cfg.descriptors {
-        return Err(format!("--k {k}: the thread array holds {} receives", cfg.descriptors));
-    }
+    let cfg = array(scenario, threads, tables, k)?;
     let name = cfg.build_name();
     progress::note(
         progress,
@@ -149,10 +173,14 @@ fn rtl(
 
 /// Gives every record `fmax_mhz`, `device` and `matches_per_us` after `matches_per_cycle`:
 /// the thread array at the recorded Fmax of the generator's array with that many lanes
-/// (default tables, fast path as the scenario runs it), the two-level engine at its
+/// (`tables`, fast path as the scenario runs it), the two-level engine at its
 /// configuration's; null where none was measured. Returns the warnings for records of
 /// older designs.
-pub fn annotate(records: &mut [Record], engine: TwoLevelConfig) -> Result<Vec<String>, String> {
+pub fn annotate(
+    records: &mut [Record],
+    engine: TwoLevelConfig,
+    tables: Tables,
+) -> Result<Vec<String>, String> {
     let file = timing_record::load()?;
     let mut warnings = Vec::new();
     let list_capacity = engine.lists * (engine.entries_per_list + 1);
@@ -170,7 +198,7 @@ pub fn annotate(records: &mut [Record], engine: TwoLevelConfig) -> Result<Vec<St
             _ => {
                 let threads = field(r, "threads").as_u64().unwrap_or(0) as usize;
                 let fast_path = Scenario::parse(&text("scenario"))? != Scenario::WcSlowPath;
-                match thread_array_gen::configuration(threads, thread_array_gen::DEFAULT_TABLES, fast_path) {
+                match thread_array_gen::configuration(threads, tables, fast_path) {
                     Ok(cfg) => timing_record::clock_of(
                         &file,
                         "optimistic",

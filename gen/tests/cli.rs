@@ -697,6 +697,50 @@ fn rate_bench_reports_matches_per_cycle_beside_the_two_level_engine() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `bench rate --descriptors` runs the thread array with the tables `gen` builds for that
+/// count, and reads the clock recorded for that very configuration.
+#[test]
+fn rate_bench_runs_the_small_tables_at_their_recorded_clock() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-rate-small-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest =
+        generate(&dir.join("array"), &["--engine", "optimistic", "--threads", "4", "--descriptors", "32"]);
+    assert_eq!(manifest["parameters"]["bins"], 4, "{manifest}");
+    let record = dir.join("timing.json");
+    let file = serde_json::json!({"records": [{
+        "design": "optimistic",
+        "parameters": manifest["parameters"],
+        "fmax_mhz": 40.0,
+        "device": "LFE5U-85F-8 (CABGA756)",
+        "verilog_hash": manifest["hash"],
+        "date": "2026-01-01",
+    }]});
+    std::fs::write(&record, file.to_string()).unwrap();
+    let args = ["bench", "rate", "--threads", "4", "--scenario", "nc", "--descriptors", "32", "--k", "32"];
+    let out = tagmatch_env(
+        &[&args[..], &["--sequences", "10", "--format", "json"]].concat(),
+        &[("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())],
+    );
+    let recs = json(&out);
+    let array = recs.iter().find(|r| r["design"] == "optimistic" && r["threads"] == 4).unwrap();
+    assert_eq!(array["matches"], 320, "{array}");
+    assert_eq!(array["fmax_mhz"], 40.0, "{array}");
+    let per_cycle = array["matches_per_cycle"].as_f64().unwrap();
+    assert!((array["matches_per_us"].as_f64().unwrap() - per_cycle * 40.0).abs() < 0.006, "{array}");
+    // The default tables are another configuration: no clock for them in this file.
+    let default = json(&tagmatch_env(
+        &["bench", "rate", "--threads", "4", "--scenario", "nc", "--sequences", "2", "--format", "json"],
+        &[("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())],
+    ));
+    assert!(default.iter().all(|r| r["fmax_mhz"].is_null()), "{default:?}");
+    // A sequence longer than the table, or the option on another benchmark: one-line errors.
+    let e = one_line_error(&tagmatch(&args[..args.len() - 2]));
+    assert!(e.contains("--k 100") && e.contains("holds 32 receives"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--descriptors", "32"]));
+    assert!(e.contains("--descriptors") && e.contains("bench rate"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `tagmatch` with extra environment variables.
 fn tagmatch_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tagmatch"));
