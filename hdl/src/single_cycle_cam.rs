@@ -322,9 +322,11 @@ pub const CAM_PORTS: [(&str, u32, bool); 25] = [
     ("full", 1, false),
 ];
 
-/// The CAM's Verilog, top module `top`.
+/// The CAM's Verilog, top module `top`, with block inserts of up to 4 entries on the ports
+/// `block_<field>_<j>`.
 pub fn single_cycle_cam_verilog(depth: usize) -> String {
     let mut uut = SingleCycleCam::new(depth, 4);
     uut.connect_all();
-    generate_verilog(&uut)
+    // rust-hdl names array elements `name$i`, which Verilator's C++ cannot name.
+    generate_verilog(&uut).replace('$', "_")
 }

@@ -1,14 +1,33 @@
 //! The CAM's RTL in Verilator against a reference model, cycle by cycle: random inserts
-//! (with and without wildcards), searches (with and without wildcards), removals from
-//! anywhere, inserts and removals in the same cycle, a full CAM. The hit must be the
-//! OLDEST matching entry. A failing seed is re-run with tracing and its waveform kept.
+//! (with and without wildcards), block inserts of up to four entries as the thread array
+//! makes them (wrapping around the block ports, clamped to the room left), searches (with
+//! and without wildcards), removals from anywhere, inserts and removals in the same cycle,
+//! a full CAM. The hit must be the OLDEST matching entry. A failing seed is re-run with
+//! tracing and its waveform kept.
 
 use proptest::prelude::*;
 use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_hdl::single_cycle_cam::{single_cycle_cam_verilog, CAM_PORTS};
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, PortId};
+use tagmatch_hdl::single_cycle_cam::{
+    single_cycle_cam_verilog, CAM_PORTS, COMM_BITS, HANDLE_BITS, INDEX_BITS, SRC_BITS, TAG_BITS,
+};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, Port, PortId};
 
 const DEPTH: usize = 8;
+/// The block width `single_cycle_cam_verilog` builds.
+const BLOCK: usize = 4;
+
+/// The CAM's ports and its block-insert ports (`block_<field>_<j>`).
+fn ports() -> Vec<Port> {
+    let mut ports = ports_from(&CAM_PORTS);
+    let port = |name: String, width: usize| Port { name, width: width as u32, input: true };
+    ports.push(port("block_valid".into(), 1));
+    ports.push(port("block_count".into(), INDEX_BITS));
+    for (field, width) in [("comm", COMM_BITS), ("src", SRC_BITS), ("tag", TAG_BITS), ("handle", HANDLE_BITS)]
+    {
+        ports.extend((0..BLOCK).map(|j| port(format!("block_{field}_{j}"), width)));
+    }
+    ports
+}
 
 fn spec(trace: bool) -> BuildSpec {
     BuildSpec {
@@ -16,7 +35,7 @@ fn spec(trace: bool) -> BuildSpec {
         verilog: single_cycle_cam_verilog(DEPTH),
         top: "top".into(),
         clock: "clock".into(),
-        ports: ports_from(&CAM_PORTS),
+        ports: ports(),
         trace,
     }
 }
@@ -31,12 +50,14 @@ struct Entry {
     handle: u64,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Step {
     search: Entry,
     mode: u64,
     insert: Option<Entry>,
     remove: Option<usize>,
+    /// A block insert (alone in its cycle, as in the thread array's tail).
+    block: Option<Vec<Entry>>,
 }
 
 fn entry() -> impl Strategy<Value = Entry> {
@@ -54,15 +75,33 @@ fn entry() -> impl Strategy<Value = Entry> {
 
 fn step() -> impl Strategy<Value = Step> {
     let mode = prop_oneof![6 => Just(MODE_ENVELOPE), 1 => Just(MODE_HANDLE), 1 => Just(MODE_ANY)];
-    (entry(), mode, prop::option::weighted(0.6, entry()), prop::option::weighted(0.4, 0..DEPTH + 2))
-        .prop_map(|(search, mode, insert, remove)| Step { search, mode, insert, remove })
+    let single = (
+        entry(),
+        mode.clone(),
+        prop::option::weighted(0.6, entry()),
+        prop::option::weighted(0.4, 0..DEPTH + 2),
+    )
+        .prop_map(|(search, mode, insert, remove)| Step { search, mode, insert, remove, block: None });
+    // A block's messages carry no wildcards (they are arrivals).
+    let message = entry().prop_map(|e| Entry { src_any: false, tag_any: false, ..e });
+    let block =
+        (entry(), mode, prop::collection::vec(message, 1..=BLOCK)).prop_map(|(search, mode, block)| Step {
+            search,
+            mode,
+            insert: None,
+            remove: None,
+            block: Some(block),
+        });
+    prop_oneof![5 => single, 1 => block]
 }
 
-struct Ports(std::collections::HashMap<&'static str, PortId>);
+struct Ports(std::collections::HashMap<String, PortId>);
 
 impl Ports {
     fn of(m: &Model) -> Self {
-        Ports(CAM_PORTS.iter().map(|&(n, _, _)| (n, m.port(n).unwrap())).collect())
+        Ports(
+            ports().into_iter().map(|p| (m.port(&p.name).unwrap(), p)).map(|(id, p)| (p.name, id)).collect(),
+        )
     }
     fn p(&self, n: &str) -> PortId {
         self.0[n]
@@ -142,9 +181,25 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
         if s.insert.is_some() && reference.len() < DEPTH {
             reference.push(ins);
         }
+        if let Some(block) = &s.block {
+            // The thread array clamps the count to the room left; entry `j` goes on port
+            // `(count + j) mod BLOCK`.
+            let taken = block.len().min(DEPTH - reference.len());
+            set(model, "block_valid", 1);
+            set(model, "block_count", taken as u64);
+            for (j, e) in block.iter().take(taken).enumerate() {
+                let port = (reference.len() + j) % BLOCK;
+                set(model, &format!("block_comm_{port}"), e.comm);
+                set(model, &format!("block_src_{port}"), e.src);
+                set(model, &format!("block_tag_{port}"), e.tag);
+                set(model, &format!("block_handle_{port}"), e.handle);
+            }
+            reference.extend(block.iter().take(taken).copied());
+        }
         model.tick(1);
         set(model, "insert_valid", 0);
         set(model, "remove_valid", 0);
+        set(model, "block_valid", 0);
     }
     Ok(())
 }
