@@ -1074,8 +1074,6 @@ impl Logic for ThreadArray {
         }
 
         // ---- Partial barrier and conflict detection. ----
-        // Prefixes over the lanes, one signal per lane: with every value assigned once,
-        // Verilator may give each its own block (`trees::isolate_top_locals`).
         // A receive's booking bitmap is the set of lanes that booked it, and a lane books
         // exactly its candidate, once a block: so the bitmap of lane `i`'s candidate is
         // formed from the lanes' candidate registers (N x N pointer compares), not stored
@@ -1092,6 +1090,8 @@ impl Logic for ThreadArray {
                 }
             }
         }
+        // Prefixes over the lanes, one signal per lane: with every value assigned once,
+        // Verilator may give each its own block (`trees::isolate_top_locals`).
         self.g_done.next = true;
         self.g_mask.next = self.zero_lanes.val();
         for i in 0..self._lanes {
