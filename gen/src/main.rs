@@ -331,9 +331,9 @@ struct TimingArgs {
     /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
     #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
-    /// nextpnr's router: router1 (every record before the thread array's) or router2,
-    /// which routes large, congested designs such as the thread array in a fraction of
-    /// router1's time. The record names the router it was measured with.
+    /// nextpnr's router: router1 (nextpnr's default, every record so far) or router2,
+    /// which progresses faster on large, congested designs such as the thread array. The
+    /// record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
