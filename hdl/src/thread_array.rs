@@ -1247,7 +1247,7 @@ impl Logic for ThreadArray {
                 for i in 0..self._lanes {
                     self.a_grant[b * lanes + i].next =
                         self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
-                    if self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val() {
+                    if self.a_grant[b * lanes + i].val() {
                         self.w_granted[i].next = true;
                     }
                 }
