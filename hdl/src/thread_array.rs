@@ -284,12 +284,32 @@ pub struct ThreadArray {
     ln_handle: Vec<DFF<Bits<32>>>,
     ln_state: Vec<DFF<Bits<3>>>,
     ln_class: Vec<DFF<Bits<2>>>,
+    /// The walk's read stage reads a list's head this cycle (else the link of the entry
+    /// being compared).
     ln_first: Vec<DFF<Bit>>,
-    ln_ptr: Vec<DFF<Bits<16>>>,
+    /// The walk's read stage has lists left to read.
+    ln_reading: Vec<DFF<Bit>>,
     /// Bank + 1 of the head address presented last cycle (whose word the RAMs return).
     ln_head_bank: Vec<DFF<Bits<16>>>,
-    /// The list being walked.
+    /// The list the read stage is in.
     ln_list_now: Vec<DFF<Bits<16>>>,
+    /// The walk's compare stage: the entry read last cycle (`ex_live`: one is there), its
+    /// pointer, list and descriptor fields; whether it is the last of its list and whether
+    /// that list is the last of the four.
+    ex_live: Vec<DFF<Bit>>,
+    ex_ptr: Vec<DFF<Bits<16>>>,
+    ex_list: Vec<DFF<Bits<16>>>,
+    ex_last: Vec<DFF<Bit>>,
+    ex_final: Vec<DFF<Bit>>,
+    ex_valid: Vec<DFF<Bit>>,
+    ex_comm: Vec<DFF<Bits<16>>>,
+    ex_src: Vec<DFF<Bits<16>>>,
+    ex_tag: Vec<DFF<Bits<32>>>,
+    ex_src_any: Vec<DFF<Bit>>,
+    ex_tag_any: Vec<DFF<Bit>>,
+    ex_taken: Vec<DFF<Bit>>,
+    ex_next: Vec<DFF<Bits<16>>>,
+    ex_label: Vec<DFF<Bits<32>>>,
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
     ln_cand_list: Vec<DFF<Bits<16>>>,
@@ -361,15 +381,18 @@ pub struct ThreadArray {
     w_rewalk: Vec<Signal<Local, Bit>>,
     w_ptr: Vec<Signal<Local, Bits<16>>>,
     w_hit: Vec<Signal<Local, Bit>>,
-    w_next: Vec<Signal<Local, Bits<16>>>,
-    w_label: Vec<Signal<Local, Bits<32>>>,
+    /// The read stage's entry is the last of its list (or the list is empty).
+    w_last: Vec<Signal<Local, Bit>>,
+    /// The read stage followed the link of an entry that matched: the read is wasted.
+    w_kill: Vec<Signal<Local, Bit>>,
     w_best: Vec<Signal<Local, Bits<16>>>,
     w_best_label: Vec<Signal<Local, Bits<32>>>,
     w_best_list: Vec<Signal<Local, Bits<16>>>,
     w_new: Vec<Signal<Local, Bits<16>>>,
     w_new_label: Vec<Signal<Local, Bits<32>>>,
     w_new_list: Vec<Signal<Local, Bits<16>>>,
-    w_end: Vec<Signal<Local, Bit>>,
+    /// The compare stage ends the walk: the last list's entry matched or was its last.
+    w_done: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
     w_take_slot: Vec<Signal<Local, Bits<16>>>,
     w_take_list: Vec<Signal<Local, Bits<16>>>,
@@ -610,9 +633,23 @@ impl ThreadArray {
             ln_state: dffs(n),
             ln_class: dffs(n),
             ln_first: dffs(n),
-            ln_ptr: dffs(n),
+            ln_reading: dffs(n),
             ln_head_bank: dffs(n),
             ln_list_now: dffs(n),
+            ex_live: dffs(n),
+            ex_ptr: dffs(n),
+            ex_list: dffs(n),
+            ex_last: dffs(n),
+            ex_final: dffs(n),
+            ex_valid: dffs(n),
+            ex_comm: dffs(n),
+            ex_src: dffs(n),
+            ex_tag: dffs(n),
+            ex_src_any: dffs(n),
+            ex_tag_any: dffs(n),
+            ex_taken: dffs(n),
+            ex_next: dffs(n),
+            ex_label: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
             ln_cand_list: dffs(n),
@@ -668,15 +705,15 @@ impl ThreadArray {
             w_rewalk: locals(n),
             w_ptr: locals(n),
             w_hit: locals(n),
-            w_next: locals(n),
-            w_label: locals(n),
+            w_last: locals(n),
+            w_kill: locals(n),
             w_best: locals(n),
             w_best_label: locals(n),
             w_best_list: locals(n),
             w_new: locals(n),
             w_new_label: locals(n),
             w_new_list: locals(n),
-            w_end: locals(n),
+            w_done: locals(n),
             w_take: locals(n),
             w_take_slot: locals(n),
             w_take_list: locals(n),
@@ -865,9 +902,23 @@ impl Logic for ThreadArray {
             self.ln_state[i].clock.next = self.clock.val();
             self.ln_class[i].clock.next = self.clock.val();
             self.ln_first[i].clock.next = self.clock.val();
-            self.ln_ptr[i].clock.next = self.clock.val();
+            self.ln_reading[i].clock.next = self.clock.val();
             self.ln_head_bank[i].clock.next = self.clock.val();
             self.ln_list_now[i].clock.next = self.clock.val();
+            self.ex_live[i].clock.next = self.clock.val();
+            self.ex_ptr[i].clock.next = self.clock.val();
+            self.ex_list[i].clock.next = self.clock.val();
+            self.ex_last[i].clock.next = self.clock.val();
+            self.ex_final[i].clock.next = self.clock.val();
+            self.ex_valid[i].clock.next = self.clock.val();
+            self.ex_comm[i].clock.next = self.clock.val();
+            self.ex_src[i].clock.next = self.clock.val();
+            self.ex_tag[i].clock.next = self.clock.val();
+            self.ex_src_any[i].clock.next = self.clock.val();
+            self.ex_tag_any[i].clock.next = self.clock.val();
+            self.ex_taken[i].clock.next = self.clock.val();
+            self.ex_next[i].clock.next = self.clock.val();
+            self.ex_label[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
             self.ln_cand_list[i].clock.next = self.clock.val();
@@ -889,7 +940,7 @@ impl Logic for ThreadArray {
             self.ln_state[i].d.next = self.ln_state[i].q.val();
             self.ln_class[i].d.next = self.ln_class[i].q.val();
             self.ln_first[i].d.next = self.ln_first[i].q.val();
-            self.ln_ptr[i].d.next = self.ln_ptr[i].q.val();
+            self.ln_reading[i].d.next = self.ln_reading[i].q.val();
             self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
@@ -987,9 +1038,13 @@ impl Logic for ThreadArray {
             self.ln_head_bank[i].d.next = (self.w_addr[i].val() & self.bank_mask.val()) + self.one16.val();
             self.head_word.pointers[i].next = self.ln_head_bank[i].q.val();
 
-            // Examine one entry: the list's head from its bank, or the link followed; read
-            // the descriptor it points at, then compare once.
-            self.w_ptr[i].next = self.ln_ptr[i].q.val();
+            // The walk is a two-stage pipeline, so no clock cycle holds both the D-way read
+            // and the compares. The read stage reads the entry the walk points at (a list's
+            // head from its bank, or the link of the entry being compared) into `ex_*`; the
+            // compare stage matches the entry read last cycle. The read follows a link
+            // before the compare has judged its entry: when that entry matches (its list is
+            // done), the read is wasted and the next list's head is read a cycle later.
+            self.w_ptr[i].next = self.ex_next[i].q.val();
             if self.ln_first[i].q.val() {
                 self.w_ptr[i].next = self.head_word.values[i].val();
             }
@@ -1002,15 +1057,29 @@ impl Logic for ThreadArray {
             self.rd_taken.pointers[i].next = self.w_ptr[i].val();
             self.rd_next.pointers[i].next = self.w_ptr[i].val();
             self.rd_label.pointers[i].next = self.w_ptr[i].val();
-            self.w_hit[i].next = self.rd_valid.values[i].val().any()
-                & (self.rd_comm.values[i].val() == self.ln_comm[i].q.val())
-                & (self.rd_src_any.values[i].val().any()
-                    | (self.rd_src.values[i].val() == self.ln_src[i].q.val()))
-                & (self.rd_tag_any.values[i].val().any()
-                    | (self.rd_tag.values[i].val() == self.ln_tag[i].q.val()))
-                & !(self.w_rewalk[i].val() & self.rd_taken.values[i].val().any());
-            self.w_next[i].next = self.rd_next.values[i].val();
-            self.w_label[i].next = self.rd_label.values[i].val();
+            self.ex_ptr[i].d.next = self.w_ptr[i].val();
+            self.ex_list[i].d.next = self.ln_list_now[i].q.val();
+            self.ex_final[i].d.next = self.ln_class[i].q.val() == self.class3.val();
+            self.ex_valid[i].d.next = self.rd_valid.values[i].val().any();
+            self.ex_comm[i].d.next = self.rd_comm.values[i].val();
+            self.ex_src[i].d.next = self.rd_src.values[i].val();
+            self.ex_tag[i].d.next = self.rd_tag.values[i].val();
+            self.ex_src_any[i].d.next = self.rd_src_any.values[i].val().any();
+            self.ex_tag_any[i].d.next = self.rd_tag_any.values[i].val().any();
+            self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
+            self.ex_next[i].d.next = self.rd_next.values[i].val();
+            self.ex_label[i].d.next = self.rd_label.values[i].val();
+            self.w_last[i].next = (self.w_ptr[i].val() == self.zero16.val())
+                | (self.rd_next.values[i].val() == self.zero16.val());
+            self.ex_last[i].d.next = self.w_last[i].val();
+
+            // The compare stage.
+            self.w_hit[i].next = self.ex_live[i].q.val()
+                & self.ex_valid[i].q.val()
+                & (self.ex_comm[i].q.val() == self.ln_comm[i].q.val())
+                & (self.ex_src_any[i].q.val() | (self.ex_src[i].q.val() == self.ln_src[i].q.val()))
+                & (self.ex_tag_any[i].q.val() | (self.ex_tag[i].q.val() == self.ln_tag[i].q.val()))
+                & !(self.w_rewalk[i].val() & self.ex_taken[i].q.val());
             self.w_best[i].next = self.ln_cand[i].q.val();
             self.w_best_label[i].next = self.ln_cand_label[i].q.val();
             self.w_best_list[i].next = self.ln_cand_list[i].q.val();
@@ -1024,15 +1093,20 @@ impl Logic for ThreadArray {
             self.w_new_list[i].next = self.w_best_list[i].val();
             if self.w_hit[i].val()
                 & ((self.w_best[i].val() == self.zero16.val())
-                    | (self.w_label[i].val() < self.w_best_label[i].val()))
+                    | (self.ex_label[i].q.val() < self.w_best_label[i].val()))
             {
-                self.w_new[i].next = self.w_ptr[i].val();
-                self.w_new_label[i].next = self.w_label[i].val();
-                self.w_new_list[i].next = self.ln_list_now[i].q.val();
+                self.w_new[i].next = self.ex_ptr[i].q.val();
+                self.w_new_label[i].next = self.ex_label[i].q.val();
+                self.w_new_list[i].next = self.ex_list[i].q.val();
             }
-            self.w_end[i].next = (self.w_ptr[i].val() == self.zero16.val())
-                | self.w_hit[i].val()
-                | (self.w_next[i].val() == self.zero16.val());
+            self.w_done[i].next = self.ex_live[i].q.val()
+                & self.ex_final[i].q.val()
+                & (self.w_hit[i].val() | self.ex_last[i].q.val());
+            // Without a head read, this cycle's read followed the link of the entry being
+            // compared; a match there ends the list, so the read is discarded.
+            self.w_kill[i].next = self.w_hit[i].val() & !self.ln_first[i].q.val();
+            self.ex_live[i].d.next =
+                self.w_walking[i].val() & self.ln_reading[i].q.val() & !self.w_kill[i].val();
 
             self.w_take[i].next = false;
             self.w_take_slot[i].next = self.w_new[i].val();
@@ -1048,27 +1122,36 @@ impl Logic for ThreadArray {
                     self.ln_cand_label[i].d.next = self.w_new_label[i].val();
                     self.ln_cand_list[i].d.next = self.w_new_list[i].val();
                 }
-                if !self.w_end[i].val() {
-                    self.ln_ptr[i].d.next = self.w_next[i].val();
-                    self.ln_first[i].d.next = false;
-                } else if self.ln_class[i].q.val() != self.class3.val() {
-                    self.ln_class[i].d.next = self.ln_class[i].q.val() + self.class1.val();
-                    self.ln_first[i].d.next = true;
-                    self.ln_list_now[i].d.next = self.w_addr[i].val();
-                } else if self.w_rewalk[i].val() {
-                    // The slow path's take: unlinked next cycle.
-                    self.w_take[i].next = self.w_new[i].val() != self.zero16.val();
-                    self.ln_slow[i].d.next = true;
-                    self.ln_state[i].d.next = self.l_done.val();
+                // The read stage moves to the next list when its entry was the list's last
+                // or the compare stage ended the list at a match; after the fourth, it stops.
+                if self.ln_reading[i].q.val() & (self.w_kill[i].val() | self.w_last[i].val()) {
+                    if self.ln_class[i].q.val() != self.class3.val() {
+                        self.ln_class[i].d.next = self.ln_class[i].q.val() + self.class1.val();
+                        self.ln_first[i].d.next = true;
+                        self.ln_list_now[i].d.next = self.w_addr[i].val();
+                    } else {
+                        self.ln_reading[i].d.next = false;
+                    }
                 } else {
-                    // Books `w_new`: it is the lane's candidate from now on.
-                    self.ln_state[i].d.next = self.l_wait.val();
+                    self.ln_first[i].d.next = false;
+                }
+                if self.w_done[i].val() {
+                    if self.w_rewalk[i].val() {
+                        // The slow path's take: unlinked next cycle.
+                        self.w_take[i].next = self.w_new[i].val() != self.zero16.val();
+                        self.ln_slow[i].d.next = true;
+                        self.ln_state[i].d.next = self.l_done.val();
+                    } else {
+                        // Books `w_new`: it is the lane's candidate from now on.
+                        self.ln_state[i].d.next = self.l_wait.val();
+                    }
                 }
             }
             if self.ln_state[i].q.val() == self.l_start.val() {
                 self.ln_state[i].d.next = self.l_walk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_reading[i].d.next = true;
                 self.ln_list_now[i].d.next = self.w_addr[i].val();
             }
         }
@@ -1194,6 +1277,7 @@ impl Logic for ThreadArray {
                 self.ln_state[i].d.next = self.l_rewalk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_reading[i].d.next = true;
                 self.ln_list_now[i].d.next = self.w_addr[i].val();
                 self.ln_rcand[i].d.next = self.zero16.val();
             }

@@ -13,11 +13,17 @@
 //!
 //! - *hash* (1 cycle, `A + 1`): the three bins are XOR folds, computed while the lane
 //!   presents the first index's head address to its copy of the index head table;
-//! - *walk* (`walk` cycles): one per index entry examined, one for an empty list. The next
-//!   list's head address goes out in the cycle the previous list ends, and each lane has
-//!   its own read port (the head tables are replicated per lane, written together; the
-//!   descriptors sit in registers, read through a parallel mux per lane), so lanes never
-//!   wait for a memory port while walking.
+//! - *walk* (`walk` cycles, [`super::ThreadTrace::walk`]): a two-stage pipeline, so the
+//!   descriptor read and the compares are not in one clock cycle. The read stage reads one
+//!   entry a cycle into registers (a list's head, or the link of the entry being
+//!   compared), the compare stage matches it the cycle after: one cycle for the first
+//!   read, then one per index entry examined and one for an empty list. The read follows
+//!   a link before the compare has judged its entry, so when a match ends one of the first
+//!   three lists before its last entry, that read is discarded and the next list's head
+//!   is read a cycle later (one cycle more). The next list's head address is always out
+//!   (each lane has its own read port: the head tables are replicated per lane, written
+//!   together; the descriptors sit in registers, read through a parallel mux per lane),
+//!   so lanes never wait for a memory port while walking.
 //!   Lane `i` has walked at `W_i = A + 1 + walk_i`;
 //! - *booking*: at the edge that ends the walk (no extra cycle);
 //! - *partial barrier* and *conflict check* (1 cycle): lane `i` checks its candidate's

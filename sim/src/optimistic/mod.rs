@@ -168,8 +168,11 @@ pub enum Path {
 /// What one thread did in a block, for the cost model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadTrace {
-    /// Cycles of the optimistic phase's walk of the four indexes: one per entry examined,
-    /// one for an empty list.
+    /// Cycles of the optimistic phase's walk of the four indexes, as the hardware's
+    /// two-stage walk (read, then compare) spends them: one to read the first head, one
+    /// per entry examined, one for an empty list, and one more for each of the first
+    /// three lists left at a match with entries after it (the read that followed its link
+    /// is discarded).
     pub walk: u32,
     /// The same for the slow path's walk.
     pub rewalk: u32,
@@ -270,21 +273,24 @@ impl OptimisticMatcher {
         self.table[slot as usize].as_mut().expect("indexed slots hold descriptors")
     }
 
-    /// The oldest receive matching `env` that `skip` allows, and the walk's cycles (one
-    /// per entry examined, one for an empty list: [`ThreadTrace::walk`]).
+    /// The oldest receive matching `env` that `skip` allows, and the walk's cycles
+    /// ([`ThreadTrace::walk`]).
     fn search(&self, env: &Envelope, skip: impl Fn(&Descriptor) -> bool) -> (Option<u32>, u32) {
-        let mut walked = 0;
+        let mut walked = 1;
         let mut best: Option<(u64, u32)> = None;
-        for class in WildcardClass::ALL {
+        for (index, class) in WildcardClass::ALL.into_iter().enumerate() {
             let list = self.list(class, env.comm, env.src, env.tag);
-            walked += self.prq[list].is_empty() as u32;
-            for &slot in &self.prq[list] {
+            let entries = &self.prq[list];
+            walked += entries.is_empty() as u32;
+            for (at, &slot) in entries.iter().enumerate() {
                 walked += 1;
                 let d = self.desc(slot);
                 if !d.consumed && !skip(d) && d.spec.matches(env) {
                     if best.is_none_or(|(label, _)| d.label < label) {
                         best = Some((d.label, slot));
                     }
+                    let wasted_read = at + 1 < entries.len() && index + 1 < WildcardClass::ALL.len();
+                    walked += wasted_read as u32;
                     break;
                 }
             }
