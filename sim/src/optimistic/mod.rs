@@ -637,6 +637,30 @@ mod tests {
 
     /// Receives all alike, messages for them in blocks: the fast path takes every thread
     /// after the first; without it, the slow path does.
+    /// The walk's cycles as the two-stage hardware walk spends them.
+    #[test]
+    fn a_walk_counts_the_first_read_and_a_read_discarded_after_an_early_match() {
+        let env = Envelope::new(0, 3, 7);
+        let walk = |specs: &[RecvSpec]| {
+            let mut m = OptimisticMatcher::new(OptimisticConfig::hardware(1, 32, 4, 16)).unwrap();
+            for (r, spec) in specs.iter().enumerate() {
+                m.post_recv(RecvId(r as u64), *spec);
+            }
+            m.arrive_block(&[(MsgId(100), env)]).1.threads[0].walk
+        };
+        let exact = RecvSpec::exact(env);
+        let both = RecvSpec::new(0, None, None);
+        // First read, then the match and three empty lists.
+        assert_eq!(walk(&[exact]), 1 + 1 + 3);
+        // The match has an entry after it in the first list: its link's read is discarded.
+        assert_eq!(walk(&[exact, exact]), 1 + 1 + 1 + 3);
+        // In the last list nothing is read after the walk, so nothing is discarded.
+        assert_eq!(walk(&[both]), 1 + 3 + 1);
+        assert_eq!(walk(&[both, both]), 1 + 3 + 1);
+        // No match (tag 11 shares tag 7's bin): every entry is examined to its list's end.
+        assert_eq!(walk(&[RecvSpec::exact(Envelope::new(0, 3, 11)); 2]), 1 + 2 + 3);
+    }
+
     #[test]
     fn the_fast_path_serves_sequences_of_compatible_receives() {
         let env = Envelope::new(0, 3, 7);
