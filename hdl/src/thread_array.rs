@@ -28,14 +28,19 @@
 //!   paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
-//! the smallest label across them) and books its candidate; the partial barrier lets lane
-//! `i` check its candidate's bitmap once lanes `0..=i` have booked; a lane whose candidate
-//! a lower lane booked — and every lane after it — resolves: by the fast path when all
-//! lanes booked receive `k` and the receives labelled `k + 1 … k + n - 1` carry `k`'s
-//! sequence id (lane `i` takes `k + i`: every descriptor compares its label's distance
-//! from `k` at once; the run is registered, so the decision waits a cycle when lane 0
-//! walked longest), else by the slow path (lane `i` walks again once lane `i - 1` has
-//! taken its receive and unlinked it, skipping receives taken in this block).
+//! the smallest label across them) and books its candidate. The walk is a two-stage
+//! pipeline, so the `D`-way descriptor read and the compares are in different cycles: the
+//! read stage reads an entry into registers (`ex_*`) while the compare stage judges the
+//! one read before; the read follows the link of the entry being compared without waiting
+//! for its verdict, and is discarded when that entry matched (its list is done). The
+//! partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
+//! booked; a lane whose candidate a lower lane booked — and every lane after it —
+//! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
+//! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
+//! compares its label's distance from `k` at once; the run is registered, so the decision
+//! waits a cycle when lane 0 walked longest), else by the slow path (lane `i` walks again
+//! once lane `i - 1` has taken its receive and unlinked it, skipping receives taken in
+//! this block).
 //!
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
