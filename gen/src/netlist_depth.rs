@@ -8,18 +8,21 @@
 //! carry chain's ripple (`CIN` → `COUT`) is dedicated wiring and counts none. Paths start
 //! at 0 at flip-flops, block RAM outputs and the design's inputs, and end at flip-flop
 //! inputs (data, enable, set/reset) and the inputs of block and LUT RAM writes. A
-//! register's depth is its deepest bit's; the source named is where that bit's path
-//! starts. Depth is not delay (routing is most of an ECP5 path's), but the deepest
+//! register's depth is its deepest bit's, and registers whose names differ only in their
+//! numbers (one per lane or per descriptor: `d_prev_0.q` … `d_prev_31.q`) are listed once,
+//! as `d_prev_*.q`; the source named is where the deepest path starts. Depth is not delay (routing is most of an ECP5 path's), but the deepest
 //! registers are the ones to look at first.
 
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
-/// One register (or RAM port) and its deepest input.
+/// One group of registers (or RAM ports) and its deepest input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeepInput {
-    /// The register's output net (`ln_first_1_q`), or the RAM cell's name.
+    /// The registers' output net with `*` for numbers (`ln_first_*_q`), or a RAM cell's.
     pub register: String,
+    /// Flip-flops (one a bit) or RAM cells in the group.
+    pub cells: usize,
     pub levels: u32,
     /// Where the deepest path starts: a register's output net or a design input.
     pub from: String,
@@ -27,7 +30,7 @@ pub struct DeepInput {
 
 impl DeepInput {
     pub fn to_json(&self) -> Value {
-        json!({"register": self.register, "levels": self.levels, "from": self.from})
+        json!({"register": self.register, "cells": self.cells, "levels": self.levels, "from": self.from})
     }
 }
 
@@ -101,7 +104,20 @@ fn register_of(name: &str) -> &str {
     }
 }
 
-/// The `count` deepest registers of `netlist`'s top module, deepest first.
+/// `name` with every run of digits as `*`: the group of registers it belongs to.
+fn group_of(name: &str) -> String {
+    let mut group = String::with_capacity(name.len());
+    for c in name.chars() {
+        if !c.is_ascii_digit() {
+            group.push(c);
+        } else if !group.ends_with('*') {
+            group.push('*');
+        }
+    }
+    group
+}
+
+/// The `count` deepest groups of registers of `netlist`'s top module, deepest first.
 pub fn deepest(netlist: &Value, count: usize) -> Result<Vec<DeepInput>, String> {
     let top = top_module(netlist)?;
     let names = bit_names(top);
@@ -205,21 +221,30 @@ pub fn deepest(netlist: &Value, count: usize) -> Result<Vec<DeepInput>, String> 
                 .filter_map(|b| level(b, 1))
                 .chain(c.ripple.iter().filter_map(|b| level(b, 0)))
                 .max_by_key(|&(d, _)| d)
-                .unwrap_or((1, bit));
+                // No net input: a constant (a LUT of constant inputs), where no path starts.
+                .unwrap_or((0, bit));
             depth.insert(bit, best);
         }
     };
 
     let mut found: HashMap<String, DeepInput> = HashMap::new();
     for (register, inputs) in &ends {
+        let group = group_of(register);
+        let entry = found.entry(group.clone()).or_insert_with(|| DeepInput {
+            register: group,
+            cells: 0,
+            levels: 0,
+            from: String::new(),
+        });
+        entry.cells += 1;
         for &b in inputs {
             resolve(b, &mut depth);
             let (levels, source) = depth[&b];
-            let from =
-                names.get(&source).map_or_else(|| format!("net {source}"), |n| register_of(n).to_string());
-            let deeper = found.get(register).is_none_or(|d| levels > d.levels);
-            if deeper {
-                found.insert(register.clone(), DeepInput { register: register.clone(), levels, from });
+            if levels > entry.levels || entry.from.is_empty() {
+                entry.levels = levels;
+                entry.from = names
+                    .get(&source)
+                    .map_or_else(|| format!("net {source}"), |n| register_of(n).to_string());
             }
         }
     }
@@ -273,11 +298,29 @@ mod tests {
         );
         let got = deepest(&n, 10).unwrap();
         let by = |r: &str| got.iter().find(|d| d.register == r).cloned().unwrap();
-        assert_eq!(got[0], DeepInput { register: "b_q".into(), levels: 2, from: "a_q".into() });
+        assert_eq!(got[0], DeepInput { register: "b_q".into(), cells: 1, levels: 2, from: "a_q".into() });
         assert_eq!(by("c_q").levels, 1, "the carry ripple is free");
         assert_eq!((by("d_q").levels, by("d_q").from.as_str()), (1, "x"), "the enable's path");
         assert_eq!(by("a_q").levels, 0);
         assert_eq!(deepest(&n, 1).unwrap().len(), 1);
+    }
+
+    #[test]
+    fn registers_differing_only_in_numbers_are_one_group() {
+        let n = netlist(
+            &[
+                ("a", "TRELLIS_FF", &[("DI", "input", &[2]), ("Q", "output", &[2])]),
+                ("l", "LUT4", &[("A", "input", &[2]), ("Z", "output", &[3])]),
+                ("r0", "TRELLIS_FF", &[("DI", "input", &[2]), ("Q", "output", &[4])]),
+                ("r1", "TRELLIS_FF", &[("DI", "input", &[3]), ("Q", "output", &[5])]),
+            ],
+            &[("a_q", &[2]), ("lane_0.q", &[4]), ("lane_12.q", &[5])],
+        );
+        let got = deepest(&n, 10).unwrap();
+        assert_eq!(
+            got[0],
+            DeepInput { register: "lane_*.q".into(), cells: 2, levels: 1, from: "a_q".into() }
+        );
     }
 
     #[test]

@@ -587,7 +587,10 @@ pub fn run(
         drop(netlist);
         say("tagmatch:       deepest registers in the netlist (cells from the register before):");
         for d in deepest.iter().take(5) {
-            say(&format!("tagmatch:         {:3}  {} <- {}", d.levels, d.register, d.from));
+            say(&format!(
+                "tagmatch:         {:3}  {} ({} cells) <- {}",
+                d.levels, d.register, d.cells, d.from
+            ));
         }
         let what = match stage {
             Stage::Route => format!("place and route ({})", router.name()),
