@@ -44,14 +44,10 @@
 //!
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
-//! cycle (the lowest lane's of that bank): link its `prev` and `next` to each other,
-//! write the head or tail when it was first or last. The neighbours are in the lane's
-//! registers, not read at the unlink: the walk reads a candidate's `prev` with its
-//! `next`, and while a taken receive waits, a neighbour that leaves hands over its own
-//! neighbour on that side, so the unlink's path is grant → AND-OR → write, without a
-//! `D`-way read (a cancel reads its receive's neighbours in its search cycle). The fast
-//! path's run is consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to
-//! the last one's `next` (registered once the run is known). A slow lane's receive leaves in the cycle after it is taken (slow lanes
+//! cycle (the lowest lane's of that bank): read its `prev` and `next`, link them to each
+//! other, write the head or tail when it was first or last. The fast path's run is
+//! consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to the last
+//! one's `next`. A slow lane's receive leaves in the cycle after it is taken (slow lanes
 //! take one after another, so nothing else is unlinking). Descriptors of taken receives
 //! are freed together when the block ends. The block's unmatched messages get their UMQ
 //! places (count plus rank among them) in the tail's first cycle and go in together in
@@ -318,7 +314,6 @@ pub struct ThreadArray {
     ex_tag_any: Vec<DFF<Bit>>,
     ex_taken: Vec<DFF<Bit>>,
     ex_next: Vec<DFF<Bits<16>>>,
-    ex_prev: Vec<DFF<Bits<16>>>,
     ex_label: Vec<DFF<Bits<32>>>,
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
@@ -326,17 +321,6 @@ pub struct ThreadArray {
     ln_rcand: Vec<DFF<Bits<16>>>,
     ln_rcand_label: Vec<DFF<Bits<32>>>,
     ln_rcand_list: Vec<DFF<Bits<16>>>,
-    /// The candidates' neighbours in their lists (`prev`, `next`), read by the walk with
-    /// the candidate, so a take knows them without another read.
-    ln_cand_prev: Vec<DFF<Bits<16>>>,
-    ln_cand_next: Vec<DFF<Bits<16>>>,
-    ln_rcand_prev: Vec<DFF<Bits<16>>>,
-    ln_rcand_next: Vec<DFF<Bits<16>>>,
-    /// The neighbours of the receive the lane took, kept current while it waits to be
-    /// unlinked (an unlink of a neighbour hands over that one's neighbour), so the unlink
-    /// reads registers, not a `D`-way mux.
-    ln_prev: Vec<DFF<Bits<16>>>,
-    ln_next: Vec<DFF<Bits<16>>>,
     ln_slot: Vec<DFF<Bits<16>>>,
     ln_kind: Vec<DFF<Bits<2>>>,
     /// The list of the taken receive, and whether it is still to be unlinked.
@@ -352,12 +336,6 @@ pub struct ThreadArray {
     r_run: Vec<DFF<Bit>>,
     r_in_run: Vec<DFF<Bit>>,
     fp_ready: DFF<Bit>,
-    /// The link after the fast path's run (the last lane's run receive's `next`),
-    /// registered: nothing in its list changes between the decision and the run's unlink.
-    run_after: DFF<Bits<16>>,
-    /// A found cancel's neighbours, read with its list in the search cycle.
-    cancel_prev: DFF<Bits<16>>,
-    cancel_next: DFF<Bits<16>>,
     // Memories.
     heads: Vec<TableRam>,
     tails: Vec<TableRam>,
@@ -372,20 +350,19 @@ pub struct ThreadArray {
     rd_tag_any: Select<1>,
     rd_taken: Select<1>,
     rd_next: Select<16>,
-    rd_prev: Select<16>,
     rd_label: Select<32>,
     rd_handle: Select<32>,
     /// Lane 0's candidate's sequence id (one port).
     rd_seq0: Select<16>,
     /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
     run_slot: OneHotPointers,
-    /// The run's last receive (lane `count - 1`'s), and its `next` (one port).
-    run_last_lane: OneHotPointers,
+    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
-    run_next: Select<16>,
-    /// A cancel's receive's neighbours (one port each).
-    cancel_prev_of: Select<16>,
-    cancel_next_of: Select<16>,
+    run_last_lane: OneHotPointers,
+    /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
+    /// during a cancel's unlink), read from registers while the banks arbitrate.
+    rd_prev_of: Select<16>,
+    rd_next_of: Select<16>,
     /// The posted receive's list's tail, from its bank (one port).
     tail_word: Select<16>,
     free_slot: LowestSet,
@@ -419,17 +396,11 @@ pub struct ThreadArray {
     w_new: Vec<Signal<Local, Bits<16>>>,
     w_new_label: Vec<Signal<Local, Bits<32>>>,
     w_new_list: Vec<Signal<Local, Bits<16>>>,
-    w_best_prev: Vec<Signal<Local, Bits<16>>>,
-    w_best_next: Vec<Signal<Local, Bits<16>>>,
-    w_new_prev: Vec<Signal<Local, Bits<16>>>,
-    w_new_next: Vec<Signal<Local, Bits<16>>>,
     /// The compare stage ends the walk: the last list's entry matched or was its last.
     w_done: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
     w_take_slot: Vec<Signal<Local, Bits<16>>>,
     w_take_list: Vec<Signal<Local, Bits<16>>>,
-    w_take_prev: Vec<Signal<Local, Bits<16>>>,
-    w_take_next: Vec<Signal<Local, Bits<16>>>,
     w_start_rewalk: Vec<Signal<Local, Bit>>,
     /// The lane has booked its candidate: it ended its first walk with one.
     w_booked: Vec<Signal<Local, Bit>>,
@@ -469,8 +440,6 @@ pub struct ThreadArray {
     // Per bank: the unlink unit and the write ports.
     u_en: Vec<Signal<Local, Bit>>,
     u_list: Vec<Signal<Local, Bits<16>>>,
-    /// The receive the bank's unlink removes (its slot + 1).
-    u_slot: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
     hb_en: Vec<Signal<Local, Bit>>,
@@ -685,7 +654,6 @@ impl ThreadArray {
             ex_tag_any: dffs(n),
             ex_taken: dffs(n),
             ex_next: dffs(n),
-            ex_prev: dffs(n),
             ex_label: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
@@ -693,12 +661,6 @@ impl ThreadArray {
             ln_rcand: dffs(n),
             ln_rcand_label: dffs(n),
             ln_rcand_list: dffs(n),
-            ln_cand_prev: dffs(n),
-            ln_cand_next: dffs(n),
-            ln_rcand_prev: dffs(n),
-            ln_rcand_next: dffs(n),
-            ln_prev: dffs(n),
-            ln_next: dffs(n),
             ln_slot: dffs(n),
             ln_kind: dffs(n),
             ln_list: dffs(n),
@@ -708,9 +670,6 @@ impl ThreadArray {
             r_run: dffs(n * d),
             r_in_run: dffs(d),
             fp_ready: Default::default(),
-            run_after: Default::default(),
-            cancel_prev: Default::default(),
-            cancel_next: Default::default(),
             heads: (0..n * nb).map(|_| TableRam::new(h - bank_bits)).collect(),
             tails: (0..nb).map(|_| TableRam::new(h - bank_bits)).collect(),
             umq_cam: SingleCycleCam::new(u, rot),
@@ -723,16 +682,14 @@ impl ThreadArray {
             rd_tag_any: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
-            rd_prev: Select::shared(d, n),
             rd_label: Select::shared(d, n),
             rd_handle: Select::shared(d, n),
             rd_seq0: Select::shared(d, 1),
             run_slot: OneHotPointers::new(n, d),
-            run_last_lane: OneHotPointers::new(1, n),
             run_last: Select::shared(n, 1),
-            run_next: Select::shared(d, 1),
-            cancel_prev_of: Select::shared(d, 1),
-            cancel_next_of: Select::shared(d, 1),
+            run_last_lane: OneHotPointers::new(1, n),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
             tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
@@ -761,16 +718,10 @@ impl ThreadArray {
             w_new: locals(n),
             w_new_label: locals(n),
             w_new_list: locals(n),
-            w_best_prev: locals(n),
-            w_best_next: locals(n),
-            w_new_prev: locals(n),
-            w_new_next: locals(n),
             w_done: locals(n),
             w_take: locals(n),
             w_take_slot: locals(n),
             w_take_list: locals(n),
-            w_take_prev: locals(n),
-            w_take_next: locals(n),
             w_start_rewalk: locals(n),
             w_booked: locals(n),
             w_bitmap: locals(n),
@@ -802,7 +753,6 @@ impl ThreadArray {
             a_grant: locals(nb * n),
             u_en: locals(nb),
             u_list: locals(nb),
-            u_slot: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
             hb_en: locals(nb),
@@ -941,10 +891,8 @@ impl Logic for ThreadArray {
             self.rd_label.entries[s].next = self.d_label[s].q.val();
             self.rd_handle.entries[s].next = self.d_handle[s].q.val();
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
-            self.rd_prev.entries[s].next = self.d_prev[s].q.val();
-            self.run_next.entries[s].next = self.d_next[s].q.val();
-            self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
-            self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
+            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next =
@@ -975,7 +923,6 @@ impl Logic for ThreadArray {
             self.ex_tag_any[i].clock.next = self.clock.val();
             self.ex_taken[i].clock.next = self.clock.val();
             self.ex_next[i].clock.next = self.clock.val();
-            self.ex_prev[i].clock.next = self.clock.val();
             self.ex_label[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
@@ -983,12 +930,6 @@ impl Logic for ThreadArray {
             self.ln_rcand[i].clock.next = self.clock.val();
             self.ln_rcand_label[i].clock.next = self.clock.val();
             self.ln_rcand_list[i].clock.next = self.clock.val();
-            self.ln_cand_prev[i].clock.next = self.clock.val();
-            self.ln_cand_next[i].clock.next = self.clock.val();
-            self.ln_rcand_prev[i].clock.next = self.clock.val();
-            self.ln_rcand_next[i].clock.next = self.clock.val();
-            self.ln_prev[i].clock.next = self.clock.val();
-            self.ln_next[i].clock.next = self.clock.val();
             self.ln_slot[i].clock.next = self.clock.val();
             self.ln_kind[i].clock.next = self.clock.val();
             self.ln_list[i].clock.next = self.clock.val();
@@ -1012,12 +953,6 @@ impl Logic for ThreadArray {
             self.ln_rcand[i].d.next = self.ln_rcand[i].q.val();
             self.ln_rcand_label[i].d.next = self.ln_rcand_label[i].q.val();
             self.ln_rcand_list[i].d.next = self.ln_rcand_list[i].q.val();
-            self.ln_cand_prev[i].d.next = self.ln_cand_prev[i].q.val();
-            self.ln_cand_next[i].d.next = self.ln_cand_next[i].q.val();
-            self.ln_rcand_prev[i].d.next = self.ln_rcand_prev[i].q.val();
-            self.ln_rcand_next[i].d.next = self.ln_rcand_next[i].q.val();
-            self.ln_prev[i].d.next = self.ln_prev[i].q.val();
-            self.ln_next[i].d.next = self.ln_next[i].q.val();
             self.ln_slot[i].d.next = self.ln_slot[i].q.val();
             self.ln_kind[i].d.next = self.ln_kind[i].q.val();
             self.ln_list[i].d.next = self.ln_list[i].q.val();
@@ -1026,7 +961,9 @@ impl Logic for ThreadArray {
             self.lane_kind[i].next = self.ln_kind[i].q.val();
             self.rd_handle.pointers[i].next = self.ln_slot[i].q.val();
             self.lane_recv[i].next = self.rd_handle.values[i].val();
-            self.run_last.entries[i].next = self.run_slot.pointers[i].val();
+            self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
@@ -1124,7 +1061,6 @@ impl Logic for ThreadArray {
             self.rd_tag_any.pointers[i].next = self.w_ptr[i].val();
             self.rd_taken.pointers[i].next = self.w_ptr[i].val();
             self.rd_next.pointers[i].next = self.w_ptr[i].val();
-            self.rd_prev.pointers[i].next = self.w_ptr[i].val();
             self.rd_label.pointers[i].next = self.w_ptr[i].val();
             self.ex_ptr[i].d.next = self.w_ptr[i].val();
             self.ex_list[i].d.next = self.ln_list_now[i].q.val();
@@ -1137,7 +1073,6 @@ impl Logic for ThreadArray {
             self.ex_tag_any[i].d.next = self.rd_tag_any.values[i].val().any();
             self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
             self.ex_next[i].d.next = self.rd_next.values[i].val();
-            self.ex_prev[i].d.next = self.rd_prev.values[i].val();
             self.ex_label[i].d.next = self.rd_label.values[i].val();
             self.w_last[i].next = (self.w_ptr[i].val() == self.zero16.val())
                 | (self.rd_next.values[i].val() == self.zero16.val());
@@ -1153,20 +1088,14 @@ impl Logic for ThreadArray {
             self.w_best[i].next = self.ln_cand[i].q.val();
             self.w_best_label[i].next = self.ln_cand_label[i].q.val();
             self.w_best_list[i].next = self.ln_cand_list[i].q.val();
-            self.w_best_prev[i].next = self.ln_cand_prev[i].q.val();
-            self.w_best_next[i].next = self.ln_cand_next[i].q.val();
             if self.w_rewalk[i].val() {
                 self.w_best[i].next = self.ln_rcand[i].q.val();
                 self.w_best_label[i].next = self.ln_rcand_label[i].q.val();
                 self.w_best_list[i].next = self.ln_rcand_list[i].q.val();
-                self.w_best_prev[i].next = self.ln_rcand_prev[i].q.val();
-                self.w_best_next[i].next = self.ln_rcand_next[i].q.val();
             }
             self.w_new[i].next = self.w_best[i].val();
             self.w_new_label[i].next = self.w_best_label[i].val();
             self.w_new_list[i].next = self.w_best_list[i].val();
-            self.w_new_prev[i].next = self.w_best_prev[i].val();
-            self.w_new_next[i].next = self.w_best_next[i].val();
             if self.w_hit[i].val()
                 & ((self.w_best[i].val() == self.zero16.val())
                     | (self.ex_label[i].q.val() < self.w_best_label[i].val()))
@@ -1174,8 +1103,6 @@ impl Logic for ThreadArray {
                 self.w_new[i].next = self.ex_ptr[i].q.val();
                 self.w_new_label[i].next = self.ex_label[i].q.val();
                 self.w_new_list[i].next = self.ex_list[i].q.val();
-                self.w_new_prev[i].next = self.ex_prev[i].q.val();
-                self.w_new_next[i].next = self.ex_next[i].q.val();
             }
             self.w_done[i].next = self.ex_live[i].q.val()
                 & self.ex_final[i].q.val()
@@ -1189,22 +1116,16 @@ impl Logic for ThreadArray {
             self.w_take[i].next = false;
             self.w_take_slot[i].next = self.w_new[i].val();
             self.w_take_list[i].next = self.w_new_list[i].val();
-            self.w_take_prev[i].next = self.w_new_prev[i].val();
-            self.w_take_next[i].next = self.w_new_next[i].val();
             self.w_start_rewalk[i].next = false;
             if self.w_walking[i].val() {
                 if self.w_rewalk[i].val() {
                     self.ln_rcand[i].d.next = self.w_new[i].val();
                     self.ln_rcand_label[i].d.next = self.w_new_label[i].val();
                     self.ln_rcand_list[i].d.next = self.w_new_list[i].val();
-                    self.ln_rcand_prev[i].d.next = self.w_new_prev[i].val();
-                    self.ln_rcand_next[i].d.next = self.w_new_next[i].val();
                 } else {
                     self.ln_cand[i].d.next = self.w_new[i].val();
                     self.ln_cand_label[i].d.next = self.w_new_label[i].val();
                     self.ln_cand_list[i].d.next = self.w_new_list[i].val();
-                    self.ln_cand_prev[i].d.next = self.w_new_prev[i].val();
-                    self.ln_cand_next[i].d.next = self.w_new_next[i].val();
                 }
                 // The read stage moves to the next list when its entry was the list's last
                 // or the compare stage ended the list at a match; after the fourth, it stops.
@@ -1330,9 +1251,6 @@ impl Logic for ThreadArray {
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
-        self.run_next.pointers[0].next = self.run_last.values[0].val();
-        self.run_after.clock.next = self.clock.val();
-        self.run_after.d.next = self.run_next.values[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -1342,8 +1260,6 @@ impl Logic for ThreadArray {
                     self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
                     self.w_take_slot[i].next = self.ln_cand[i].q.val();
                     self.w_take_list[i].next = self.ln_cand_list[i].q.val();
-                    self.w_take_prev[i].next = self.ln_cand_prev[i].q.val();
-                    self.w_take_next[i].next = self.ln_cand_next[i].q.val();
                     self.ln_state[i].d.next = self.l_done.val();
                 } else if self.g_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val()) {
                     if self.g_shared.val() {
@@ -1374,8 +1290,6 @@ impl Logic for ThreadArray {
                 self.ln_slot[i].d.next = self.w_take_slot[i].val();
                 self.ln_kind[i].d.next = self.k_matched.val();
                 self.ln_list[i].d.next = self.w_take_list[i].val();
-                self.ln_prev[i].d.next = self.w_take_prev[i].val();
-                self.ln_next[i].d.next = self.w_take_next[i].val();
                 self.ln_pending[i].d.next = true;
                 self.ln_took[i].d.next = true;
             }
@@ -1440,58 +1354,37 @@ impl Logic for ThreadArray {
             }
         }
         self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
-        self.cancel_prev_of.pointers[0].next = self.cancel_slot.pointer.val();
-        self.cancel_next_of.pointers[0].next = self.cancel_slot.pointer.val();
-        self.cancel_prev.clock.next = self.clock.val();
-        self.cancel_next.clock.next = self.clock.val();
-        self.cancel_prev.d.next = self.cancel_prev_of.values[0].val();
-        self.cancel_next.d.next = self.cancel_next_of.values[0].val();
-        // Each bank's grant picks one lane's registers with an AND-OR: no D-way read
-        // between the arbitration and the writes.
+        // Every lane's neighbours are read by its own pointer while the banks arbitrate;
+        // the grant then picks one lane's with an AND-OR, so the arbitration and the
+        // D-way read are side by side, not in series.
+        if self.state.q.val() == self.c_unlink.val() {
+            self.rd_prev_of.pointers[0].next = self.alloc.q.val();
+            self.rd_next_of.pointers[0].next = self.alloc.q.val();
+        }
         for lanes in self._lanes..self._lanes_once {
             for b in 0..self._banks {
                 self.u_en[b].next = self.a_any[b].val();
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
                 self.u_list[b].next = self.zero16.val();
-                self.u_slot[b].next = self.zero16.val();
                 for i in 0..self._lanes {
                     if self.a_grant[b * lanes + i].val() {
-                        self.u_prev[b].next = self.u_prev[b].val() | self.ln_prev[i].q.val();
-                        self.u_next[b].next = self.u_next[b].val() | self.ln_next[i].q.val();
+                        self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
-                        self.u_slot[b].next = self.u_slot[b].val() | self.ln_slot[i].q.val();
                     }
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
-                    self.u_next[b].next = self.run_after.q.val();
+                    self.u_next[b].next = self.run_last.values[0].val();
                 }
                 if (self.state.q.val() == self.c_unlink.val())
                     & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
                 {
                     self.u_en[b].next = true;
-                    self.u_prev[b].next = self.cancel_prev.q.val();
-                    self.u_next[b].next = self.cancel_next.q.val();
+                    self.u_prev[b].next = self.rd_prev_of.values[0].val();
+                    self.u_next[b].next = self.rd_next_of.values[0].val();
                     self.u_list[b].next = self.post_list.q.val();
-                    self.u_slot[b].next = self.alloc.q.val();
-                }
-            }
-        }
-        // A receive still waiting for its unlink keeps its neighbours current: when a
-        // neighbour leaves, that one's own neighbour on the same side takes its place.
-        // (A take's neighbours come from its walk; nothing unlinks between that walk and
-        // the take: optimistic takes come before any slow one, and a slow lane walks after
-        // the previous slow take has left.)
-        for i in 0..self._lanes {
-            for b in 0..self._banks {
-                if self.ln_pending[i].q.val() & self.u_en[b].val() {
-                    if self.ln_prev[i].q.val() == self.u_slot[b].val() {
-                        self.ln_prev[i].d.next = self.u_prev[b].val();
-                    }
-                    if self.ln_next[i].q.val() == self.u_slot[b].val() {
-                        self.ln_next[i].d.next = self.u_next[b].val();
-                    }
                 }
             }
         }
