@@ -1,13 +1,14 @@
-//! A simple dual-port RAM of 16-bit words (one read port, one write port, a one-cycle
+//! A simple dual-port RAM of `W`-bit words (one read port, one write port, a one-cycle
 //! registered read) whose depth is a generation parameter: `2^address_bits` words,
 //! addressed by the low `address_bits` bits of 16-bit address ports.
 //!
 //! rust-hdl's `RAM<D, N>` takes its address width as a type parameter, so every table size
 //! would be another instantiation of the block around it; this one lets the thread array
-//! size its head and tail tables on the command line. The Verilog is the same read/write
-//! template, which Quartus, Vivado and yosys map onto block RAM. The words start at zero
-//! (simulators and FPGA block RAM both start cleared), which the thread array reads as
-//! "empty list".
+//! size its tables on the command line: the head and tail tables (16-bit pointers) and
+//! each lane's copy of the descriptors' fixed fields. The Verilog is the same read/write
+//! template, which Quartus, Vivado and yosys map onto block RAM (or LUT RAM when small).
+//! In simulation the words start at zero; the thread array never relies on that for
+//! correctness after a flush, which clears its head tables word by word.
 
 use rust_hdl::prelude::*;
 
@@ -15,20 +16,20 @@ use rust_hdl::prelude::*;
 pub const TABLE_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=16;
 
 #[derive(LogicBlock)]
-pub struct TableRam {
+pub struct TableRam<const W: usize> {
     pub clock: Signal<In, Clock>,
     pub read_address: Signal<In, Bits<16>>,
-    pub read_data: Signal<Out, Bits<16>>,
+    pub read_data: Signal<Out, Bits<W>>,
     pub write_address: Signal<In, Bits<16>>,
-    pub write_data: Signal<In, Bits<16>>,
+    pub write_data: Signal<In, Bits<W>>,
     pub write_enable: Signal<In, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _address_bits: usize,
-    _mem: Vec<u16>,
-    _out: u16,
+    _mem: Vec<Bits<W>>,
+    _out: Bits<W>,
 }
 
-impl TableRam {
+impl<const W: usize> TableRam<W> {
     pub fn new(address_bits: usize) -> Self {
         assert!(TABLE_ADDRESS_BITS.contains(&address_bits), "a table of 2^{address_bits} words: 2^2 to 2^16");
         TableRam {
@@ -39,9 +40,15 @@ impl TableRam {
             write_data: Default::default(),
             write_enable: Default::default(),
             _address_bits: address_bits,
-            _mem: vec![0; 1 << address_bits],
-            _out: 0,
+            _mem: vec![Bits::default(); 1 << address_bits],
+            _out: Bits::default(),
         }
+    }
+
+    /// The narrowest table whose addresses reach `largest` (a pointer, slot + 1).
+    pub fn reaching(largest: usize) -> Self {
+        let bits = (usize::BITS - largest.leading_zeros()) as usize;
+        Self::new(bits.max(*TABLE_ADDRESS_BITS.start()))
     }
 
     fn word(&self, address: Bits<16>) -> usize {
@@ -49,17 +56,17 @@ impl TableRam {
     }
 }
 
-impl Logic for TableRam {
+impl<const W: usize> Logic for TableRam<W> {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             // The read registers the word from before this edge's write.
             self._out = self._mem[self.word(self.read_address.val())];
             if self.write_enable.val() {
                 let at = self.word(self.write_address.val());
-                self._mem[at] = self.write_data.val().index() as u16;
+                self._mem[at] = self.write_data.val();
             }
         }
-        self.read_data.next = (self._out as u64).to_bits();
+        self.read_data.next = self._out;
     }
 
     fn connect(&mut self) {
@@ -71,16 +78,32 @@ impl Logic for TableRam {
         let used = |port: &str| if a == 16 { port.to_string() } else { format!("{port}[{}:0]", a - 1) };
         Verilog::Custom(format!(
             "\
-reg [15:0] mem[0:{last}];
+reg [{top}:0] mem[0:{last}];
 
 always @(posedge clock) begin
     read_data <= mem[{read}];
     if (write_enable) mem[{write}] <= write_data;
 end
 ",
+            top = W - 1,
             last = (1usize << a) - 1,
             read = used("read_address"),
             write = used("write_address"),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_ram_reaches_its_largest_pointer() {
+        assert_eq!(TableRam::<16>::reaching(32)._address_bits, 6);
+        assert_eq!(TableRam::<16>::reaching(31)._address_bits, 5);
+        assert_eq!(TableRam::<16>::reaching(128)._address_bits, 8);
+        assert_eq!(TableRam::<1>::reaching(2)._address_bits, 2);
+        let Verilog::Custom(text) = TableRam::<32>::reaching(32).hdl() else { panic!("custom Verilog") };
+        assert!(text.contains("reg [31:0] mem[0:63]") && text.contains("mem[read_address[5:0]]"), "{text}");
     }
 }

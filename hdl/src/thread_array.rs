@@ -5,15 +5,22 @@
 //! timing, cycle for cycle; the module docs there give each step's cycles.
 //!
 //! Storage:
-//! - the receive descriptor table, `D` slots in registers: envelope, wildcard flags,
-//!   handle, posting label, sequence id, index list, `next`/`prev` links and a taken
-//!   flag. Registers, because any lane may take any slot in the same cycle and the tail
-//!   unlinks several receives at once. The booking bitmaps are not stored: a lane books
-//!   exactly its candidate, once a block, so the bitmap of a receive is the set of lanes
-//!   whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
-//!   written through an `N x D` decode at the end of every walk). Each lane
-//!   reads the one descriptor its walk points at through a parallel mux
-//!   ([`crate::select`]): select by pointer, then compare the envelope once;
+//! - the receive descriptor table, `D` slots, split by how its fields change. What
+//!   changes during a block — valid and taken flags, `next`/`prev` links — and what every
+//!   slot needs at once — the handle (cancel's search), the label and sequence id (the
+//!   fast path's run), the index list — are registers, because any lane may take any
+//!   slot in the same cycle and the tail unlinks several receives at once. What a walk
+//!   reads and never changes after posting — envelope, wildcard flags, label, handle — is
+//!   also kept in a RAM per lane ([`TableRam`], written in all copies together at
+//!   posting): a lane selects its descriptor by pointer in its own RAM, whose registered
+//!   read is the compare stage's entry, and compares the envelope once. Read through a
+//!   `D`-way mux per lane and field instead, these reads took about 88,000 of the 212,000
+//!   LUT4s of 16 lanes with 32 descriptors on an ECP5; a RAM read takes no logic. Only
+//!   the link and the flags are still read through a parallel mux ([`crate::select`]),
+//!   since they change under a block. The booking bitmaps are not
+//!   stored: a lane books exactly its candidate, once a block, so the bitmap of a receive
+//!   is the set of lanes whose candidate register holds it (`N x N` pointer compares
+//!   instead of `D` bitmaps written through an `N x D` decode at the end of every walk);
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
 //!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
 //!   wildcards) and a table of tails for appending. Both are *banked by list*: list `l`
@@ -30,7 +37,8 @@
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
 //! the smallest label across them) and books its candidate. The walk is a two-stage
 //! pipeline, so the `D`-way descriptor read and the compares are in different cycles: the
-//! read stage reads an entry into registers (`ex_*`) while the compare stage judges the
+//! read stage reads an entry (its links and flags into `ex_*` registers, its fixed
+//! fields out of the lane's RAM) while the compare stage judges the
 //! one read before; the read follows the link of the entry being compared without waiting
 //! for its verdict, and is discarded when that entry matched (its list is done). The
 //! partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
@@ -269,11 +277,6 @@ pub struct ThreadArray {
     st_handle: Vec<DFF<Bits<32>>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
-    d_comm: Vec<DFF<Bits<16>>>,
-    d_src: Vec<DFF<Bits<16>>>,
-    d_tag: Vec<DFF<Bits<32>>>,
-    d_src_any: Vec<DFF<Bit>>,
-    d_tag_any: Vec<DFF<Bit>>,
     d_handle: Vec<DFF<Bits<32>>>,
     d_label: Vec<DFF<Bits<32>>>,
     d_seq: Vec<DFF<Bits<16>>>,
@@ -307,14 +310,8 @@ pub struct ThreadArray {
     ex_last: Vec<DFF<Bit>>,
     ex_final: Vec<DFF<Bit>>,
     ex_valid: Vec<DFF<Bit>>,
-    ex_comm: Vec<DFF<Bits<16>>>,
-    ex_src: Vec<DFF<Bits<16>>>,
-    ex_tag: Vec<DFF<Bits<32>>>,
-    ex_src_any: Vec<DFF<Bit>>,
-    ex_tag_any: Vec<DFF<Bit>>,
     ex_taken: Vec<DFF<Bit>>,
     ex_next: Vec<DFF<Bits<16>>>,
-    ex_label: Vec<DFF<Bits<32>>>,
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
     ln_cand_list: Vec<DFF<Bits<16>>>,
@@ -337,21 +334,25 @@ pub struct ThreadArray {
     r_in_run: Vec<DFF<Bit>>,
     fp_ready: DFF<Bit>,
     // Memories.
-    heads: Vec<TableRam>,
-    tails: Vec<TableRam>,
+    heads: Vec<TableRam<16>>,
+    tails: Vec<TableRam<16>>,
+    /// Each lane's copy of the descriptors' fixed fields (written together at posting,
+    /// addressed by pointer, so word 0 is never used): the walk's read stage presents its
+    /// pointer and the registered read is the compare stage's entry; `dr_handle` is read
+    /// by the taken slot for the lane's answer.
+    dr_comm: Vec<TableRam<16>>,
+    dr_src: Vec<TableRam<16>>,
+    dr_tag: Vec<TableRam<32>>,
+    dr_src_any: Vec<TableRam<1>>,
+    dr_tag_any: Vec<TableRam<1>>,
+    dr_label: Vec<TableRam<32>>,
+    dr_handle: Vec<TableRam<32>>,
     umq_cam: SingleCycleCam,
     // Parallel reads (one port per lane unless said).
     head_word: Select<16>,
     rd_valid: Select<1>,
-    rd_comm: Select<16>,
-    rd_src: Select<16>,
-    rd_tag: Select<32>,
-    rd_src_any: Select<1>,
-    rd_tag_any: Select<1>,
     rd_taken: Select<1>,
     rd_next: Select<16>,
-    rd_label: Select<32>,
-    rd_handle: Select<32>,
     /// Lane 0's candidate's sequence id (one port).
     rd_seq0: Select<16>,
     /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
@@ -618,11 +619,6 @@ impl ThreadArray {
             st_tag: dffs(rot),
             st_handle: dffs(rot),
             d_valid: dffs(d),
-            d_comm: dffs(d),
-            d_src: dffs(d),
-            d_tag: dffs(d),
-            d_src_any: dffs(d),
-            d_tag_any: dffs(d),
             d_handle: dffs(d),
             d_label: dffs(d),
             d_seq: dffs(d),
@@ -647,14 +643,8 @@ impl ThreadArray {
             ex_last: dffs(n),
             ex_final: dffs(n),
             ex_valid: dffs(n),
-            ex_comm: dffs(n),
-            ex_src: dffs(n),
-            ex_tag: dffs(n),
-            ex_src_any: dffs(n),
-            ex_tag_any: dffs(n),
             ex_taken: dffs(n),
             ex_next: dffs(n),
-            ex_label: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
             ln_cand_list: dffs(n),
@@ -672,18 +662,18 @@ impl ThreadArray {
             fp_ready: Default::default(),
             heads: (0..n * nb).map(|_| TableRam::new(h - bank_bits)).collect(),
             tails: (0..nb).map(|_| TableRam::new(h - bank_bits)).collect(),
+            dr_comm: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_src: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_tag: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_src_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_tag_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_label: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_handle: (0..n).map(|_| TableRam::reaching(d)).collect(),
             umq_cam: SingleCycleCam::new(u, rot),
             head_word: Select::grouped(n, nb),
             rd_valid: Select::shared(d, n),
-            rd_comm: Select::shared(d, n),
-            rd_src: Select::shared(d, n),
-            rd_tag: Select::shared(d, n),
-            rd_src_any: Select::shared(d, n),
-            rd_tag_any: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
-            rd_label: Select::shared(d, n),
-            rd_handle: Select::shared(d, n),
             rd_seq0: Select::shared(d, 1),
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
@@ -853,11 +843,6 @@ impl Logic for ThreadArray {
         }
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
-            self.d_comm[s].clock.next = self.clock.val();
-            self.d_src[s].clock.next = self.clock.val();
-            self.d_tag[s].clock.next = self.clock.val();
-            self.d_src_any[s].clock.next = self.clock.val();
-            self.d_tag_any[s].clock.next = self.clock.val();
             self.d_handle[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
             self.d_seq[s].clock.next = self.clock.val();
@@ -866,11 +851,6 @@ impl Logic for ThreadArray {
             self.d_prev[s].clock.next = self.clock.val();
             self.d_taken[s].clock.next = self.clock.val();
             self.d_valid[s].d.next = self.d_valid[s].q.val();
-            self.d_comm[s].d.next = self.d_comm[s].q.val();
-            self.d_src[s].d.next = self.d_src[s].q.val();
-            self.d_tag[s].d.next = self.d_tag[s].q.val();
-            self.d_src_any[s].d.next = self.d_src_any[s].q.val();
-            self.d_tag_any[s].d.next = self.d_tag_any[s].q.val();
             self.d_handle[s].d.next = self.d_handle[s].q.val();
             self.d_label[s].d.next = self.d_label[s].q.val();
             self.d_seq[s].d.next = self.d_seq[s].q.val();
@@ -881,15 +861,8 @@ impl Logic for ThreadArray {
             self.s_take[s].next = false;
             // The tables every lane reads by pointer.
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
-            self.rd_comm.entries[s].next = self.d_comm[s].q.val();
-            self.rd_src.entries[s].next = self.d_src[s].q.val();
-            self.rd_tag.entries[s].next = self.d_tag[s].q.val();
-            self.rd_src_any.entries[s].next = self.d_src_any[s].q.val().into();
-            self.rd_tag_any.entries[s].next = self.d_tag_any[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
-            self.rd_label.entries[s].next = self.d_label[s].q.val();
-            self.rd_handle.entries[s].next = self.d_handle[s].q.val();
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
@@ -916,14 +889,8 @@ impl Logic for ThreadArray {
             self.ex_last[i].clock.next = self.clock.val();
             self.ex_final[i].clock.next = self.clock.val();
             self.ex_valid[i].clock.next = self.clock.val();
-            self.ex_comm[i].clock.next = self.clock.val();
-            self.ex_src[i].clock.next = self.clock.val();
-            self.ex_tag[i].clock.next = self.clock.val();
-            self.ex_src_any[i].clock.next = self.clock.val();
-            self.ex_tag_any[i].clock.next = self.clock.val();
             self.ex_taken[i].clock.next = self.clock.val();
             self.ex_next[i].clock.next = self.clock.val();
-            self.ex_label[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
             self.ln_cand_list[i].clock.next = self.clock.val();
@@ -937,6 +904,35 @@ impl Logic for ThreadArray {
             self.ln_slow[i].clock.next = self.clock.val();
             self.ln_took[i].clock.next = self.clock.val();
             self.ln_took[i].d.next = false;
+            // Every lane's descriptor copy takes the posted receive's fields at once.
+            self.dr_comm[i].clock.next = self.clock.val();
+            self.dr_src[i].clock.next = self.clock.val();
+            self.dr_tag[i].clock.next = self.clock.val();
+            self.dr_src_any[i].clock.next = self.clock.val();
+            self.dr_tag_any[i].clock.next = self.clock.val();
+            self.dr_label[i].clock.next = self.clock.val();
+            self.dr_handle[i].clock.next = self.clock.val();
+            self.dr_comm[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_src[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_tag[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_src_any[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_tag_any[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_label[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_handle[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_comm[i].write_address.next = self.alloc.q.val();
+            self.dr_src[i].write_address.next = self.alloc.q.val();
+            self.dr_tag[i].write_address.next = self.alloc.q.val();
+            self.dr_src_any[i].write_address.next = self.alloc.q.val();
+            self.dr_tag_any[i].write_address.next = self.alloc.q.val();
+            self.dr_label[i].write_address.next = self.alloc.q.val();
+            self.dr_handle[i].write_address.next = self.alloc.q.val();
+            self.dr_comm[i].write_data.next = self.comm.q.val();
+            self.dr_src[i].write_data.next = self.src.q.val();
+            self.dr_tag[i].write_data.next = self.tag.q.val();
+            self.dr_src_any[i].write_data.next = self.src_any.q.val().into();
+            self.dr_tag_any[i].write_data.next = self.tag_any.q.val().into();
+            self.dr_label[i].write_data.next = self.label.q.val() + self.one32.val();
+            self.dr_handle[i].write_data.next = self.handle.q.val();
             self.ln_valid[i].d.next = self.ln_valid[i].q.val();
             self.ln_comm[i].d.next = self.ln_comm[i].q.val();
             self.ln_src[i].d.next = self.ln_src[i].q.val();
@@ -959,8 +955,10 @@ impl Logic for ThreadArray {
             self.ln_pending[i].d.next = self.ln_pending[i].q.val();
             self.ln_slow[i].d.next = self.ln_slow[i].q.val();
             self.lane_kind[i].next = self.ln_kind[i].q.val();
-            self.rd_handle.pointers[i].next = self.ln_slot[i].q.val();
-            self.lane_recv[i].next = self.rd_handle.values[i].val();
+            // The answer's handle: read by the taken slot, which is set at least two
+            // cycles before the block answers (the take, then the tail's first cycle).
+            self.dr_handle[i].read_address.next = self.ln_slot[i].q.val();
+            self.lane_recv[i].next = self.dr_handle[i].read_data.val();
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
@@ -1054,26 +1052,20 @@ impl Logic for ThreadArray {
                 self.w_ptr[i].next = self.head_word.values[i].val();
             }
             self.rd_valid.pointers[i].next = self.w_ptr[i].val();
-            self.rd_comm.pointers[i].next = self.w_ptr[i].val();
-            self.rd_src.pointers[i].next = self.w_ptr[i].val();
-            self.rd_tag.pointers[i].next = self.w_ptr[i].val();
-            self.rd_src_any.pointers[i].next = self.w_ptr[i].val();
-            self.rd_tag_any.pointers[i].next = self.w_ptr[i].val();
             self.rd_taken.pointers[i].next = self.w_ptr[i].val();
             self.rd_next.pointers[i].next = self.w_ptr[i].val();
-            self.rd_label.pointers[i].next = self.w_ptr[i].val();
+            self.dr_comm[i].read_address.next = self.w_ptr[i].val();
+            self.dr_src[i].read_address.next = self.w_ptr[i].val();
+            self.dr_tag[i].read_address.next = self.w_ptr[i].val();
+            self.dr_src_any[i].read_address.next = self.w_ptr[i].val();
+            self.dr_tag_any[i].read_address.next = self.w_ptr[i].val();
+            self.dr_label[i].read_address.next = self.w_ptr[i].val();
             self.ex_ptr[i].d.next = self.w_ptr[i].val();
             self.ex_list[i].d.next = self.ln_list_now[i].q.val();
             self.ex_final[i].d.next = self.ln_class[i].q.val() == self.class3.val();
             self.ex_valid[i].d.next = self.rd_valid.values[i].val().any();
-            self.ex_comm[i].d.next = self.rd_comm.values[i].val();
-            self.ex_src[i].d.next = self.rd_src.values[i].val();
-            self.ex_tag[i].d.next = self.rd_tag.values[i].val();
-            self.ex_src_any[i].d.next = self.rd_src_any.values[i].val().any();
-            self.ex_tag_any[i].d.next = self.rd_tag_any.values[i].val().any();
             self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
             self.ex_next[i].d.next = self.rd_next.values[i].val();
-            self.ex_label[i].d.next = self.rd_label.values[i].val();
             self.w_last[i].next = (self.w_ptr[i].val() == self.zero16.val())
                 | (self.rd_next.values[i].val() == self.zero16.val());
             self.ex_last[i].d.next = self.w_last[i].val();
@@ -1081,9 +1073,11 @@ impl Logic for ThreadArray {
             // The compare stage.
             self.w_hit[i].next = self.ex_live[i].q.val()
                 & self.ex_valid[i].q.val()
-                & (self.ex_comm[i].q.val() == self.ln_comm[i].q.val())
-                & (self.ex_src_any[i].q.val() | (self.ex_src[i].q.val() == self.ln_src[i].q.val()))
-                & (self.ex_tag_any[i].q.val() | (self.ex_tag[i].q.val() == self.ln_tag[i].q.val()))
+                & (self.dr_comm[i].read_data.val() == self.ln_comm[i].q.val())
+                & (self.dr_src_any[i].read_data.val().any()
+                    | (self.dr_src[i].read_data.val() == self.ln_src[i].q.val()))
+                & (self.dr_tag_any[i].read_data.val().any()
+                    | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()))
                 & !(self.w_rewalk[i].val() & self.ex_taken[i].q.val());
             self.w_best[i].next = self.ln_cand[i].q.val();
             self.w_best_label[i].next = self.ln_cand_label[i].q.val();
@@ -1098,10 +1092,10 @@ impl Logic for ThreadArray {
             self.w_new_list[i].next = self.w_best_list[i].val();
             if self.w_hit[i].val()
                 & ((self.w_best[i].val() == self.zero16.val())
-                    | (self.ex_label[i].q.val() < self.w_best_label[i].val()))
+                    | (self.dr_label[i].read_data.val() < self.w_best_label[i].val()))
             {
                 self.w_new[i].next = self.ex_ptr[i].q.val();
-                self.w_new_label[i].next = self.ex_label[i].q.val();
+                self.w_new_label[i].next = self.dr_label[i].read_data.val();
                 self.w_new_list[i].next = self.ex_list[i].q.val();
             }
             self.w_done[i].next = self.ex_live[i].q.val()
@@ -1566,11 +1560,6 @@ impl Logic for ThreadArray {
             for s in 0..self._descriptors {
                 if self.alloc.q.val() == self.slot1[s].val() {
                     self.d_valid[s].d.next = true;
-                    self.d_comm[s].d.next = self.comm.q.val();
-                    self.d_src[s].d.next = self.src.q.val();
-                    self.d_tag[s].d.next = self.tag.q.val();
-                    self.d_src_any[s].d.next = self.src_any.q.val();
-                    self.d_tag_any[s].d.next = self.tag_any.q.val();
                     self.d_handle[s].d.next = self.handle.q.val();
                     self.d_label[s].d.next = self.label.q.val() + self.one32.val();
                     self.d_seq[s].d.next = self.p_seq.val();
