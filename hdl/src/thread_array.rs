@@ -360,6 +360,8 @@ pub struct ThreadArray {
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
+    /// The run's last receive (one port: lane `count - 1`'s slot).
+    run_last_slot: Select<16>,
     /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
     /// during a cancel's unlink), read from registers while the banks arbitrate.
     rd_prev_of: Select<16>,
@@ -412,6 +414,11 @@ pub struct ThreadArray {
     w_prev_done: Vec<Signal<Local, Bit>>,
     w_eligible: Vec<Signal<Local, Bit>>,
     w_granted: Vec<Signal<Local, Bit>>,
+    /// Per lane: it unlinks this cycle; the first and last receive it removes (the
+    /// fast path's run for lane 0, the cancelled receive during a cancel's unlink).
+    w_unlinks: Vec<Signal<Local, Bit>>,
+    w_front: Vec<Signal<Local, Bits<16>>>,
+    w_back: Vec<Signal<Local, Bits<16>>>,
     w_unmatched: Vec<Signal<Local, Bit>>,
     w_place: Vec<Signal<Local, Bits<16>>>,
     w_fits: Vec<Signal<Local, Bit>>,
@@ -432,6 +439,12 @@ pub struct ThreadArray {
     s_take: Vec<Signal<Local, Bit>>,
     s_distance: Vec<Signal<Local, Bits<32>>>,
     s_in_run: Vec<Signal<Local, Bit>>,
+    /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
+    /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
+    s_before: Vec<Signal<Local, Bit>>,
+    s_after: Vec<Signal<Local, Bit>>,
+    s_new_next: Vec<Signal<Local, Bits<16>>>,
+    s_new_prev: Vec<Signal<Local, Bits<16>>>,
     // Per bank × lane: the lane has a receive to unlink in the bank; per bank, one lower does.
     a_wants: Vec<Signal<Local, Bit>>,
     a_below: Vec<Signal<Local, Bit>>,
@@ -678,6 +691,7 @@ impl ThreadArray {
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
+            run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
             tail_word: Select::shared(nb, 1),
@@ -720,6 +734,9 @@ impl ThreadArray {
             w_prev_done: locals(n),
             w_eligible: locals(n),
             w_granted: locals(n),
+            w_unlinks: locals(n),
+            w_front: locals(n),
+            w_back: locals(n),
             w_unmatched: locals(n),
             w_place: locals(n),
             w_fits: locals(n),
@@ -737,6 +754,10 @@ impl ThreadArray {
             s_take: locals(d),
             s_distance: locals(d),
             s_in_run: locals(d),
+            s_before: locals(d),
+            s_after: locals(d),
+            s_new_next: locals(d),
+            s_new_prev: locals(d),
             a_wants: locals(nb * n),
             a_below: locals(nb * n),
             a_any: locals(nb),
@@ -962,6 +983,7 @@ impl Logic for ThreadArray {
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
+            self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
@@ -1245,6 +1267,7 @@ impl Logic for ThreadArray {
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -1662,13 +1685,52 @@ impl Logic for ThreadArray {
                 self.tb_data[b].next = self.u_prev[b].val();
                 self.tb_en[b].next = self.u_next[b].val() == self.zero16.val();
             }
-            for s in 0..self._descriptors {
-                if self.u_en[b].val() & (self.u_prev[b].val() == self.slot1[s].val()) {
-                    self.d_next[s].d.next = self.u_next[b].val();
+        }
+        // The neighbours' new links. The slot before a leaving receive is the one whose
+        // `next` holds it, and the slot after the one whose `prev` does: compares of
+        // registers, side by side with the arbitration, instead of decoding the unlink
+        // unit's `prev` and `next` after it (which put a pointer compare behind the D-way
+        // read and the grant). A slot that left earlier (a slow lane's, still valid until
+        // the block ends) or a free one may hold a stale link that matches too; writing
+        // its own link is harmless, since no list reaches it and posting rewrites both.
+        for i in 0..self._lanes {
+            self.w_unlinks[i].next = self.w_granted[i].val();
+            self.w_front[i].next = self.ln_slot[i].q.val();
+            self.w_back[i].next = self.ln_slot[i].q.val();
+        }
+        if self.fast_taken.q.val() {
+            self.w_back[0].next = self.run_last_slot.values[0].val();
+        }
+        if self.state.q.val() == self.c_unlink.val() {
+            self.w_unlinks[0].next = true;
+            self.w_front[0].next = self.alloc.q.val();
+            self.w_back[0].next = self.alloc.q.val();
+        }
+        for s in 0..self._descriptors {
+            self.s_before[s].next = false;
+            self.s_after[s].next = false;
+            for i in 0..self._lanes {
+                if self.w_unlinks[i].val() & (self.d_next[s].q.val() == self.w_front[i].val()) {
+                    self.s_before[s].next = true;
                 }
-                if self.u_en[b].val() & (self.u_next[b].val() == self.slot1[s].val()) {
-                    self.d_prev[s].d.next = self.u_prev[b].val();
+                if self.w_unlinks[i].val() & (self.d_prev[s].q.val() == self.w_back[i].val()) {
+                    self.s_after[s].next = true;
                 }
+            }
+            // The slot's list is in its bank, so its new links come from that bank's unit.
+            self.s_new_next[s].next = self.zero16.val();
+            self.s_new_prev[s].next = self.zero16.val();
+            for b in 0..self._banks {
+                if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
+                    self.s_new_next[s].next = self.s_new_next[s].val() | self.u_next[b].val();
+                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.u_prev[b].val();
+                }
+            }
+            if self.s_before[s].val() {
+                self.d_next[s].d.next = self.s_new_next[s].val();
+            }
+            if self.s_after[s].val() {
+                self.d_prev[s].d.next = self.s_new_prev[s].val();
             }
         }
         // The block ends: taken receives' descriptors are free (a take of the last
