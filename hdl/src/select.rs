@@ -99,12 +99,18 @@ fn concat(name: &str, from: usize, n: usize) -> String {
     format!("{{{}}}", all.join(", "))
 }
 
-/// The lowest set bit of `bits`: `found`, and `pointer` = its index + 1 (0 when none).
+/// The lowest set bit of `bits`: `found`, and `pointer` = its index + 1 (0 when none);
+/// also as the one-hot `first`, and `reached[k]` = some bit at `k` or below is set (the
+/// prefix OR the rest is made of; for `k < n - 1`, since the last is `found`). A caller that selects by `first` or acts on the slots
+/// from the first one on uses these directly: encoding the pointer and decoding it again
+/// costs logic levels for nothing.
 #[derive(LogicBlock)]
 pub struct LowestSet {
     pub bits: Vec<Signal<In, Bit>>,
     pub found: Signal<Out, Bit>,
     pub pointer: Signal<Out, Bits<16>>,
+    pub first: Vec<Signal<Out, Bit>>,
+    pub reached: Vec<Signal<Out, Bit>>,
 }
 
 impl LowestSet {
@@ -114,6 +120,8 @@ impl LowestSet {
             bits: (0..bits).map(|_| Default::default()).collect(),
             found: Default::default(),
             pointer: Default::default(),
+            first: (0..bits).map(|_| Default::default()).collect(),
+            reached: (1..bits).map(|_| Default::default()).collect(),
         }
     }
 }
@@ -123,11 +131,23 @@ impl Logic for LowestSet {
         let first = self.bits.iter().position(|b| b.val());
         self.found.next = first.is_some();
         self.pointer.next = (first.map_or(0, |i| i + 1) as u64).to_bits();
+        for k in 0..self.bits.len() {
+            self.first[k].next = first == Some(k);
+        }
+        for k in 0..self.reached.len() {
+            self.reached[k].next = first.is_some_and(|f| f <= k);
+        }
     }
 
     fn connect(&mut self) {
         self.found.connect();
         self.pointer.connect();
+        for f in &mut self.first {
+            f.connect();
+        }
+        for r in &mut self.reached {
+            r.connect();
+        }
     }
 
     fn hdl(&self) -> Verilog {
@@ -142,6 +162,66 @@ impl Logic for LowestSet {
         };
         text += &encode_one_hot_from("slot1", "first", n, 16, 1);
         text += &format!("always @(*) begin\n    found = upto[{}];\n    pointer = slot1;\nend\n", n - 1);
+        for k in 0..n {
+            text += &format!("always @(*) first${k} = first[{k}];\n");
+        }
+        for k in 0..n - 1 {
+            text += &format!("always @(*) reached${k} = upto[{k}];\n");
+        }
+        Verilog::Custom(text)
+    }
+}
+
+/// `values[p]` = the OR of the entries whose bit `selects[p * entries + j]` is set: with
+/// a one-hot select (a [`LowestSet`]'s `first`), the selected entry, as an AND-OR of
+/// `log4 n` levels, with no pointer to encode and decode in between.
+#[derive(LogicBlock)]
+pub struct OneHotSelect<const W: usize> {
+    pub entries: Vec<Signal<In, Bits<W>>>,
+    pub selects: Vec<Signal<In, Bit>>,
+    pub values: Vec<Signal<Out, Bits<W>>>,
+}
+
+impl<const W: usize> OneHotSelect<W> {
+    /// `ports` read ports on one table of `entries` entries.
+    pub fn new(entries: usize, ports: usize) -> Self {
+        assert!((1..1 << 15).contains(&entries) && ports > 0, "{ports} ports on {entries} entries");
+        OneHotSelect {
+            entries: (0..entries).map(|_| Default::default()).collect(),
+            selects: (0..ports * entries).map(|_| Default::default()).collect(),
+            values: (0..ports).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+impl<const W: usize> Logic for OneHotSelect<W> {
+    fn update(&mut self) {
+        let n = self.entries.len();
+        for p in 0..self.values.len() {
+            let mut value: Bits<W> = 0.into();
+            for j in 0..n {
+                if self.selects[p * n + j].val() {
+                    value = value | self.entries[j].val();
+                }
+            }
+            self.values[p].next = value;
+        }
+    }
+
+    fn connect(&mut self) {
+        for v in &mut self.values {
+            v.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let n = self.entries.len();
+        let mut text = String::new();
+        for p in 0..self.values.len() {
+            let terms: Vec<String> =
+                (0..n).map(|j| format!("({{{W}{{selects${}}}}} & entries${j})", p * n + j)).collect();
+            text += &format!("always @(*) values${p} = {};\n", terms.join("\n    | "));
+        }
         Verilog::Custom(text)
     }
 }
@@ -267,6 +347,20 @@ mod tests {
         assert!(text.contains("first = set & ~{upto[3:0], 1'b0};"), "{text}");
         // Pointer bit 0 is set for slots 0, 2 and 4 (pointers 1, 3, 5).
         assert!(text.contains("assign slot1[0] = |(first & 5'b10101);"), "{text}");
+    }
+
+    #[test]
+    fn the_lowest_set_bit_is_also_one_hot_with_its_prefix() {
+        let text = verilog_of(&mut LowestSet::new(3));
+        assert!(text.contains("first$2 = first[2];") && text.contains("reached$1 = upto[1];"), "{text}");
+        assert!(!text.contains("reached$2"), "the last prefix bit is `found`: {text}");
+    }
+
+    #[test]
+    fn a_one_hot_select_is_an_and_or_per_port() {
+        let text = verilog_of(&mut OneHotSelect::<8>::new(3, 2));
+        assert!(text.contains("values$1 = ({8{selects$3}} & entries$0)"), "{text}");
+        assert!(text.contains("| ({8{selects$5}} & entries$2);"), "{text}");
     }
 
     #[test]

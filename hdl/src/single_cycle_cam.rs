@@ -21,16 +21,20 @@
 //! thread array's unmatched messages of one block: entry `j` of them is on `block_*[(count
 //! + j) mod M]` (`M`, the block width, a power of two at least the block size), so slot
 //! `count + j` takes the block port its own index names, a fixed wire, with no mux over
-//! the block. The search is a prefix-OR tree over the per-slot hits and a parallel mux of
-//! the hit slot's fields ([`crate::select`]), `log2 depth` levels rather than a chain.
+//! the block. The search is a prefix-OR tree over the per-slot hits, `log2 depth` levels
+//! rather than a chain, and the hit slot's fields are an AND-OR by the one-hot first hit
+//! ([`crate::select`]). `remove_first` removes that hit with the prefix itself as the
+//! shift's condition (a slot at or above the first hit takes its younger neighbour), so
+//! neither the fields nor the removal wait for the hit's index to be encoded and compared.
 //!
 //! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
 //! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
-//! with `remove_index` deletes one entry at the next edge. Insert and remove may happen in
+//! with `remove_index` deletes one entry at the next edge (`remove_first`: the search's
+//! hit, whatever `remove_index` says). Insert and remove may happen in
 //! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
 //! remove is ignored; the engine checks `full` first.
 
-use crate::select::{LowestSet, Select};
+use crate::select::{LowestSet, OneHotSelect};
 use rust_hdl::prelude::*;
 
 /// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
@@ -65,6 +69,8 @@ pub struct SingleCycleCam {
     pub hit_tag: Signal<Out, Bits<TAG_BITS>>,
     pub remove_valid: Signal<In, Bit>,
     pub remove_index: Signal<In, Bits<INDEX_BITS>>,
+    /// Removes the search's first hit (if any) at the next edge.
+    pub remove_first: Signal<In, Bit>,
     /// Empties the CAM at the next edge (a flush); overrides insert and remove.
     pub clear: Signal<In, Bit>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
@@ -89,9 +95,13 @@ pub struct SingleCycleCam {
     /// Per slot: it holds an entry the search matches.
     matches: Vec<Signal<Local, Bit>>,
     first_hit: LowestSet,
-    hit_handle_sel: Select<HANDLE_BITS>,
-    hit_src_sel: Select<SRC_BITS>,
-    hit_tag_sel: Select<TAG_BITS>,
+    hit_handle_sel: OneHotSelect<HANDLE_BITS>,
+    hit_src_sel: OneHotSelect<SRC_BITS>,
+    hit_tag_sel: OneHotSelect<TAG_BITS>,
+    /// An entry leaves this cycle; per slot but the last, it is at or above the one that
+    /// leaves (and takes its younger neighbour).
+    removing: Signal<Local, Bit>,
+    shifts: Vec<Signal<Local, Bit>>,
     used: DFF<Bits<INDEX_BITS>>,
     comm: Vec<DFF<Bits<COMM_BITS>>>,
     src: Vec<DFF<Bits<SRC_BITS>>>,
@@ -138,6 +148,7 @@ impl SingleCycleCam {
             hit_tag: Default::default(),
             remove_valid: Default::default(),
             remove_index: Default::default(),
+            remove_first: Default::default(),
             clear: Default::default(),
             count: Default::default(),
             full: Default::default(),
@@ -158,9 +169,11 @@ impl SingleCycleCam {
             block_end: Default::default(),
             matches: (0..d).map(|_| Default::default()).collect(),
             first_hit: LowestSet::new(d),
-            hit_handle_sel: Select::shared(d, 1),
-            hit_src_sel: Select::shared(d, 1),
-            hit_tag_sel: Select::shared(d, 1),
+            hit_handle_sel: OneHotSelect::new(d, 1),
+            hit_src_sel: OneHotSelect::new(d, 1),
+            hit_tag_sel: OneHotSelect::new(d, 1),
+            removing: Default::default(),
+            shifts: (1..d).map(|_| Default::default()).collect(),
             used: Default::default(),
             comm: regs(d),
             src: regs(d),
@@ -222,10 +235,10 @@ impl Logic for SingleCycleCam {
             self.hit_handle_sel.entries[i].next = self.handle[i].q.val();
             self.hit_src_sel.entries[i].next = self.src[i].q.val();
             self.hit_tag_sel.entries[i].next = self.tag[i].q.val();
+            self.hit_handle_sel.selects[i].next = self.first_hit.first[i].val();
+            self.hit_src_sel.selects[i].next = self.first_hit.first[i].val();
+            self.hit_tag_sel.selects[i].next = self.first_hit.first[i].val();
         }
-        self.hit_handle_sel.pointers[0].next = self.first_hit.pointer.val();
-        self.hit_src_sel.pointers[0].next = self.first_hit.pointer.val();
-        self.hit_tag_sel.pointers[0].next = self.first_hit.pointer.val();
         self.hit.next = self.first_hit.found.val();
         self.hit_index.next = self.zero_index.val();
         if self.first_hit.found.val() {
@@ -236,13 +249,23 @@ impl Logic for SingleCycleCam {
         self.hit_tag.next = self.hit_tag_sel.values[0].val();
 
         // Remove: every slot at or above the removed one takes its younger neighbour.
+        self.removing.next = self.remove_valid.val() & (self.remove_index.val() < self.used.q.val());
+        for i in 1..self._depth {
+            self.shifts[i - 1].next = self.slot_index[i - 1].val() >= self.remove_index.val();
+        }
+        if self.remove_first.val() {
+            self.removing.next = self.first_hit.found.val();
+            for i in 1..self._depth {
+                self.shifts[i - 1].next = self.first_hit.reached[i - 1].val();
+            }
+        }
         self.insert_at.next = self.used.q.val();
         self.used.d.next = self.used.q.val();
-        if self.remove_valid.val() & (self.remove_index.val() < self.used.q.val()) {
+        if self.removing.val() {
             self.insert_at.next = self.used.q.val() - self.one.val();
             self.used.d.next = self.used.q.val() - self.one.val();
             for i in 1..self._depth {
-                if self.slot_index[i - 1].val() >= self.remove_index.val() {
+                if self.shifts[i - 1].val() {
                     self.comm[i - 1].d.next = self.comm[i].q.val();
                     self.src[i - 1].d.next = self.src[i].q.val();
                     self.tag[i - 1].d.next = self.tag[i].q.val();
@@ -294,7 +317,7 @@ impl Logic for SingleCycleCam {
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 25] = [
+pub const CAM_PORTS: [(&str, u32, bool); 26] = [
     ("clock", 1, true),
     ("insert_valid", 1, true),
     ("insert_comm", COMM_BITS as u32, true),
@@ -317,6 +340,7 @@ pub const CAM_PORTS: [(&str, u32, bool); 25] = [
     ("hit_tag", TAG_BITS as u32, false),
     ("remove_valid", 1, true),
     ("remove_index", INDEX_BITS as u32, true),
+    ("remove_first", 1, true),
     ("clear", 1, true),
     ("count", INDEX_BITS as u32, false),
     ("full", 1, false),

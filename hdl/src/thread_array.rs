@@ -1021,8 +1021,9 @@ impl Logic for ThreadArray {
         self.umq_cam.search_mode.next = self.mode_envelope.val();
         self.umq_cam.search_handle.next = self.handle.q.val();
         self.umq_cam.remove_valid.next = false;
+        self.umq_cam.remove_first.next = false;
         self.umq_cam.clear.next = false;
-        self.umq_cam.remove_index.next = self.umq_cam.hit_index.val();
+        self.umq_cam.remove_index.next = self.zero16.val();
         // The array fills the UMQ by block inserts only; its single insert port stays idle.
         self.umq_cam.insert_valid.next = false;
         self.umq_cam.insert_comm.next = self.comm.q.val();
@@ -1564,7 +1565,7 @@ impl Logic for ThreadArray {
             }
         } else if self.state.q.val() == self.c_post.val() {
             if self.umq_cam.hit.val() {
-                self.umq_cam.remove_valid.next = true;
+                self.umq_cam.remove_first.next = true;
                 self.kind.d.next = self.r_matched.val();
                 self.msg.d.next = self.umq_cam.hit_handle.val();
                 self.msg_src_r.d.next = self.umq_cam.hit_src.val();
@@ -1638,7 +1639,7 @@ impl Logic for ThreadArray {
             if self.umq_cam.hit.val() {
                 self.kind.d.next = self.r_probe_found.val();
                 if self.op.q.val() == self.op_matched_probe.val() {
-                    self.umq_cam.remove_valid.next = true;
+                    self.umq_cam.remove_first.next = true;
                 }
             } else {
                 self.kind.d.next = self.r_probe_none.val();

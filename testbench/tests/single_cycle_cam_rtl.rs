@@ -56,6 +56,8 @@ struct Step {
     mode: u64,
     insert: Option<Entry>,
     remove: Option<usize>,
+    /// Removes the search's hit (`remove_first`) instead of an index.
+    remove_first: bool,
     /// A block insert (alone in its cycle, as in the thread array's tail).
     block: Option<Vec<Entry>>,
 }
@@ -80,8 +82,16 @@ fn step() -> impl Strategy<Value = Step> {
         mode.clone(),
         prop::option::weighted(0.6, entry()),
         prop::option::weighted(0.4, 0..DEPTH + 2),
+        prop::bool::weighted(0.3),
     )
-        .prop_map(|(search, mode, insert, remove)| Step { search, mode, insert, remove, block: None });
+        .prop_map(|(search, mode, insert, remove, remove_first)| Step {
+            search,
+            mode,
+            insert,
+            remove: remove.filter(|_| !remove_first),
+            remove_first,
+            block: None,
+        });
     // A block's messages carry no wildcards (they are arrivals).
     let message = entry().prop_map(|e| Entry { src_any: false, tag_any: false, ..e });
     let block =
@@ -90,6 +100,7 @@ fn step() -> impl Strategy<Value = Step> {
             mode,
             insert: None,
             remove: None,
+            remove_first: false,
             block: Some(block),
         });
     prop_oneof![5 => single, 1 => block]
@@ -164,7 +175,8 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
         }
         set(model, "remove_valid", s.remove.is_some() as u64);
         set(model, "remove_index", s.remove.unwrap_or(0) as u64);
-        if let Some(k) = s.remove {
+        set(model, "remove_first", s.remove_first as u64);
+        if let Some(k) = s.remove.or(want.filter(|_| s.remove_first)) {
             if k < reference.len() {
                 reference.remove(k);
             }
@@ -199,6 +211,7 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
         model.tick(1);
         set(model, "insert_valid", 0);
         set(model, "remove_valid", 0);
+        set(model, "remove_first", 0);
         set(model, "block_valid", 0);
     }
     Ok(())
