@@ -353,6 +353,9 @@ pub struct ThreadArray {
     rd_valid: Select<1>,
     rd_taken: Select<1>,
     rd_next: Select<16>,
+    /// The entry has a successor (`next` is not 0): read beside `rd_next`, so the end of a
+    /// list is known without a compare behind the D-way read (pointer 0 reads 0: none).
+    rd_more: Select<1>,
     /// Lane 0's candidate's sequence id (one port).
     rd_seq0: Select<16>,
     /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
@@ -439,6 +442,8 @@ pub struct ThreadArray {
     s_take: Vec<Signal<Local, Bit>>,
     s_distance: Vec<Signal<Local, Bits<32>>>,
     s_in_run: Vec<Signal<Local, Bit>>,
+    /// Per slot: its `next` is a receive.
+    s_more: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
     /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
@@ -687,6 +692,7 @@ impl ThreadArray {
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
+            rd_more: Select::shared(d, n),
             rd_seq0: Select::shared(d, 1),
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
@@ -754,6 +760,7 @@ impl ThreadArray {
             s_take: locals(d),
             s_distance: locals(d),
             s_in_run: locals(d),
+            s_more: locals(d),
             s_before: locals(d),
             s_after: locals(d),
             s_new_next: locals(d),
@@ -884,6 +891,8 @@ impl Logic for ThreadArray {
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
+            self.s_more[s].next = self.d_next[s].q.val() != self.zero16.val();
+            self.rd_more.entries[s].next = self.s_more[s].val().into();
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
@@ -1077,6 +1086,7 @@ impl Logic for ThreadArray {
             self.rd_valid.pointers[i].next = self.w_ptr[i].val();
             self.rd_taken.pointers[i].next = self.w_ptr[i].val();
             self.rd_next.pointers[i].next = self.w_ptr[i].val();
+            self.rd_more.pointers[i].next = self.w_ptr[i].val();
             self.dr_comm[i].read_address.next = self.w_ptr[i].val();
             self.dr_src[i].read_address.next = self.w_ptr[i].val();
             self.dr_tag[i].read_address.next = self.w_ptr[i].val();
@@ -1089,8 +1099,7 @@ impl Logic for ThreadArray {
             self.ex_valid[i].d.next = self.rd_valid.values[i].val().any();
             self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
             self.ex_next[i].d.next = self.rd_next.values[i].val();
-            self.w_last[i].next = (self.w_ptr[i].val() == self.zero16.val())
-                | (self.rd_next.values[i].val() == self.zero16.val());
+            self.w_last[i].next = !self.rd_more.values[i].val().any();
             self.ex_last[i].d.next = self.w_last[i].val();
 
             // The compare stage.
