@@ -77,7 +77,7 @@ use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
-use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
+use crate::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
@@ -369,11 +369,19 @@ pub struct ThreadArray {
     /// during a cancel's unlink), read from registers while the banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
+    /// The same receives have a predecessor, a successor (one bit each, compared per slot
+    /// from registers): whether an unlink writes the head or the tail is known without a
+    /// compare behind the D-way read and the grant.
+    rd_has_prev_of: Select<1>,
+    rd_has_next_of: Select<1>,
+    /// The run's last receive has a successor (one port).
+    run_last_more: Select<1>,
     /// The posted receive's list's tail, from its bank (one port).
     tail_word: Select<16>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
-    cancel_list: Select<16>,
+    /// The found receive's list, selected by the search's one-hot first hit.
+    cancel_list: OneHotSelect<16>,
     /// The unmatched messages' ranks, and per UMQ block port the lane that fills it.
     umq_rank: PrefixCount,
     rot_lane: OneHotPointers,
@@ -444,6 +452,8 @@ pub struct ThreadArray {
     s_in_run: Vec<Signal<Local, Bit>>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
+    /// Per slot: its `prev` is a receive.
+    s_less: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
     /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
@@ -461,6 +471,10 @@ pub struct ThreadArray {
     u_list: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
+    /// The leaving receive (or run) has a predecessor, a successor: else the unit writes
+    /// the list's head, its tail.
+    u_has_prev: Vec<Signal<Local, Bit>>,
+    u_has_next: Vec<Signal<Local, Bit>>,
     hb_en: Vec<Signal<Local, Bit>>,
     hb_addr: Vec<Signal<Local, Bits<16>>>,
     hb_data: Vec<Signal<Local, Bits<16>>>,
@@ -700,10 +714,13 @@ impl ThreadArray {
             run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
+            run_last_more: Select::shared(n, 1),
             tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
-            cancel_list: Select::shared(d, 1),
+            cancel_list: OneHotSelect::new(d, 1),
             umq_rank: PrefixCount::new(n),
             rot_lane: OneHotPointers::new(rot, n),
             rot_comm: Select::shared(n, rot),
@@ -761,6 +778,7 @@ impl ThreadArray {
             s_distance: locals(d),
             s_in_run: locals(d),
             s_more: locals(d),
+            s_less: locals(d),
             s_before: locals(d),
             s_after: locals(d),
             s_new_next: locals(d),
@@ -773,6 +791,8 @@ impl ThreadArray {
             u_list: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
+            u_has_prev: locals(nb),
+            u_has_next: locals(nb),
             hb_en: locals(nb),
             hb_addr: locals(nb),
             hb_data: locals(nb),
@@ -896,7 +916,11 @@ impl Logic for ThreadArray {
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.s_less[s].next = self.d_prev[s].q.val() != self.zero16.val();
+            self.rd_has_prev_of.entries[s].next = self.s_less[s].val().into();
+            self.rd_has_next_of.entries[s].next = self.s_more[s].val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
+            self.cancel_list.selects[s].next = self.cancel_slot.first[s].val();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next =
                 self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.handle.q.val());
@@ -991,7 +1015,10 @@ impl Logic for ThreadArray {
             self.lane_recv[i].next = self.dr_handle[i].read_data.val();
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_has_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
+            self.run_last_more.entries[i].next = self.rd_has_next_of.values[i].val();
             self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
@@ -1277,6 +1304,7 @@ impl Logic for ThreadArray {
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_more.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
@@ -1380,13 +1408,14 @@ impl Logic for ThreadArray {
                 self.g_more.next = true;
             }
         }
-        self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
         // D-way read are side by side, not in series.
         if self.state.q.val() == self.c_unlink.val() {
             self.rd_prev_of.pointers[0].next = self.alloc.q.val();
             self.rd_next_of.pointers[0].next = self.alloc.q.val();
+            self.rd_has_prev_of.pointers[0].next = self.alloc.q.val();
+            self.rd_has_next_of.pointers[0].next = self.alloc.q.val();
         }
         for lanes in self._lanes..self._lanes_once {
             for b in 0..self._banks {
@@ -1394,16 +1423,23 @@ impl Logic for ThreadArray {
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
                 self.u_list[b].next = self.zero16.val();
+                self.u_has_prev[b].next = false;
+                self.u_has_next[b].next = false;
                 for i in 0..self._lanes {
                     if self.a_grant[b * lanes + i].val() {
                         self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
                         self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
+                        self.u_has_prev[b].next =
+                            self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
+                        self.u_has_next[b].next =
+                            self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
                     }
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
                     self.u_next[b].next = self.run_last.values[0].val();
+                    self.u_has_next[b].next = self.run_last_more.values[0].val().any();
                 }
                 if (self.state.q.val() == self.c_unlink.val())
                     & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
@@ -1412,6 +1448,8 @@ impl Logic for ThreadArray {
                     self.u_prev[b].next = self.rd_prev_of.values[0].val();
                     self.u_next[b].next = self.rd_next_of.values[0].val();
                     self.u_list[b].next = self.post_list.q.val();
+                    self.u_has_prev[b].next = self.rd_has_prev_of.values[0].val().any();
+                    self.u_has_next[b].next = self.rd_has_next_of.values[0].val().any();
                 }
             }
         }
@@ -1690,10 +1728,10 @@ impl Logic for ThreadArray {
             if self.u_en[b].val() {
                 self.hb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
                 self.hb_data[b].next = self.u_next[b].val();
-                self.hb_en[b].next = self.u_prev[b].val() == self.zero16.val();
+                self.hb_en[b].next = !self.u_has_prev[b].val();
                 self.tb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
                 self.tb_data[b].next = self.u_prev[b].val();
-                self.tb_en[b].next = self.u_next[b].val() == self.zero16.val();
+                self.tb_en[b].next = !self.u_has_next[b].val();
             }
         }
         // The neighbours' new links. The slot before a leaving receive is the one whose
