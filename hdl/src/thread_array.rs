@@ -53,7 +53,9 @@
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
 //! cycle (the lowest lane's of that bank): read its `prev` and `next`, link them to each
-//! other, write the head or tail when it was first or last. The fast path's run is
+//! other, write the head or tail when it was first or last. Each lane reads its receive's
+//! neighbours, decodes them into the slots to rewrite and reads whether they exist (one
+//! bit each) while the banks arbitrate, so after the grant only AND-ORs remain. The fast path's run is
 //! consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to the last
 //! one's `next`. A slow lane's receive leaves in the cycle after it is taken (slow lanes
 //! take one after another, so nothing else is unlinking). Descriptors of taken receives
@@ -363,8 +365,6 @@ pub struct ThreadArray {
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
-    /// The run's last receive (one port: lane `count - 1`'s slot).
-    run_last_slot: Select<16>,
     /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
     /// during a cancel's unlink), read from registers while the banks arbitrate.
     rd_prev_of: Select<16>,
@@ -425,11 +425,14 @@ pub struct ThreadArray {
     w_prev_done: Vec<Signal<Local, Bit>>,
     w_eligible: Vec<Signal<Local, Bit>>,
     w_granted: Vec<Signal<Local, Bit>>,
-    /// Per lane: it unlinks this cycle; the first and last receive it removes (the
-    /// fast path's run for lane 0, the cancelled receive during a cancel's unlink).
+    /// Per lane: it unlinks this cycle; the receives before and after what it removes
+    /// (the fast path's run for lane 0, the cancelled receive during a cancel's unlink).
     w_unlinks: Vec<Signal<Local, Bit>>,
-    w_front: Vec<Signal<Local, Bits<16>>>,
-    w_back: Vec<Signal<Local, Bits<16>>>,
+    w_before: Vec<Signal<Local, Bits<16>>>,
+    w_after: Vec<Signal<Local, Bits<16>>>,
+    /// Per lane × slot: the slot is the one before (after) what the lane unlinks.
+    w_names_before: Vec<Signal<Local, Bit>>,
+    w_names_after: Vec<Signal<Local, Bit>>,
     w_unmatched: Vec<Signal<Local, Bit>>,
     w_place: Vec<Signal<Local, Bits<16>>>,
     w_fits: Vec<Signal<Local, Bit>>,
@@ -454,8 +457,8 @@ pub struct ThreadArray {
     s_more: Vec<Signal<Local, Bit>>,
     /// Per slot: its `prev` is a receive.
     s_less: Vec<Signal<Local, Bit>>,
-    /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
-    /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
+    /// Per slot: it is before (after) a receive that leaves this cycle, and its new
+    /// `next` (`prev`) from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
     s_after: Vec<Signal<Local, Bit>>,
     s_new_next: Vec<Signal<Local, Bits<16>>>,
@@ -711,7 +714,6 @@ impl ThreadArray {
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
-            run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
             rd_has_prev_of: Select::shared(d, n),
@@ -758,8 +760,10 @@ impl ThreadArray {
             w_eligible: locals(n),
             w_granted: locals(n),
             w_unlinks: locals(n),
-            w_front: locals(n),
-            w_back: locals(n),
+            w_before: locals(n),
+            w_after: locals(n),
+            w_names_before: locals(n * d),
+            w_names_after: locals(n * d),
             w_unmatched: locals(n),
             w_place: locals(n),
             w_fits: locals(n),
@@ -1019,7 +1023,6 @@ impl Logic for ThreadArray {
             self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
             self.run_last_more.entries[i].next = self.rd_has_next_of.values[i].val();
-            self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
@@ -1305,7 +1308,6 @@ impl Logic for ThreadArray {
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_more.pointers[0].next = self.run_last_lane.pointers[0].val();
-        self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -1734,37 +1736,44 @@ impl Logic for ThreadArray {
                 self.tb_en[b].next = !self.u_has_next[b].val();
             }
         }
-        // The neighbours' new links. The slot before a leaving receive is the one whose
-        // `next` holds it, and the slot after the one whose `prev` does: compares of
-        // registers, side by side with the arbitration, instead of decoding the unlink
-        // unit's `prev` and `next` after it (which put a pointer compare behind the D-way
-        // read and the grant). A slot that left earlier (a slow lane's, still valid until
-        // the block ends) or a free one may hold a stale link that matches too; writing
-        // its own link is harmless, since no list reaches it and posting rewrites both.
+        // The neighbours' new links. Every lane decodes the neighbours it read by its own
+        // pointer while the banks arbitrate, so the decode is side by side with the grant,
+        // not behind it: a slot is written when a granted lane's decode names it (which
+        // costs an N-input OR per slot instead of a pointer compare after the grant).
         for i in 0..self._lanes {
             self.w_unlinks[i].next = self.w_granted[i].val();
-            self.w_front[i].next = self.ln_slot[i].q.val();
-            self.w_back[i].next = self.ln_slot[i].q.val();
+            self.w_before[i].next = self.rd_prev_of.values[i].val();
+            self.w_after[i].next = self.rd_next_of.values[i].val();
         }
         if self.fast_taken.q.val() {
-            self.w_back[0].next = self.run_last_slot.values[0].val();
+            self.w_after[0].next = self.run_last.values[0].val();
         }
         if self.state.q.val() == self.c_unlink.val() {
             self.w_unlinks[0].next = true;
-            self.w_front[0].next = self.alloc.q.val();
-            self.w_back[0].next = self.alloc.q.val();
         }
-        for s in 0..self._descriptors {
-            self.s_before[s].next = false;
-            self.s_after[s].next = false;
+        for descriptors in self._descriptors..self._descriptors_once {
             for i in 0..self._lanes {
-                if self.w_unlinks[i].val() & (self.d_next[s].q.val() == self.w_front[i].val()) {
-                    self.s_before[s].next = true;
-                }
-                if self.w_unlinks[i].val() & (self.d_prev[s].q.val() == self.w_back[i].val()) {
-                    self.s_after[s].next = true;
+                for s in 0..self._descriptors {
+                    self.w_names_before[i * descriptors + s].next =
+                        self.w_unlinks[i].val() & (self.w_before[i].val() == self.slot1[s].val());
+                    self.w_names_after[i * descriptors + s].next =
+                        self.w_unlinks[i].val() & (self.w_after[i].val() == self.slot1[s].val());
                 }
             }
+            for s in 0..self._descriptors {
+                self.s_before[s].next = false;
+                self.s_after[s].next = false;
+                for i in 0..self._lanes {
+                    if self.w_names_before[i * descriptors + s].val() {
+                        self.s_before[s].next = true;
+                    }
+                    if self.w_names_after[i * descriptors + s].val() {
+                        self.s_after[s].next = true;
+                    }
+                }
+            }
+        }
+        for s in 0..self._descriptors {
             // The slot's list is in its bank, so its new links come from that bank's unit.
             self.s_new_next[s].next = self.zero16.val();
             self.s_new_prev[s].next = self.zero16.val();
