@@ -53,9 +53,10 @@
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
 //! cycle (the lowest lane's of that bank): read its `prev` and `next`, link them to each
-//! other, write the head or tail when it was first or last. Each lane reads its receive's
-//! neighbours, decodes them into the slots to rewrite and reads whether they exist (one
-//! bit each) while the banks arbitrate, so after the grant only AND-ORs remain. The fast path's run is
+//! other, write the head or tail when it was first or last. The slots whose links change
+//! are found beside the arbitration, not after it: the one before a leaving receive is
+//! the slot whose `next` holds it (a compare of registers per lane and slot), so the
+//! grant is followed only by AND-ORs. The fast path's run is
 //! consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to the last
 //! one's `next`. A slow lane's receive leaves in the cycle after it is taken (slow lanes
 //! take one after another, so nothing else is unlinking). Descriptors of taken receives
@@ -79,7 +80,7 @@ use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
-use crate::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
+use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
@@ -365,23 +366,17 @@ pub struct ThreadArray {
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
+    /// The run's last receive (one port: lane `count - 1`'s slot).
+    run_last_slot: Select<16>,
     /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
     /// during a cancel's unlink), read from registers while the banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
-    /// The same receives have a predecessor, a successor (one bit each, compared per slot
-    /// from registers): whether an unlink writes the head or the tail is known without a
-    /// compare behind the D-way read and the grant.
-    rd_has_prev_of: Select<1>,
-    rd_has_next_of: Select<1>,
-    /// The run's last receive has a successor (one port).
-    run_last_more: Select<1>,
     /// The posted receive's list's tail, from its bank (one port).
     tail_word: Select<16>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
-    /// The found receive's list, selected by the search's one-hot first hit.
-    cancel_list: OneHotSelect<16>,
+    cancel_list: Select<16>,
     /// The unmatched messages' ranks, and per UMQ block port the lane that fills it.
     umq_rank: PrefixCount,
     rot_lane: OneHotPointers,
@@ -425,14 +420,11 @@ pub struct ThreadArray {
     w_prev_done: Vec<Signal<Local, Bit>>,
     w_eligible: Vec<Signal<Local, Bit>>,
     w_granted: Vec<Signal<Local, Bit>>,
-    /// Per lane: it unlinks this cycle; the receives before and after what it removes
-    /// (the fast path's run for lane 0, the cancelled receive during a cancel's unlink).
+    /// Per lane: it unlinks this cycle; the first and last receive it removes (the
+    /// fast path's run for lane 0, the cancelled receive during a cancel's unlink).
     w_unlinks: Vec<Signal<Local, Bit>>,
-    w_before: Vec<Signal<Local, Bits<16>>>,
-    w_after: Vec<Signal<Local, Bits<16>>>,
-    /// Per lane × slot: the slot is the one before (after) what the lane unlinks.
-    w_names_before: Vec<Signal<Local, Bit>>,
-    w_names_after: Vec<Signal<Local, Bit>>,
+    w_front: Vec<Signal<Local, Bits<16>>>,
+    w_back: Vec<Signal<Local, Bits<16>>>,
     w_unmatched: Vec<Signal<Local, Bit>>,
     w_place: Vec<Signal<Local, Bits<16>>>,
     w_fits: Vec<Signal<Local, Bit>>,
@@ -455,10 +447,8 @@ pub struct ThreadArray {
     s_in_run: Vec<Signal<Local, Bit>>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
-    /// Per slot: its `prev` is a receive.
-    s_less: Vec<Signal<Local, Bit>>,
-    /// Per slot: it is before (after) a receive that leaves this cycle, and its new
-    /// `next` (`prev`) from its bank's unlink unit.
+    /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
+    /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
     s_after: Vec<Signal<Local, Bit>>,
     s_new_next: Vec<Signal<Local, Bits<16>>>,
@@ -474,10 +464,6 @@ pub struct ThreadArray {
     u_list: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
-    /// The leaving receive (or run) has a predecessor, a successor: else the unit writes
-    /// the list's head, its tail.
-    u_has_prev: Vec<Signal<Local, Bit>>,
-    u_has_next: Vec<Signal<Local, Bit>>,
     hb_en: Vec<Signal<Local, Bit>>,
     hb_addr: Vec<Signal<Local, Bits<16>>>,
     hb_data: Vec<Signal<Local, Bits<16>>>,
@@ -714,15 +700,13 @@ impl ThreadArray {
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
+            run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
-            rd_has_prev_of: Select::shared(d, n),
-            rd_has_next_of: Select::shared(d, n),
-            run_last_more: Select::shared(n, 1),
             tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
-            cancel_list: OneHotSelect::new(d, 1),
+            cancel_list: Select::shared(d, 1),
             umq_rank: PrefixCount::new(n),
             rot_lane: OneHotPointers::new(rot, n),
             rot_comm: Select::shared(n, rot),
@@ -760,10 +744,8 @@ impl ThreadArray {
             w_eligible: locals(n),
             w_granted: locals(n),
             w_unlinks: locals(n),
-            w_before: locals(n),
-            w_after: locals(n),
-            w_names_before: locals(n * d),
-            w_names_after: locals(n * d),
+            w_front: locals(n),
+            w_back: locals(n),
             w_unmatched: locals(n),
             w_place: locals(n),
             w_fits: locals(n),
@@ -782,7 +764,6 @@ impl ThreadArray {
             s_distance: locals(d),
             s_in_run: locals(d),
             s_more: locals(d),
-            s_less: locals(d),
             s_before: locals(d),
             s_after: locals(d),
             s_new_next: locals(d),
@@ -795,8 +776,6 @@ impl ThreadArray {
             u_list: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
-            u_has_prev: locals(nb),
-            u_has_next: locals(nb),
             hb_en: locals(nb),
             hb_addr: locals(nb),
             hb_data: locals(nb),
@@ -920,11 +899,7 @@ impl Logic for ThreadArray {
             self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
-            self.s_less[s].next = self.d_prev[s].q.val() != self.zero16.val();
-            self.rd_has_prev_of.entries[s].next = self.s_less[s].val().into();
-            self.rd_has_next_of.entries[s].next = self.s_more[s].val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
-            self.cancel_list.selects[s].next = self.cancel_slot.first[s].val();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next =
                 self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.handle.q.val());
@@ -1019,10 +994,8 @@ impl Logic for ThreadArray {
             self.lane_recv[i].next = self.dr_handle[i].read_data.val();
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
-            self.rd_has_prev_of.pointers[i].next = self.ln_slot[i].q.val();
-            self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
-            self.run_last_more.entries[i].next = self.rd_has_next_of.values[i].val();
+            self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
             self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
             self.rot_src.entries[i].next = self.ln_src[i].q.val();
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
@@ -1307,7 +1280,7 @@ impl Logic for ThreadArray {
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
-        self.run_last_more.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -1410,14 +1383,13 @@ impl Logic for ThreadArray {
                 self.g_more.next = true;
             }
         }
+        self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
         // D-way read are side by side, not in series.
         if self.state.q.val() == self.c_unlink.val() {
             self.rd_prev_of.pointers[0].next = self.alloc.q.val();
             self.rd_next_of.pointers[0].next = self.alloc.q.val();
-            self.rd_has_prev_of.pointers[0].next = self.alloc.q.val();
-            self.rd_has_next_of.pointers[0].next = self.alloc.q.val();
         }
         for lanes in self._lanes..self._lanes_once {
             for b in 0..self._banks {
@@ -1425,23 +1397,16 @@ impl Logic for ThreadArray {
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
                 self.u_list[b].next = self.zero16.val();
-                self.u_has_prev[b].next = false;
-                self.u_has_next[b].next = false;
                 for i in 0..self._lanes {
                     if self.a_grant[b * lanes + i].val() {
                         self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
                         self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
-                        self.u_has_prev[b].next =
-                            self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
-                        self.u_has_next[b].next =
-                            self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
                     }
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
                     self.u_next[b].next = self.run_last.values[0].val();
-                    self.u_has_next[b].next = self.run_last_more.values[0].val().any();
                 }
                 if (self.state.q.val() == self.c_unlink.val())
                     & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
@@ -1450,8 +1415,6 @@ impl Logic for ThreadArray {
                     self.u_prev[b].next = self.rd_prev_of.values[0].val();
                     self.u_next[b].next = self.rd_next_of.values[0].val();
                     self.u_list[b].next = self.post_list.q.val();
-                    self.u_has_prev[b].next = self.rd_has_prev_of.values[0].val().any();
-                    self.u_has_next[b].next = self.rd_has_next_of.values[0].val().any();
                 }
             }
         }
@@ -1730,50 +1693,43 @@ impl Logic for ThreadArray {
             if self.u_en[b].val() {
                 self.hb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
                 self.hb_data[b].next = self.u_next[b].val();
-                self.hb_en[b].next = !self.u_has_prev[b].val();
+                self.hb_en[b].next = self.u_prev[b].val() == self.zero16.val();
                 self.tb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
                 self.tb_data[b].next = self.u_prev[b].val();
-                self.tb_en[b].next = !self.u_has_next[b].val();
+                self.tb_en[b].next = self.u_next[b].val() == self.zero16.val();
             }
         }
-        // The neighbours' new links. Every lane decodes the neighbours it read by its own
-        // pointer while the banks arbitrate, so the decode is side by side with the grant,
-        // not behind it: a slot is written when a granted lane's decode names it (which
-        // costs an N-input OR per slot instead of a pointer compare after the grant).
+        // The neighbours' new links. The slot before a leaving receive is the one whose
+        // `next` holds it, and the slot after the one whose `prev` does: compares of
+        // registers, side by side with the arbitration, instead of decoding the unlink
+        // unit's `prev` and `next` after it (which put a pointer compare behind the D-way
+        // read and the grant). A slot that left earlier (a slow lane's, still valid until
+        // the block ends) or a free one may hold a stale link that matches too; writing
+        // its own link is harmless, since no list reaches it and posting rewrites both.
         for i in 0..self._lanes {
             self.w_unlinks[i].next = self.w_granted[i].val();
-            self.w_before[i].next = self.rd_prev_of.values[i].val();
-            self.w_after[i].next = self.rd_next_of.values[i].val();
+            self.w_front[i].next = self.ln_slot[i].q.val();
+            self.w_back[i].next = self.ln_slot[i].q.val();
         }
         if self.fast_taken.q.val() {
-            self.w_after[0].next = self.run_last.values[0].val();
+            self.w_back[0].next = self.run_last_slot.values[0].val();
         }
         if self.state.q.val() == self.c_unlink.val() {
             self.w_unlinks[0].next = true;
-        }
-        for descriptors in self._descriptors..self._descriptors_once {
-            for i in 0..self._lanes {
-                for s in 0..self._descriptors {
-                    self.w_names_before[i * descriptors + s].next =
-                        self.w_unlinks[i].val() & (self.w_before[i].val() == self.slot1[s].val());
-                    self.w_names_after[i * descriptors + s].next =
-                        self.w_unlinks[i].val() & (self.w_after[i].val() == self.slot1[s].val());
-                }
-            }
-            for s in 0..self._descriptors {
-                self.s_before[s].next = false;
-                self.s_after[s].next = false;
-                for i in 0..self._lanes {
-                    if self.w_names_before[i * descriptors + s].val() {
-                        self.s_before[s].next = true;
-                    }
-                    if self.w_names_after[i * descriptors + s].val() {
-                        self.s_after[s].next = true;
-                    }
-                }
-            }
+            self.w_front[0].next = self.alloc.q.val();
+            self.w_back[0].next = self.alloc.q.val();
         }
         for s in 0..self._descriptors {
+            self.s_before[s].next = false;
+            self.s_after[s].next = false;
+            for i in 0..self._lanes {
+                if self.w_unlinks[i].val() & (self.d_next[s].q.val() == self.w_front[i].val()) {
+                    self.s_before[s].next = true;
+                }
+                if self.w_unlinks[i].val() & (self.d_prev[s].q.val() == self.w_back[i].val()) {
+                    self.s_after[s].next = true;
+                }
+            }
             // The slot's list is in its bank, so its new links come from that bank's unit.
             self.s_new_next[s].next = self.zero16.val();
             self.s_new_prev[s].next = self.zero16.val();
