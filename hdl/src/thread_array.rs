@@ -988,8 +988,9 @@ impl Logic for ThreadArray {
             self.ln_pending[i].d.next = self.ln_pending[i].q.val();
             self.ln_slow[i].d.next = self.ln_slow[i].q.val();
             self.lane_kind[i].next = self.ln_kind[i].q.val();
-            // The answer's handle: read by the taken slot, which is set at least two
-            // cycles before the block answers (the take, then the tail's first cycle).
+            // The answer's handle, read by the taken slot: a take sets `ln_slot` at least
+            // one edge before the answer is valid (the block ends in the cycle after the
+            // last take at the earliest), which is the edge the registered read needs.
             self.dr_handle[i].read_address.next = self.ln_slot[i].q.val();
             self.lane_recv[i].next = self.dr_handle[i].read_data.val();
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
