@@ -101,9 +101,9 @@ fn concat(name: &str, from: usize, n: usize) -> String {
 
 /// The lowest set bit of `bits`: `found`, and `pointer` = its index + 1 (0 when none);
 /// also as the one-hot `first`, and `reached[k]` = some bit at `k` or below is set (the
-/// prefix OR the rest is made of; for `k < n - 1`, since the last is `found`). A caller that selects by `first` or acts on the slots
-/// from the first one on uses these directly: encoding the pointer and decoding it again
-/// costs logic levels for nothing.
+/// prefix OR the rest is made of; for `k < n - 1`, since the last is `found`). A caller
+/// that selects by `first` or acts on the slots from the first one on uses these
+/// directly: encoding the pointer and decoding it again costs logic levels for nothing.
 #[derive(LogicBlock)]
 pub struct LowestSet {
     pub bits: Vec<Signal<In, Bit>>,

@@ -21,11 +21,12 @@
 //! thread array's unmatched messages of one block: entry `j` of them is on
 //! `block_*[(count + j) mod M]` (`M`, the block width, a power of two at least the block
 //! size), so slot `count + j` takes the block port its own index names, a fixed wire, with
-//! no mux over the block. The search is a prefix-OR tree over the per-slot hits, `log2 depth` levels
-//! rather than a chain, and the hit slot's fields are an AND-OR by the one-hot first hit
-//! ([`crate::select`]). `remove_first` removes that hit with the prefix itself as the
-//! shift's condition (a slot at or above the first hit takes its younger neighbour), so
-//! neither the fields nor the removal wait for the hit's index to be encoded and compared.
+//! no mux over the block. The search is a prefix-OR tree over the per-slot hits,
+//! `log2 depth` levels rather than a chain, and the hit slot's fields are an AND-OR by the
+//! one-hot first hit ([`crate::select`]). `remove_first` removes that hit with the prefix
+//! itself as the shift's condition (a slot at or above the first hit takes its younger
+//! neighbour), so neither the fields nor the removal wait for the hit's index to be
+//! encoded and compared.
 //!
 //! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
 //! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`

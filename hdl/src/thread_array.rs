@@ -17,10 +17,10 @@
 //!   `D`-way mux per lane and field instead, these reads took about 88,000 of the 212,000
 //!   LUT4s of 16 lanes with 32 descriptors on an ECP5; a RAM read takes no logic. Only
 //!   the link and the flags are still read through a parallel mux ([`crate::select`]),
-//!   since they change under a block. The booking bitmaps are not
-//!   stored: a lane books exactly its candidate, once a block, so the bitmap of a receive
-//!   is the set of lanes whose candidate register holds it (`N x N` pointer compares
-//!   instead of `D` bitmaps written through an `N x D` decode at the end of every walk);
+//!   since they change under a block. The booking bitmaps are not stored: a lane books
+//!   exactly its candidate, once a block, so the bitmap of a receive is the set of lanes
+//!   whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
+//!   written through an `N x D` decode at the end of every walk);
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
 //!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
 //!   wildcards) and a table of tails for appending. Both are *banked by list*: list `l`
@@ -38,9 +38,9 @@
 //! the smallest label across them) and books its candidate. The walk is a two-stage
 //! pipeline, so the `D`-way descriptor read and the compares are in different cycles: the
 //! read stage reads an entry (its links and flags into `ex_*` registers, its fixed
-//! fields out of the lane's RAM) while the compare stage judges the
-//! one read before; the read follows the link of the entry being compared without waiting
-//! for its verdict, and is discarded when that entry matched (its list is done). The
+//! fields out of the lane's RAM) while the compare stage judges the one read before; the
+//! read follows the link of the entry being compared without waiting for its verdict,
+//! and is discarded when that entry matched (its list is done). The
 //! partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
 //! booked; a lane whose candidate a lower lane booked — and every lane after it —
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
