@@ -439,6 +439,8 @@ pub struct ThreadArray {
     g_more: Signal<Local, Bit>,
     g_finish: Signal<Local, Bit>,
     g_room: Signal<Local, Bits<16>>,
+    /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
+    g_posting: Signal<Local, Bit>,
     /// The block's unmatched messages.
     g_total: Signal<Local, Bits<16>>,
     // Per-slot values: taken this cycle; the fast path's run.
@@ -759,6 +761,7 @@ impl ThreadArray {
             g_more: Default::default(),
             g_finish: Default::default(),
             g_room: Default::default(),
+            g_posting: Default::default(),
             g_total: Default::default(),
             s_take: locals(d),
             s_distance: locals(d),
@@ -858,6 +861,7 @@ impl Logic for ThreadArray {
             fp_ready,
             st_count
         );
+        self.g_posting.next = self.state.q.val() == self.c_insert.val();
         for m in 0..self._rot {
             self.st_comm[m].clock.next = self.clock.val();
             self.st_src[m].clock.next = self.clock.val();
@@ -945,13 +949,13 @@ impl Logic for ThreadArray {
             self.dr_tag_any[i].clock.next = self.clock.val();
             self.dr_label[i].clock.next = self.clock.val();
             self.dr_handle[i].clock.next = self.clock.val();
-            self.dr_comm[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_src[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_tag[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_src_any[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_tag_any[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_label[i].write_enable.next = self.state.q.val() == self.c_insert.val();
-            self.dr_handle[i].write_enable.next = self.state.q.val() == self.c_insert.val();
+            self.dr_comm[i].write_enable.next = self.g_posting.val();
+            self.dr_src[i].write_enable.next = self.g_posting.val();
+            self.dr_tag[i].write_enable.next = self.g_posting.val();
+            self.dr_src_any[i].write_enable.next = self.g_posting.val();
+            self.dr_tag_any[i].write_enable.next = self.g_posting.val();
+            self.dr_label[i].write_enable.next = self.g_posting.val();
+            self.dr_handle[i].write_enable.next = self.g_posting.val();
             self.dr_comm[i].write_address.next = self.alloc.q.val();
             self.dr_src[i].write_address.next = self.alloc.q.val();
             self.dr_tag[i].write_address.next = self.alloc.q.val();
