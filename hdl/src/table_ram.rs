@@ -7,8 +7,9 @@
 //! size its tables on the command line: the head and tail tables (16-bit pointers) and
 //! each lane's copy of the descriptors' fixed fields. The Verilog is the same read/write
 //! template, which Quartus, Vivado and yosys map onto block RAM (or LUT RAM when small).
-//! In simulation the words start at zero; the thread array never relies on that for
-//! correctness after a flush, which clears its head tables word by word.
+//! The words start at zero (simulators and FPGA block RAM both start cleared), which the
+//! thread array reads as "empty list" in its head and tail tables until a flush clears
+//! them word by word; its descriptor copies are only read at slots written since.
 
 use rust_hdl::prelude::*;
 
