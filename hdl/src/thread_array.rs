@@ -67,8 +67,10 @@
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
-//! cancel (search the table by handle; when found, unlink in the next cycle from
-//! registers, so the search and the unlink are not one long path), probe and matched
+//! cancel (search the table by handle: every slot's handle compare is registered in the
+//! cycle that accepts the command, the lowest hit and its list and links in the next,
+//! and the unlink in the one after, from those registers, so no two of them are one
+//! long path), probe and matched
 //! probe (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
 //! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
@@ -80,7 +82,7 @@ use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
-use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
+use crate::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
 use rust_hdl::prelude::*;
@@ -130,7 +132,7 @@ const C_RESPOND: u64 = 6;
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
 /// A cancel's second cycle: the receive the search found (slot in `alloc`, list in
-/// `post_list`, both registered) leaves its list.
+/// `post_list`, neighbours in `cancel_prev`/`cancel_next`, all registered) leaves its list.
 const C_UNLINK: u64 = 8;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -265,6 +267,9 @@ pub struct ThreadArray {
     last_tag_any: DFF<Bit>,
     alloc: DFF<Bits<16>>,
     post_list: DFF<Bits<16>>,
+    /// The cancelled receive's links, registered by the search.
+    cancel_prev: DFF<Bits<16>>,
+    cancel_next: DFF<Bits<16>>,
     /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
     /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
@@ -287,6 +292,11 @@ pub struct ThreadArray {
     d_next: Vec<DFF<Bits<16>>>,
     d_prev: Vec<DFF<Bits<16>>>,
     d_taken: Vec<DFF<Bit>>,
+    /// Per slot: it is valid and holds the handle on the command port, registered every
+    /// cycle, so a cancel's search starts from registers (the compare is in the cycle
+    /// that accepts it, nothing changes the table while it waits, and the compare's
+    /// operand is the command port's, registered upstream).
+    d_cancel_match: Vec<DFF<Bit>>,
     // The lanes.
     ln_valid: Vec<DFF<Bit>>,
     ln_comm: Vec<DFF<Bits<16>>>,
@@ -368,15 +378,19 @@ pub struct ThreadArray {
     run_last_lane: OneHotPointers,
     /// The run's last receive (one port: lane `count - 1`'s slot).
     run_last_slot: Select<16>,
-    /// Per lane: the neighbours of the receive it took (port 0: of a cancelled receive
-    /// during a cancel's unlink), read from registers while the banks arbitrate.
+    /// Per lane: the neighbours of the receive it took, read from registers while the
+    /// banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
     /// The posted receive's list's tail, from its bank (one port).
     tail_word: Select<16>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
-    cancel_list: Select<16>,
+    /// The found receive's list and links, by the search's one-hot first hit (no pointer
+    /// to encode and decode between the search and its registers).
+    cancel_list: OneHotSelect<16>,
+    cancel_prev_of: OneHotSelect<16>,
+    cancel_next_of: OneHotSelect<16>,
     /// The unmatched messages' ranks, and per UMQ block port the lane that fills it.
     umq_rank: PrefixCount,
     rot_lane: OneHotPointers,
@@ -633,6 +647,8 @@ impl ThreadArray {
             last_tag_any: Default::default(),
             alloc: Default::default(),
             post_list: Default::default(),
+            cancel_prev: Default::default(),
+            cancel_next: Default::default(),
             clear_at: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
@@ -649,6 +665,7 @@ impl ThreadArray {
             d_next: dffs(d),
             d_prev: dffs(d),
             d_taken: dffs(d),
+            d_cancel_match: dffs(d),
             ln_valid: dffs(n),
             ln_comm: dffs(n),
             ln_src: dffs(n),
@@ -708,7 +725,9 @@ impl ThreadArray {
             tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
-            cancel_list: Select::shared(d, 1),
+            cancel_list: OneHotSelect::new(d, 1),
+            cancel_prev_of: OneHotSelect::new(d, 1),
+            cancel_next_of: OneHotSelect::new(d, 1),
             umq_rank: PrefixCount::new(n),
             rot_lane: OneHotPointers::new(rot, n),
             rot_comm: Select::shared(n, rot),
@@ -855,6 +874,8 @@ impl Logic for ThreadArray {
             last_tag_any,
             alloc,
             post_list,
+            cancel_prev,
+            cancel_next,
             clear_at,
             tail_phase,
             fast_taken,
@@ -885,6 +906,9 @@ impl Logic for ThreadArray {
             self.d_next[s].clock.next = self.clock.val();
             self.d_prev[s].clock.next = self.clock.val();
             self.d_taken[s].clock.next = self.clock.val();
+            self.d_cancel_match[s].clock.next = self.clock.val();
+            self.d_cancel_match[s].d.next =
+                self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.cmd_handle.val());
             self.d_valid[s].d.next = self.d_valid[s].q.val();
             self.d_handle[s].d.next = self.d_handle[s].q.val();
             self.d_label[s].d.next = self.d_label[s].q.val();
@@ -904,9 +928,10 @@ impl Logic for ThreadArray {
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
+            self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
-            self.cancel_slot.bits[s].next =
-                self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.handle.q.val());
+            self.cancel_slot.bits[s].next = self.d_cancel_match[s].q.val();
         }
         for i in 0..self._lanes {
             self.ln_valid[i].clock.next = self.clock.val();
@@ -1388,14 +1413,14 @@ impl Logic for ThreadArray {
                 self.g_more.next = true;
             }
         }
-        self.cancel_list.pointers[0].next = self.cancel_slot.pointer.val();
+        for s in 0..self._descriptors {
+            self.cancel_list.selects[s].next = self.cancel_slot.first[s].val();
+            self.cancel_prev_of.selects[s].next = self.cancel_slot.first[s].val();
+            self.cancel_next_of.selects[s].next = self.cancel_slot.first[s].val();
+        }
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
         // D-way read are side by side, not in series.
-        if self.state.q.val() == self.c_unlink.val() {
-            self.rd_prev_of.pointers[0].next = self.alloc.q.val();
-            self.rd_next_of.pointers[0].next = self.alloc.q.val();
-        }
         for lanes in self._lanes..self._lanes_once {
             for b in 0..self._banks {
                 self.u_en[b].next = self.a_any[b].val();
@@ -1417,8 +1442,8 @@ impl Logic for ThreadArray {
                     & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
                 {
                     self.u_en[b].next = true;
-                    self.u_prev[b].next = self.rd_prev_of.values[0].val();
-                    self.u_next[b].next = self.rd_next_of.values[0].val();
+                    self.u_prev[b].next = self.cancel_prev.q.val();
+                    self.u_next[b].next = self.cancel_next.q.val();
                     self.u_list[b].next = self.post_list.q.val();
                 }
             }
@@ -1633,6 +1658,8 @@ impl Logic for ThreadArray {
             // The search; the unlink in the next cycle, from registers.
             self.alloc.d.next = self.cancel_slot.pointer.val();
             self.post_list.d.next = self.cancel_list.values[0].val();
+            self.cancel_prev.d.next = self.cancel_prev_of.values[0].val();
+            self.cancel_next.d.next = self.cancel_next_of.values[0].val();
             if self.cancel_slot.found.val() {
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
