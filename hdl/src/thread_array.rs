@@ -52,14 +52,20 @@
 //!
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
-//! cycle (the lowest lane's of that bank): read its `prev` and `next`, link them to each
-//! other, write the head or tail when it was first or last. The slots whose links change
-//! are found beside the arbitration, not after it: the one before a leaving receive is
-//! the slot whose `next` holds it (a compare of registers per lane and slot), so the
-//! grant is followed only by AND-ORs. The fast path's run is
-//! consecutive in its list, so it leaves in one unlink, from `k`'s `prev` to the last
-//! one's `next`. A slow lane's receive leaves in the cycle after it is taken (slow lanes
-//! take one after another, so nothing else is unlinking). Descriptors of taken receives
+//! cycle (the lowest lane's of that bank) in two pipeline stages, so the `D`-way read
+//! and the writes are in different clock cycles: the first arbitrates and registers the
+//! granted receive, its list and its `prev` and `next` (each lane reads its own while the
+//! banks arbitrate); the second links them to each other and writes the head or tail
+//! when it was first or last. The first stage of one record reads while the second
+//! stage of the record before it writes, so when that one was its neighbour (same list,
+//! hence same bank) it takes that one's neighbour instead (forwarding); older records'
+//! writes have landed. The slots whose links change are found in the second stage by
+//! compares of registers: the one before a leaving receive is the slot whose `next`
+//! holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
+//! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
+//! the cycle after it is taken (slow lanes take one after another, so nothing else is
+//! unlinking), and the next slow lane walks once its writes are in. The tail's last
+//! writes land in the cycle the block answers. Descriptors of taken receives
 //! are freed together when the block ends. The block's unmatched messages get their UMQ
 //! places (count plus rank among them) in the tail's first cycle and go in together in
 //! its second; those past the UMQ's room answer overflow. The block answers with one
@@ -132,7 +138,7 @@ const C_RESPOND: u64 = 6;
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
 /// A cancel's second cycle: the receive the search found (slot in `alloc`, list in
-/// `post_list`, neighbours in `cancel_prev`/`cancel_next`, all registered) leaves its list.
+/// `post_list`, the unlink unit's second stage loaded by the search) leaves its list.
 const C_UNLINK: u64 = 8;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -267,9 +273,6 @@ pub struct ThreadArray {
     last_tag_any: DFF<Bit>,
     alloc: DFF<Bits<16>>,
     post_list: DFF<Bits<16>>,
-    /// The cancelled receive's links, registered by the search.
-    cancel_prev: DFF<Bits<16>>,
-    cancel_next: DFF<Bits<16>>,
     /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
     /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
@@ -434,11 +437,6 @@ pub struct ThreadArray {
     w_prev_done: Vec<Signal<Local, Bit>>,
     w_eligible: Vec<Signal<Local, Bit>>,
     w_granted: Vec<Signal<Local, Bit>>,
-    /// Per lane: it unlinks this cycle; the first and last receive it removes (the
-    /// fast path's run for lane 0, the cancelled receive during a cancel's unlink).
-    w_unlinks: Vec<Signal<Local, Bit>>,
-    w_front: Vec<Signal<Local, Bits<16>>>,
-    w_back: Vec<Signal<Local, Bits<16>>>,
     w_unmatched: Vec<Signal<Local, Bit>>,
     w_place: Vec<Signal<Local, Bits<16>>>,
     w_fits: Vec<Signal<Local, Bit>>,
@@ -451,6 +449,8 @@ pub struct ThreadArray {
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
+    /// The unlink's second stage writes this cycle.
+    g_unlinking: Signal<Local, Bit>,
     g_finish: Signal<Local, Bit>,
     g_room: Signal<Local, Bits<16>>,
     /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
@@ -475,11 +475,32 @@ pub struct ThreadArray {
     a_any: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lane's receive leaves through the bank this cycle (one-hot).
     a_grant: Vec<Signal<Local, Bit>>,
-    // Per bank: the unlink unit and the write ports.
+    // Per bank: the unlink unit's first stage (the granted lane's receive, its list and
+    // the neighbours read for it; `front`/`back` are the first and last receive leaving).
     u_en: Vec<Signal<Local, Bit>>,
     u_list: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
+    u_front: Vec<Signal<Local, Bits<16>>>,
+    u_back: Vec<Signal<Local, Bits<16>>>,
+    /// Per bank: the unlink unit's second stage, registered from the first (or from a
+    /// cancel's search), which writes the links, the head and the tail.
+    ur_en: Vec<DFF<Bit>>,
+    ur_list: Vec<DFF<Bits<16>>>,
+    ur_prev: Vec<DFF<Bits<16>>>,
+    ur_next: Vec<DFF<Bits<16>>>,
+    ur_front: Vec<DFF<Bits<16>>>,
+    ur_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the record the second stage wrote last cycle, whose writes the record now
+    /// in the second stage could not yet read (its neighbours are forwarded from it).
+    lr_en: Vec<DFF<Bit>>,
+    lr_prev: Vec<DFF<Bits<16>>>,
+    lr_next: Vec<DFF<Bits<16>>>,
+    lr_front: Vec<DFF<Bits<16>>>,
+    lr_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the second stage's neighbours after forwarding.
+    f_prev: Vec<Signal<Local, Bits<16>>>,
+    f_next: Vec<Signal<Local, Bits<16>>>,
     hb_en: Vec<Signal<Local, Bit>>,
     hb_addr: Vec<Signal<Local, Bits<16>>>,
     hb_data: Vec<Signal<Local, Bits<16>>>,
@@ -647,8 +668,6 @@ impl ThreadArray {
             last_tag_any: Default::default(),
             alloc: Default::default(),
             post_list: Default::default(),
-            cancel_prev: Default::default(),
-            cancel_next: Default::default(),
             clear_at: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
@@ -764,9 +783,6 @@ impl ThreadArray {
             w_prev_done: locals(n),
             w_eligible: locals(n),
             w_granted: locals(n),
-            w_unlinks: locals(n),
-            w_front: locals(n),
-            w_back: locals(n),
             w_unmatched: locals(n),
             w_place: locals(n),
             w_fits: locals(n),
@@ -778,6 +794,7 @@ impl ThreadArray {
             g_shared: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
+            g_unlinking: Default::default(),
             g_finish: Default::default(),
             g_room: Default::default(),
             g_posting: Default::default(),
@@ -798,6 +815,21 @@ impl ThreadArray {
             u_list: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
+            u_front: locals(nb),
+            u_back: locals(nb),
+            ur_en: dffs(nb),
+            ur_list: dffs(nb),
+            ur_prev: dffs(nb),
+            ur_next: dffs(nb),
+            ur_front: dffs(nb),
+            ur_back: dffs(nb),
+            lr_en: dffs(nb),
+            lr_prev: dffs(nb),
+            lr_next: dffs(nb),
+            lr_front: dffs(nb),
+            lr_back: dffs(nb),
+            f_prev: locals(nb),
+            f_next: locals(nb),
             hb_en: locals(nb),
             hb_addr: locals(nb),
             hb_data: locals(nb),
@@ -874,8 +906,6 @@ impl Logic for ThreadArray {
             last_tag_any,
             alloc,
             post_list,
-            cancel_prev,
-            cancel_next,
             clear_at,
             tail_phase,
             fast_taken,
@@ -1260,11 +1290,19 @@ impl Logic for ThreadArray {
             self.g_booked.next = self.w_barrier[lanes - 1].val();
         }
         // A slow lane starts once the lane before it is done and, if that one took its
-        // receive on the slow path, has unlinked it.
+        // receive on the slow path, has unlinked it: granted, and out of the unlink's
+        // second stage (before every lane is done, only slow lanes' receives unlink).
+        self.g_unlinking.next = false;
+        for b in 0..self._banks {
+            if self.ur_en[b].q.val() {
+                self.g_unlinking.next = true;
+            }
+        }
         self.w_prev_done[0].next = true;
         for i in 1..self._lanes {
             self.w_prev_done[i].next = (self.ln_state[i - 1].q.val() == self.l_done.val())
-                & !(self.ln_pending[i - 1].q.val() & self.ln_slow[i - 1].q.val());
+                & !(self.ln_pending[i - 1].q.val() & self.ln_slow[i - 1].q.val())
+                & !self.g_unlinking.val();
         }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
@@ -1427,26 +1465,71 @@ impl Logic for ThreadArray {
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
                 self.u_list[b].next = self.zero16.val();
+                self.u_front[b].next = self.zero16.val();
+                self.u_back[b].next = self.zero16.val();
                 for i in 0..self._lanes {
                     if self.a_grant[b * lanes + i].val() {
                         self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
                         self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
+                        self.u_front[b].next = self.u_front[b].val() | self.ln_slot[i].q.val();
+                        self.u_back[b].next = self.u_back[b].val() | self.ln_slot[i].q.val();
                     }
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
                     self.u_next[b].next = self.run_last.values[0].val();
-                }
-                if (self.state.q.val() == self.c_unlink.val())
-                    & ((self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val())
-                {
-                    self.u_en[b].next = true;
-                    self.u_prev[b].next = self.cancel_prev.q.val();
-                    self.u_next[b].next = self.cancel_next.q.val();
-                    self.u_list[b].next = self.post_list.q.val();
+                    self.u_back[b].next = self.run_last_slot.values[0].val();
                 }
             }
+        }
+        // The second stage takes the first's record; a cancel's search loads it directly
+        // (nothing else unlinks outside a block).
+        for b in 0..self._banks {
+            self.ur_en[b].clock.next = self.clock.val();
+            self.ur_list[b].clock.next = self.clock.val();
+            self.ur_prev[b].clock.next = self.clock.val();
+            self.ur_next[b].clock.next = self.clock.val();
+            self.ur_front[b].clock.next = self.clock.val();
+            self.ur_back[b].clock.next = self.clock.val();
+            self.lr_en[b].clock.next = self.clock.val();
+            self.lr_prev[b].clock.next = self.clock.val();
+            self.lr_next[b].clock.next = self.clock.val();
+            self.lr_front[b].clock.next = self.clock.val();
+            self.lr_back[b].clock.next = self.clock.val();
+            self.ur_en[b].d.next = self.u_en[b].val();
+            self.ur_list[b].d.next = self.u_list[b].val();
+            self.ur_prev[b].d.next = self.u_prev[b].val();
+            self.ur_next[b].d.next = self.u_next[b].val();
+            self.ur_front[b].d.next = self.u_front[b].val();
+            self.ur_back[b].d.next = self.u_back[b].val();
+            if self.state.q.val() == self.c_cancel.val() {
+                self.ur_en[b].d.next = self.cancel_slot.found.val()
+                    & ((self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val());
+                self.ur_list[b].d.next = self.cancel_list.values[0].val();
+                self.ur_prev[b].d.next = self.cancel_prev_of.values[0].val();
+                self.ur_next[b].d.next = self.cancel_next_of.values[0].val();
+                self.ur_front[b].d.next = self.cancel_slot.pointer.val();
+                self.ur_back[b].d.next = self.cancel_slot.pointer.val();
+            }
+            // Forwarding: the first stage read this record's neighbours while last
+            // cycle's record was being written. Neighbours share a list, so a bank's
+            // records can only touch each other: when this record's predecessor was the
+            // last receive that left, its predecessor is the one that one had, and so on
+            // for the successor. Older records' writes had landed when this one was read.
+            self.f_prev[b].next = self.ur_prev[b].q.val();
+            self.f_next[b].next = self.ur_next[b].q.val();
+            if self.lr_en[b].q.val() & (self.ur_prev[b].q.val() == self.lr_back[b].q.val()) {
+                self.f_prev[b].next = self.lr_prev[b].q.val();
+            }
+            if self.lr_en[b].q.val() & (self.ur_next[b].q.val() == self.lr_front[b].q.val()) {
+                self.f_next[b].next = self.lr_next[b].q.val();
+            }
+            self.lr_en[b].d.next = self.ur_en[b].q.val();
+            self.lr_prev[b].d.next = self.f_prev[b].val();
+            self.lr_next[b].d.next = self.f_next[b].val();
+            self.lr_front[b].d.next = self.ur_front[b].q.val();
+            self.lr_back[b].d.next = self.ur_back[b].q.val();
         }
 
         // ---- The block's UMQ places: count plus rank among the unmatched. ----
@@ -1658,8 +1741,6 @@ impl Logic for ThreadArray {
             // The search; the unlink in the next cycle, from registers.
             self.alloc.d.next = self.cancel_slot.pointer.val();
             self.post_list.d.next = self.cancel_list.values[0].val();
-            self.cancel_prev.d.next = self.cancel_prev_of.values[0].val();
-            self.cancel_next.d.next = self.cancel_next_of.values[0].val();
             if self.cancel_slot.found.val() {
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
@@ -1722,43 +1803,30 @@ impl Logic for ThreadArray {
 
         // ---- The unlink units' writes: the neighbours' links, the head or the tail. ----
         for b in 0..self._banks {
-            if self.u_en[b].val() {
-                self.hb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
-                self.hb_data[b].next = self.u_next[b].val();
-                self.hb_en[b].next = self.u_prev[b].val() == self.zero16.val();
-                self.tb_addr[b].next = self.u_list[b].val() >> self.bank_shift.val();
-                self.tb_data[b].next = self.u_prev[b].val();
-                self.tb_en[b].next = self.u_next[b].val() == self.zero16.val();
+            if self.ur_en[b].q.val() {
+                self.hb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
+                self.hb_data[b].next = self.f_next[b].val();
+                self.hb_en[b].next = self.f_prev[b].val() == self.zero16.val();
+                self.tb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
+                self.tb_data[b].next = self.f_prev[b].val();
+                self.tb_en[b].next = self.f_next[b].val() == self.zero16.val();
             }
         }
-        // The neighbours' new links. The slot before a leaving receive is the one whose
-        // `next` holds it, and the slot after the one whose `prev` does: compares of
-        // registers, side by side with the arbitration, instead of decoding the unlink
-        // unit's `prev` and `next` after it (which put a pointer compare behind the D-way
-        // read and the grant). A slot that left earlier (a slow lane's, still valid until
+        // The neighbours' new links, in the second stage. The slot before a leaving
+        // receive is the one whose `next` holds it, and the slot after the one whose `prev`
+        // does: compares of registers (the current links, so last cycle's writes count),
+        // instead of decoding the unit's `prev` and `next` (which puts a pointer decode
+        // behind the forwarding). A slot that left earlier (a slow lane's, still valid until
         // the block ends) or a free one may hold a stale link that matches too; writing
         // its own link is harmless, since no list reaches it and posting rewrites both.
-        for i in 0..self._lanes {
-            self.w_unlinks[i].next = self.w_granted[i].val();
-            self.w_front[i].next = self.ln_slot[i].q.val();
-            self.w_back[i].next = self.ln_slot[i].q.val();
-        }
-        if self.fast_taken.q.val() {
-            self.w_back[0].next = self.run_last_slot.values[0].val();
-        }
-        if self.state.q.val() == self.c_unlink.val() {
-            self.w_unlinks[0].next = true;
-            self.w_front[0].next = self.alloc.q.val();
-            self.w_back[0].next = self.alloc.q.val();
-        }
         for s in 0..self._descriptors {
             self.s_before[s].next = false;
             self.s_after[s].next = false;
-            for i in 0..self._lanes {
-                if self.w_unlinks[i].val() & (self.d_next[s].q.val() == self.w_front[i].val()) {
+            for b in 0..self._banks {
+                if self.ur_en[b].q.val() & (self.d_next[s].q.val() == self.ur_front[b].q.val()) {
                     self.s_before[s].next = true;
                 }
-                if self.w_unlinks[i].val() & (self.d_prev[s].q.val() == self.w_back[i].val()) {
+                if self.ur_en[b].q.val() & (self.d_prev[s].q.val() == self.ur_back[b].q.val()) {
                     self.s_after[s].next = true;
                 }
             }
@@ -1767,8 +1835,8 @@ impl Logic for ThreadArray {
             self.s_new_prev[s].next = self.zero16.val();
             for b in 0..self._banks {
                 if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
-                    self.s_new_next[s].next = self.s_new_next[s].val() | self.u_next[b].val();
-                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.u_prev[b].val();
+                    self.s_new_next[s].next = self.s_new_next[s].val() | self.f_next[b].val();
+                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.f_prev[b].val();
                 }
             }
             if self.s_before[s].val() {

@@ -35,10 +35,11 @@
 //!   are not one path): ready a cycle after lane 0 booked, `F = max(G, T_0 + 1)`. Without
 //!   the fast path, `F = G`;
 //! - *fast path*: every conflicted lane takes its run receive at `F`;
-//! - *slow path*: lane `i` starts at `S_i = max(F, X_(i-1) + 1 + u_(i-1))`, where `X_(i-1)`
-//!   is the cycle the previous lane took its receive and `u_(i-1)` is 1 when it took it on
-//!   the slow path: that receive leaves its list in the cycle after (the *eager unlink*),
-//!   so the next walk does not meet it. The lane presents the first head address at `S_i`
+//! - *slow path*: lane `i` starts at `S_i = max(F, X_(i-1) + 1 + 2 u_(i-1))`, where
+//!   `X_(i-1)` is the cycle the previous lane took its receive and `u_(i-1)` is 1 when it
+//!   took it on the slow path: that receive leaves its list right after (the *eager
+//!   unlink*: granted in the cycle after the take, written in the one after that, the
+//!   unlink being two pipeline stages), so the next walk does not meet it. The lane presents the first head address at `S_i`
 //!   and walks again, skipping receives taken in this block: `X_i = S_i + rewalk_i`;
 //! - *the tail*, from `E + 1` where `E` is the last take: the receives still linked leave
 //!   their lists, and the unmatched messages enter the UMQ together.
@@ -113,7 +114,7 @@ pub fn block_latency(trace: &BlockTrace, banks: usize, fast_path: bool) -> u64 {
         let x = match t.path {
             Path::Optimistic => checked,
             Path::Fast => decided,
-            Path::Slow => decided.max(previous + 1 + unlinking) + t.rewalk as u64,
+            Path::Slow => decided.max(previous + 1 + 2 * unlinking) + t.rewalk as u64,
         };
         unlinking = (t.path == Path::Slow && t.list.is_some()) as u64;
         previous = x;
@@ -181,17 +182,17 @@ mod tests {
     #[test]
     fn slow_lanes_follow_one_another_and_fast_lanes_take_at_the_barrier() {
         let optimistic = thread(4, Path::Optimistic, 0);
-        // G = 6; lane 0 takes at 6, lane 1 starts at 7 and takes at 11; its receive leaves
-        // at 12, so lane 2 starts at 13 and takes at 17; then lane 0's and lane 2's
-        // receives (both list 0) leave in two rounds.
+        // G = 6; lane 0 takes at 6, lane 1 starts at 7 and takes at 11; its receive is
+        // granted the unlink at 12 and written at 13, so lane 2 starts at 14 and takes at
+        // 18; then lane 0's and lane 2's receives (both list 0) leave in two rounds.
         let slow = BlockTrace {
             threads: vec![optimistic, thread(4, Path::Slow, 4), thread(4, Path::Slow, 4)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&slow, 4, false), 17 + 1 + 2);
+        assert_eq!(block_latency(&slow, 4, false), 18 + 1 + 2);
         // With the fast path built, lane 1 waits for the decision: T_0 = 6, so F = 7 and
         // lane 1 starts at 7 all the same.
-        assert_eq!(block_latency(&slow, 4, true), 17 + 1 + 2);
+        assert_eq!(block_latency(&slow, 4, true), 18 + 1 + 2);
         // The run leaves in one unlink. Lane 0 walked as long as the others, so its run is
         // registered at 7: the fast lanes take at F = 7.
         let fast = BlockTrace {
