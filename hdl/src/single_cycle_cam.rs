@@ -29,7 +29,8 @@
 //! encoded and compared.
 //!
 //! Ports: `insert_*` appends an entry at the next edge; `search_*` is combinational and
-//! drives `hit`, `hit_index` and the hit entry's fields in the same cycle; `remove_valid`
+//! drives `hit`, `hit_index` and the hit entry's fields in the same cycle (a cycle later
+//! when built [`SingleCycleCam::with_registered_search`]); `remove_valid`
 //! with `remove_index` deletes one entry at the next edge (`remove_first`: the search's
 //! hit, whatever `remove_index` says). Insert and remove may happen in
 //! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
@@ -95,6 +96,10 @@ pub struct SingleCycleCam {
     block_end: Signal<Local, Bits<INDEX_BITS>>,
     /// Per slot: it holds an entry the search matches.
     matches: Vec<Signal<Local, Bit>>,
+    /// The matches, registered: what a registered search answers from.
+    matches_q: Vec<DFF<Bit>>,
+    /// Built with a registered search (a constant, so synthesis keeps one of the two).
+    registered_search: Constant<Bit>,
     first_hit: LowestSet,
     hit_handle_sel: OneHotSelect<HANDLE_BITS>,
     hit_src_sel: OneHotSelect<SRC_BITS>,
@@ -169,6 +174,8 @@ impl SingleCycleCam {
             insert_at: Default::default(),
             block_end: Default::default(),
             matches: (0..d).map(|_| Default::default()).collect(),
+            matches_q: regs(d),
+            registered_search: Constant::new(false),
             first_hit: LowestSet::new(d),
             hit_handle_sel: OneHotSelect::new(d, 1),
             hit_src_sel: OneHotSelect::new(d, 1),
@@ -186,6 +193,16 @@ impl SingleCycleCam {
             _block: m,
             _block_once: m + 1,
         }
+    }
+
+    /// The same CAM with a registered search: the per-slot matches are registered, so
+    /// `hit`, the hit's fields and `remove_first` answer the query presented in the cycle
+    /// before, over the entries as they were then. The caller must not insert, remove or
+    /// clear between the query and its use. The compares and the priority select are
+    /// then in different cycles (the thread array presents the command's envelope in the
+    /// cycle that accepts it, when its UMQ is idle).
+    pub fn with_registered_search(depth: usize, block: usize) -> Self {
+        SingleCycleCam { registered_search: Constant::new(true), ..SingleCycleCam::new(depth, block) }
     }
 }
 
@@ -232,7 +249,12 @@ impl Logic for SingleCycleCam {
                         & ((self.tag[i].q.val() == self.search_tag.val())
                             | self.tag_any[i].q.val()
                             | self.search_tag_any.val())));
+            self.matches_q[i].clock.next = self.clock.val();
+            self.matches_q[i].d.next = self.matches[i].val();
             self.first_hit.bits[i].next = self.matches[i].val();
+            if self.registered_search.val() {
+                self.first_hit.bits[i].next = self.matches_q[i].q.val();
+            }
             self.hit_handle_sel.entries[i].next = self.handle[i].q.val();
             self.hit_src_sel.entries[i].next = self.src[i].q.val();
             self.hit_tag_sel.entries[i].next = self.tag[i].q.val();

@@ -30,8 +30,9 @@
 //!   own read port), all copies written together. Pointers are slot + 1, 0 for none, so a
 //!   zeroed RAM is a table of empty lists;
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
-//!   answers any wildcard pattern, so a receive or probe costs one cycle; a block's
-//!   unmatched messages go in with one block insert. (The functional model keeps the
+//!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
+//!   registered: its compares run in the cycle that accepts the command, the priority
+//!   select in the next); a block's unmatched messages go in with one block insert. (The functional model keeps the
 //!   paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
@@ -728,7 +729,7 @@ impl ThreadArray {
             dr_tag_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_label: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_handle: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            umq_cam: SingleCycleCam::new(u, rot),
+            umq_cam: SingleCycleCam::with_registered_search(u, rot),
             head_word: Select::grouped(n, nb),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
@@ -1085,11 +1086,14 @@ impl Logic for ThreadArray {
         self.umq_count.next = self.umq_cam.count.val();
 
         // The UMQ: searched with the latched command, written by the block's tail.
-        self.umq_cam.search_comm.next = self.comm.q.val();
-        self.umq_cam.search_src.next = self.src.q.val();
-        self.umq_cam.search_tag.next = self.tag.q.val();
-        self.umq_cam.search_src_any.next = self.src_any.q.val();
-        self.umq_cam.search_tag_any.next = self.tag_any.q.val();
+        // The UMQ's search is registered: it compares the command being accepted, and a
+        // post or probe uses the answer in the cycle after (the UMQ does not change while
+        // the array is idle).
+        self.umq_cam.search_comm.next = self.cmd_comm.val();
+        self.umq_cam.search_src.next = self.cmd_src.val();
+        self.umq_cam.search_tag.next = self.cmd_tag.val();
+        self.umq_cam.search_src_any.next = self.cmd_src_any.val();
+        self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
         self.umq_cam.search_mode.next = self.mode_envelope.val();
         self.umq_cam.search_handle.next = self.handle.q.val();
         self.umq_cam.remove_valid.next = false;
