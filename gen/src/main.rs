@@ -342,6 +342,10 @@ struct TimingArgs {
     /// thread array). An estimate, so it cannot be recorded.
     #[arg(long, requires = "timing", conflicts_with = "record")]
     place_only: bool,
+    /// nextpnr's placer seed. Records name theirs; a second seed shows how much of a
+    /// difference between two designs is placement luck.
+    #[arg(long, default_value_t = timing::SEED, requires = "timing")]
+    seed: u32,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
     /// read their clocks (replacing an older one of the same configuration).
     #[arg(long, requires = "timing")]
@@ -375,7 +379,9 @@ impl TimingArgs {
             std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
         let hash = engine_gen::content_hash(&verilog);
         let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
-        let t = timing::run(tools, out, file, self.target_mhz, self.router, stage, xilinx_levels)?;
+        let nextpnr =
+            timing::Nextpnr { target_mhz: self.target_mhz, router: self.router, seed: self.seed, stage };
+        let t = timing::run(tools, out, file, nextpnr, xilinx_levels)?;
         let mut json = t.to_json();
         json["verilog_hash"] = serde_json::json!(hash);
         manifest["timing"] = json;

