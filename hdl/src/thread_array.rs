@@ -1085,10 +1085,9 @@ impl Logic for ThreadArray {
         self.resp_tag.next = self.msg_tag_r.q.val();
         self.umq_count.next = self.umq_cam.count.val();
 
-        // The UMQ: searched with the latched command, written by the block's tail.
-        // The UMQ's search is registered: it compares the command being accepted, and a
-        // post or probe uses the answer in the cycle after (the UMQ does not change while
-        // the array is idle).
+        // The UMQ, written by the block's tail. Its search is registered: it compares the
+        // command being accepted, and a post or probe uses the answer in the cycle after
+        // (the UMQ does not change while the array is idle).
         self.umq_cam.search_comm.next = self.cmd_comm.val();
         self.umq_cam.search_src.next = self.cmd_src.val();
         self.umq_cam.search_tag.next = self.cmd_tag.val();
