@@ -39,8 +39,9 @@
 //!   `X_(i-1)` is the cycle the previous lane took its receive and `u_(i-1)` is 1 when it
 //!   took it on the slow path: that receive leaves its list right after (the *eager
 //!   unlink*: granted in the cycle after the take, written in the one after that, the
-//!   unlink being two pipeline stages), so the next walk does not meet it. The lane presents the first head address at `S_i`
-//!   and walks again, skipping receives taken in this block: `X_i = S_i + rewalk_i`;
+//!   unlink being two pipeline stages), so the next walk does not meet it. The lane
+//!   presents the first head address at `S_i` and walks again, skipping receives taken in
+//!   this block: `X_i = S_i + rewalk_i`;
 //! - *the tail*, from `E + 1` where `E` is the last take: the receives still linked leave
 //!   their lists, and the unmatched messages enter the UMQ together.
 //!   - The head and tail tables are banked by list (`list mod banks`, [`head_banks`]),
