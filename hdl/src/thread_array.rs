@@ -32,8 +32,8 @@
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
 //!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
 //!   registered: its compares run in the cycle that accepts the command, the priority
-//!   select in the next); a block's unmatched messages go in with one block insert. (The functional model keeps the
-//!   paper's four UMQ indexes; the pairing is the same.)
+//!   select in the next); a block's unmatched messages go in with one block insert.
+//!   (The functional model keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
 //! the smallest label across them) and books its candidate. The walk is a two-stage
