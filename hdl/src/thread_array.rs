@@ -138,8 +138,8 @@ const C_RESPOND: u64 = 6;
 /// The flush's clearing pass: one word of every bank (every lane's head copy and the
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
-/// A cancel's second cycle: the receive the search found (slot in `alloc`, list in
-/// `post_list`, the unlink unit's second stage loaded by the search) leaves its list.
+/// A cancel's second cycle: the receive the search found (slot in `alloc`, its list and
+/// links in the unlink unit's second stage, loaded by the search) leaves its list.
 const C_UNLINK: u64 = 8;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -1743,7 +1743,6 @@ impl Logic for ThreadArray {
         } else if self.state.q.val() == self.c_cancel.val() {
             // The search; the unlink in the next cycle, from registers.
             self.alloc.d.next = self.cancel_slot.pointer.val();
-            self.post_list.d.next = self.cancel_list.values[0].val();
             if self.cancel_slot.found.val() {
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
