@@ -332,6 +332,9 @@ pub struct ThreadArray {
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
     ln_cand_list: Vec<DFF<Bits<16>>>,
+    /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
+    /// so the fast path's run compares a register, not a `D`-way read by pointer.
+    cand_seq0: DFF<Bits<16>>,
     ln_rcand: Vec<DFF<Bits<16>>>,
     ln_rcand_label: Vec<DFF<Bits<32>>>,
     ln_rcand_list: Vec<DFF<Bits<16>>>,
@@ -364,6 +367,8 @@ pub struct ThreadArray {
     dr_tag_any: Vec<TableRam<1>>,
     dr_label: Vec<TableRam<32>>,
     dr_handle: Vec<TableRam<32>>,
+    /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
+    dr_seq0: TableRam<16>,
     umq_cam: SingleCycleCam,
     // Parallel reads (one port per lane unless said).
     head_word: Select<16>,
@@ -373,8 +378,6 @@ pub struct ThreadArray {
     /// The entry has a successor (`next` is not 0): read beside `rd_next`, so the end of a
     /// list is known without a compare behind the D-way read (pointer 0 reads 0: none).
     rd_more: Select<1>,
-    /// Lane 0's candidate's sequence id (one port).
-    rd_seq0: Select<16>,
     /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
     run_slot: OneHotPointers,
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
@@ -445,7 +448,7 @@ pub struct ThreadArray {
     g_booked: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
     g_mask: Signal<Local, Bits<MAX_LANES>>,
-    g_seq: Signal<Local, Bits<16>>,
+    w_new_seq0: Signal<Local, Bits<16>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
@@ -707,6 +710,7 @@ impl ThreadArray {
             ex_next: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
+            cand_seq0: Default::default(),
             ln_cand_list: dffs(n),
             ln_rcand: dffs(n),
             ln_rcand_label: dffs(n),
@@ -729,13 +733,13 @@ impl ThreadArray {
             dr_tag_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_label: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_handle: (0..n).map(|_| TableRam::reaching(d)).collect(),
+            dr_seq0: TableRam::reaching(d),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
             head_word: Select::grouped(n, nb),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
             rd_more: Select::shared(d, n),
-            rd_seq0: Select::shared(d, 1),
             run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
@@ -790,7 +794,7 @@ impl ThreadArray {
             g_booked: Default::default(),
             g_done: Default::default(),
             g_mask: Default::default(),
-            g_seq: Default::default(),
+            w_new_seq0: Default::default(),
             g_targets: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
@@ -911,6 +915,7 @@ impl Logic for ThreadArray {
             tail_phase,
             fast_taken,
             fp_ready,
+            cand_seq0,
             st_count
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
@@ -955,7 +960,6 @@ impl Logic for ThreadArray {
             self.rd_next.entries[s].next = self.d_next[s].q.val();
             self.s_more[s].next = self.d_next[s].q.val() != self.zero16.val();
             self.rd_more.entries[s].next = self.s_more[s].val().into();
-            self.rd_seq0.entries[s].next = self.d_seq[s].q.val();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
@@ -1308,18 +1312,29 @@ impl Logic for ThreadArray {
                 & !self.g_unlinking.val();
         }
 
+        // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
+        self.dr_seq0.read_address.next = self.w_ptr[0].val();
+        self.w_new_seq0.next = self.cand_seq0.q.val();
+        if self.w_hit[0].val()
+            & ((self.w_best[0].val() == self.zero16.val())
+                | (self.dr_label[0].read_data.val() < self.w_best_label[0].val()))
+        {
+            self.w_new_seq0.next = self.dr_seq0.read_data.val();
+        }
+        if self.w_walking[0].val() & !self.w_rewalk[0].val() {
+            self.cand_seq0.d.next = self.w_new_seq0.val();
+        }
+
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
         // descriptor measures its label's distance from k's at once, and the run is
         // registered: lane 0's candidate is final once it has booked, so the run is ready
         // a cycle later (at the full barrier unless lane 0 walked longest), and the label
         // subtraction is not in series with the decision and the takes. ----
         self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
-        self.rd_seq0.pointers[0].next = self.ln_cand[0].q.val();
-        self.g_seq.next = self.rd_seq0.values[0].val();
         for s in 0..self._descriptors {
             self.s_distance[s].next = self.d_label[s].q.val() - self.ln_cand_label[0].q.val();
             self.s_in_run[s].next = self.d_valid[s].q.val()
-                & (self.d_seq[s].q.val() == self.g_seq.val())
+                & (self.d_seq[s].q.val() == self.cand_seq0.q.val())
                 & (self.s_distance[s].val().get_bits::<24>(8) == self.zero24.val())
                 & (self.s_distance[s].val().get_bits::<8>(0) < self.count.q.val());
             self.r_in_run[s].clock.next = self.clock.val();
@@ -1589,6 +1604,10 @@ impl Logic for ThreadArray {
         if self.p_same.val() {
             self.p_seq.next = self.seq_id.q.val();
         }
+        self.dr_seq0.clock.next = self.clock.val();
+        self.dr_seq0.write_enable.next = self.g_posting.val();
+        self.dr_seq0.write_address.next = self.alloc.q.val();
+        self.dr_seq0.write_data.next = self.p_seq.val();
         self.p_tail.next = self.tail_word.values[0].val();
 
         // ---- Controller. ----
