@@ -429,8 +429,6 @@ pub struct ThreadArray {
     /// The compare stage ends the walk: the last list's entry matched or was its last.
     w_done: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
-    w_take_slot: Vec<Signal<Local, Bits<16>>>,
-    w_take_list: Vec<Signal<Local, Bits<16>>>,
     w_start_rewalk: Vec<Signal<Local, Bit>>,
     /// The lane has booked its candidate: it ended its first walk with one.
     w_booked: Vec<Signal<Local, Bit>>,
@@ -778,8 +776,6 @@ impl ThreadArray {
             w_new_list: locals(n),
             w_done: locals(n),
             w_take: locals(n),
-            w_take_slot: locals(n),
-            w_take_list: locals(n),
             w_start_rewalk: locals(n),
             w_booked: locals(n),
             w_bitmap: locals(n),
@@ -1210,14 +1206,17 @@ impl Logic for ThreadArray {
                 self.w_walking[i].val() & self.ln_reading[i].q.val() & !self.w_kill[i].val();
 
             self.w_take[i].next = false;
-            self.w_take_slot[i].next = self.w_new[i].val();
-            self.w_take_list[i].next = self.w_new_list[i].val();
             self.w_start_rewalk[i].next = false;
             if self.w_walking[i].val() {
                 if self.w_rewalk[i].val() {
                     self.ln_rcand[i].d.next = self.w_new[i].val();
                     self.ln_rcand_label[i].d.next = self.w_new_label[i].val();
                     self.ln_rcand_list[i].d.next = self.w_new_list[i].val();
+                    // The slow take's slot and list follow the walk every cycle (nothing
+                    // reads them before the take), so the take sets only flags and no
+                    // select waits on its verdict.
+                    self.ln_slot[i].d.next = self.w_new[i].val();
+                    self.ln_list[i].d.next = self.w_new_list[i].val();
                 } else {
                     self.ln_cand[i].d.next = self.w_new[i].val();
                     self.ln_cand_label[i].d.next = self.w_new_label[i].val();
@@ -1239,7 +1238,10 @@ impl Logic for ThreadArray {
                 if self.w_done[i].val() {
                     if self.w_rewalk[i].val() {
                         // The slow path's take: unlinked next cycle.
-                        self.w_take[i].next = self.w_new[i].val() != self.zero16.val();
+                        // `w_new` is not 0 exactly when this entry matched or an earlier
+                        // one did: no zero test behind the select.
+                        self.w_take[i].next =
+                            self.w_hit[i].val() | (self.ln_rcand[i].q.val() != self.zero16.val());
                         self.ln_slow[i].d.next = true;
                         self.ln_state[i].d.next = self.l_done.val();
                     } else {
@@ -1374,8 +1376,8 @@ impl Logic for ThreadArray {
             if (self.ln_state[i].q.val() == self.l_wait.val()) & self.w_barrier[i].val() {
                 if !self.w_resolving[i].val() {
                     self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
-                    self.w_take_slot[i].next = self.ln_cand[i].q.val();
-                    self.w_take_list[i].next = self.ln_cand_list[i].q.val();
+                    self.ln_slot[i].d.next = self.ln_cand[i].q.val();
+                    self.ln_list[i].d.next = self.ln_cand_list[i].q.val();
                     self.ln_state[i].d.next = self.l_done.val();
                 } else if self.g_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val()) {
                     if self.g_shared.val() {
@@ -1403,9 +1405,7 @@ impl Logic for ThreadArray {
                 self.ln_rcand[i].d.next = self.zero16.val();
             }
             if self.w_take[i].val() {
-                self.ln_slot[i].d.next = self.w_take_slot[i].val();
                 self.ln_kind[i].d.next = self.k_matched.val();
-                self.ln_list[i].d.next = self.w_take_list[i].val();
                 self.ln_pending[i].d.next = true;
                 self.ln_took[i].d.next = true;
             }
