@@ -316,6 +316,10 @@ pub struct ThreadArray {
     ln_first: Vec<DFF<Bit>>,
     /// The walk's read stage has lists left to read.
     ln_reading: Vec<DFF<Bit>>,
+    /// The read stage decided last cycle to move to the next list (its entry was the
+    /// list's last, or the compare stage matched); applied this cycle, so the decision,
+    /// which waits on the `D`-way read, only feeds this flag.
+    ln_adv: Vec<DFF<Bit>>,
     /// Bank + 1 of the head address presented last cycle (whose word the RAMs return).
     ln_head_bank: Vec<DFF<Bits<16>>>,
     /// The list the read stage is in.
@@ -414,6 +418,15 @@ pub struct ThreadArray {
     w_list1: Vec<Signal<Local, Bits<16>>>,
     w_list2: Vec<Signal<Local, Bits<16>>>,
     w_addr: Vec<Signal<Local, Bits<16>>>,
+    /// The lists one and two after the registered class.
+    w_after1: Vec<Signal<Local, Bits<16>>>,
+    w_after2: Vec<Signal<Local, Bits<16>>>,
+    /// This cycle's walk state, with last cycle's move to the next list applied: the class,
+    /// whether a list's head is read, whether the read stage still reads, the list.
+    e_class: Vec<Signal<Local, Bits<2>>>,
+    e_head: Vec<Signal<Local, Bit>>,
+    e_reading: Vec<Signal<Local, Bit>>,
+    e_list_now: Vec<Signal<Local, Bits<16>>>,
     w_walking: Vec<Signal<Local, Bit>>,
     w_rewalk: Vec<Signal<Local, Bit>>,
     w_ptr: Vec<Signal<Local, Bits<16>>>,
@@ -698,6 +711,7 @@ impl ThreadArray {
             ln_class: dffs(n),
             ln_first: dffs(n),
             ln_reading: dffs(n),
+            ln_adv: dffs(n),
             ln_head_bank: dffs(n),
             ln_list_now: dffs(n),
             ex_live: dffs(n),
@@ -764,6 +778,12 @@ impl ThreadArray {
             w_list1: locals(n),
             w_list2: locals(n),
             w_addr: locals(n),
+            w_after1: locals(n),
+            w_after2: locals(n),
+            e_class: locals(n),
+            e_head: locals(n),
+            e_reading: locals(n),
+            e_list_now: locals(n),
             w_walking: locals(n),
             w_rewalk: locals(n),
             w_ptr: locals(n),
@@ -975,6 +995,7 @@ impl Logic for ThreadArray {
             self.ln_state[i].clock.next = self.clock.val();
             self.ln_class[i].clock.next = self.clock.val();
             self.ln_first[i].clock.next = self.clock.val();
+            self.ln_adv[i].clock.next = self.clock.val();
             self.ln_reading[i].clock.next = self.clock.val();
             self.ln_head_bank[i].clock.next = self.clock.val();
             self.ln_list_now[i].clock.next = self.clock.val();
@@ -1037,6 +1058,7 @@ impl Logic for ThreadArray {
             self.ln_class[i].d.next = self.ln_class[i].q.val();
             self.ln_first[i].d.next = self.ln_first[i].q.val();
             self.ln_reading[i].d.next = self.ln_reading[i].q.val();
+            self.ln_adv[i].d.next = self.ln_adv[i].q.val();
             self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
@@ -1126,16 +1148,35 @@ impl Logic for ThreadArray {
             self.w_walking[i].next = (self.ln_state[i].q.val() == self.l_walk.val())
                 | (self.ln_state[i].q.val() == self.l_rewalk.val());
             self.w_rewalk[i].next = self.ln_state[i].q.val() == self.l_rewalk.val();
+            // Last cycle's move to the next list takes effect now.
+            self.w_after1[i].next = self.both_list.val();
+            self.w_after2[i].next = self.both_list.val();
+            if self.ln_class[i].q.val() == self.class0.val() {
+                self.w_after1[i].next = self.w_list1[i].val();
+                self.w_after2[i].next = self.w_list2[i].val();
+            } else if self.ln_class[i].q.val() == self.class1.val() {
+                self.w_after1[i].next = self.w_list2[i].val();
+            }
+            self.e_class[i].next = self.ln_class[i].q.val();
+            self.e_head[i].next = self.ln_first[i].q.val();
+            self.e_reading[i].next = self.ln_reading[i].q.val();
+            self.e_list_now[i].next = self.ln_list_now[i].q.val();
+            if self.ln_adv[i].q.val() {
+                self.e_head[i].next = true;
+                self.e_list_now[i].next = self.w_after1[i].val();
+                if self.ln_class[i].q.val() == self.class3.val() {
+                    self.e_reading[i].next = false;
+                } else {
+                    self.e_class[i].next = self.ln_class[i].q.val() + self.class1.val();
+                }
+            }
             // The head address of the list examined next cycle: the first list when
-            // starting a walk, else the one after the current list.
+            // starting a walk, else the one after this cycle's list.
             self.w_addr[i].next = self.w_list0[i].val();
             if self.w_walking[i].val() {
-                if self.ln_class[i].q.val() == self.class0.val() {
-                    self.w_addr[i].next = self.w_list1[i].val();
-                } else if self.ln_class[i].q.val() == self.class1.val() {
-                    self.w_addr[i].next = self.w_list2[i].val();
-                } else if self.ln_class[i].q.val() == self.class2.val() {
-                    self.w_addr[i].next = self.both_list.val();
+                self.w_addr[i].next = self.w_after1[i].val();
+                if self.ln_adv[i].q.val() {
+                    self.w_addr[i].next = self.w_after2[i].val();
                 }
             }
             self.ln_head_bank[i].d.next = (self.w_addr[i].val() & self.bank_mask.val()) + self.one16.val();
@@ -1148,7 +1189,7 @@ impl Logic for ThreadArray {
             // before the compare has judged its entry: when that entry matches (its list is
             // done), the read is wasted and the next list's head is read a cycle later.
             self.w_ptr[i].next = self.ex_next[i].q.val();
-            if self.ln_first[i].q.val() {
+            if self.e_head[i].val() {
                 self.w_ptr[i].next = self.head_word.values[i].val();
             }
             self.rd_valid.pointers[i].next = self.w_ptr[i].val();
@@ -1162,8 +1203,8 @@ impl Logic for ThreadArray {
             self.dr_tag_any[i].read_address.next = self.w_ptr[i].val();
             self.dr_label[i].read_address.next = self.w_ptr[i].val();
             self.ex_ptr[i].d.next = self.w_ptr[i].val();
-            self.ex_list[i].d.next = self.ln_list_now[i].q.val();
-            self.ex_final[i].d.next = self.ln_class[i].q.val() == self.class3.val();
+            self.ex_list[i].d.next = self.e_list_now[i].val();
+            self.ex_final[i].d.next = self.e_class[i].val() == self.class3.val();
             self.ex_valid[i].d.next = self.rd_valid.values[i].val().any();
             self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
             self.ex_next[i].d.next = self.rd_next.values[i].val();
@@ -1203,9 +1244,9 @@ impl Logic for ThreadArray {
                 & (self.w_hit[i].val() | self.ex_last[i].q.val());
             // Without a head read, this cycle's read followed the link of the entry being
             // compared; a match there ends the list, so the read is discarded.
-            self.w_kill[i].next = self.w_hit[i].val() & !self.ln_first[i].q.val();
+            self.w_kill[i].next = self.w_hit[i].val() & !self.e_head[i].val();
             self.ex_live[i].d.next =
-                self.w_walking[i].val() & self.ln_reading[i].q.val() & !self.w_kill[i].val();
+                self.w_walking[i].val() & self.e_reading[i].val() & !self.w_kill[i].val();
 
             self.w_take[i].next = false;
             self.w_start_rewalk[i].next = false;
@@ -1225,18 +1266,15 @@ impl Logic for ThreadArray {
                     self.ln_cand_list[i].d.next = self.w_new_list[i].val();
                 }
                 // The read stage moves to the next list when its entry was the list's last
-                // or the compare stage ended the list at a match; after the fourth, it stops.
-                if self.ln_reading[i].q.val() & (self.w_kill[i].val() | self.w_last[i].val()) {
-                    if self.ln_class[i].q.val() != self.class3.val() {
-                        self.ln_class[i].d.next = self.ln_class[i].q.val() + self.class1.val();
-                        self.ln_first[i].d.next = true;
-                        self.ln_list_now[i].d.next = self.w_addr[i].val();
-                    } else {
-                        self.ln_reading[i].d.next = false;
-                    }
-                } else {
-                    self.ln_first[i].d.next = false;
-                }
+                // or the compare stage ended the list at a match (after the fourth, it
+                // stops): decided now, applied next cycle (`ln_adv`), when the next list's
+                // head is out of its RAM either way.
+                self.ln_class[i].d.next = self.e_class[i].val();
+                self.ln_list_now[i].d.next = self.e_list_now[i].val();
+                self.ln_reading[i].d.next = self.e_reading[i].val();
+                self.ln_first[i].d.next = false;
+                self.ln_adv[i].d.next =
+                    self.e_reading[i].val() & (self.w_kill[i].val() | self.w_last[i].val());
                 if self.w_done[i].val() {
                     if self.w_rewalk[i].val() {
                         // The slow path's take: unlinked next cycle.
@@ -1256,6 +1294,7 @@ impl Logic for ThreadArray {
                 self.ln_state[i].d.next = self.l_walk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_adv[i].d.next = false;
                 self.ln_reading[i].d.next = true;
                 self.ln_list_now[i].d.next = self.w_addr[i].val();
             }
@@ -1402,6 +1441,7 @@ impl Logic for ThreadArray {
                 self.ln_state[i].d.next = self.l_rewalk.val();
                 self.ln_class[i].d.next = self.class0.val();
                 self.ln_first[i].d.next = true;
+                self.ln_adv[i].d.next = false;
                 self.ln_reading[i].d.next = true;
                 self.ln_list_now[i].d.next = self.w_addr[i].val();
                 self.ln_rcand[i].d.next = self.zero16.val();
