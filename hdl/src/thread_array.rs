@@ -43,7 +43,11 @@
 //! read stage reads an entry (its links and flags into `ex_*` registers, its fixed
 //! fields out of the lane's RAM) while the compare stage judges the one read before; the
 //! read follows the link of the entry being compared without waiting for its verdict,
-//! and is discarded when that entry matched (its list is done). The
+//! and is discarded when that entry matched (its list is done). The move to the next
+//! list (the entry read was the list's last, or the compare matched) is registered and
+//! applied in the next cycle, the one that reads that list's head: the head tables are
+//! always read for the list after the current one, so the head is out of its RAM then
+//! either way, and the end-of-list bit of the `D`-way read feeds one flag. The
 //! partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
 //! booked; a lane whose candidate a lower lane booked — and every lane after it —
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
