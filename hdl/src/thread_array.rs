@@ -425,9 +425,10 @@ pub struct ThreadArray {
     w_after1: Vec<Signal<Local, Bits<16>>>,
     w_after2: Vec<Signal<Local, Bits<16>>>,
     /// This cycle's walk state, with last cycle's move to the next list applied: the class,
-    /// whether a list's head is read, whether the read stage still reads, the list.
+    /// whether the read stage still reads, the list.
     e_class: Vec<Signal<Local, Bits<2>>>,
-    e_head: Vec<Signal<Local, Bit>>,
+    /// The read stage moves to the next list (registered into `ln_adv` and `ln_first`).
+    w_adv: Vec<Signal<Local, Bit>>,
     e_reading: Vec<Signal<Local, Bit>>,
     e_list_now: Vec<Signal<Local, Bits<16>>>,
     w_walking: Vec<Signal<Local, Bit>>,
@@ -783,7 +784,7 @@ impl ThreadArray {
             w_after1: locals(n),
             w_after2: locals(n),
             e_class: locals(n),
-            e_head: locals(n),
+            w_adv: locals(n),
             e_reading: locals(n),
             e_list_now: locals(n),
             w_walking: locals(n),
@@ -1160,11 +1161,9 @@ impl Logic for ThreadArray {
                 self.w_after1[i].next = self.w_list2[i].val();
             }
             self.e_class[i].next = self.ln_class[i].q.val();
-            self.e_head[i].next = self.ln_first[i].q.val();
             self.e_reading[i].next = self.ln_reading[i].q.val();
             self.e_list_now[i].next = self.ln_list_now[i].q.val();
             if self.ln_adv[i].q.val() {
-                self.e_head[i].next = true;
                 self.e_list_now[i].next = self.w_after1[i].val();
                 if self.ln_class[i].q.val() == self.class3.val() {
                     self.e_reading[i].next = false;
@@ -1191,7 +1190,7 @@ impl Logic for ThreadArray {
             // before the compare has judged its entry: when that entry matches (its list is
             // done), the read is wasted and the next list's head is read a cycle later.
             self.w_ptr[i].next = self.ex_next[i].q.val();
-            if self.e_head[i].val() {
+            if self.ln_first[i].q.val() {
                 self.w_ptr[i].next = self.head_word.values[i].val();
             }
             self.rd_valid.pointers[i].next = self.w_ptr[i].val();
@@ -1246,9 +1245,10 @@ impl Logic for ThreadArray {
                 & (self.w_hit[i].val() | self.ex_last[i].q.val());
             // Without a head read, this cycle's read followed the link of the entry being
             // compared; a match there ends the list, so the read is discarded.
-            self.w_kill[i].next = self.w_hit[i].val() & !self.e_head[i].val();
+            self.w_kill[i].next = self.w_hit[i].val() & !self.ln_first[i].q.val();
             self.ex_live[i].d.next =
                 self.w_walking[i].val() & self.e_reading[i].val() & !self.w_kill[i].val();
+            self.w_adv[i].next = self.e_reading[i].val() & (self.w_kill[i].val() | self.w_last[i].val());
 
             self.w_take[i].next = false;
             self.w_start_rewalk[i].next = false;
@@ -1274,9 +1274,9 @@ impl Logic for ThreadArray {
                 self.ln_class[i].d.next = self.e_class[i].val();
                 self.ln_list_now[i].d.next = self.e_list_now[i].val();
                 self.ln_reading[i].d.next = self.e_reading[i].val();
-                self.ln_first[i].d.next = false;
-                self.ln_adv[i].d.next =
-                    self.e_reading[i].val() & (self.w_kill[i].val() | self.w_last[i].val());
+                // `ln_first` is set with it, so the read's pointer select is a register.
+                self.ln_adv[i].d.next = self.w_adv[i].val();
+                self.ln_first[i].d.next = self.w_adv[i].val();
                 if self.w_done[i].val() {
                     if self.w_rewalk[i].val() {
                         // The slow path's take: unlinked next cycle.
