@@ -47,7 +47,7 @@
 //! list (the entry read was the list's last, or the compare matched) is registered and
 //! applied in the next cycle, the one that reads that list's head: the head tables are
 //! always read for the list after the current one, so the head is out of its RAM then
-//! either way, and the end-of-list bit of the `D`-way read feeds one flag. The
+//! either way, and the end-of-list bit of the `D`-way read feeds two flags (`ln_adv`, `ln_first`). The
 //! partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
 //! booked; a lane whose candidate a lower lane booked — and every lane after it —
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
@@ -321,7 +321,7 @@ pub struct ThreadArray {
     ln_reading: Vec<DFF<Bit>>,
     /// The read stage decided last cycle to move to the next list (its entry was the
     /// list's last, or the compare stage matched); applied this cycle, so the decision,
-    /// which waits on the `D`-way read, only feeds this flag.
+    /// which waits on the `D`-way read, only feeds this flag and `ln_first`.
     ln_adv: Vec<DFF<Bit>>,
     /// Bank + 1 of the head address presented last cycle (whose word the RAMs return).
     ln_head_bank: Vec<DFF<Bits<16>>>,
