@@ -48,8 +48,8 @@
 //! applied in the next cycle, the one that reads that list's head: the head tables are
 //! always read for the list after the current one, so the head is out of its RAM then
 //! either way, and the end-of-list bit of the `D`-way read feeds two flags (`ln_adv`,
-//! `ln_first`). The partial barrier lets lane `i` check its candidate's bitmap once lanes `0..=i` have
-//! booked; a lane whose candidate a lower lane booked — and every lane after it —
+//! `ln_first`). The partial barrier lets lane `i` check its candidate's bitmap once lanes
+//! `0..=i` have booked; a lane whose candidate a lower lane booked — and every lane after it —
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
 //! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
 //! compares its label's distance from `k` at once; the run is registered, so the decision
