@@ -19,9 +19,9 @@
 //!   the link and the flags are still read through a parallel mux ([`crate::select`]),
 //!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
 //!   candidate's id is a register beside the candidate and the fast path's run compares
-//!   every descriptor's id with it, not with a `D`-way read by pointer. The booking bitmaps are not stored: a lane books
-//!   exactly its candidate, once a block, so the bitmap of a receive is the set of lanes
-//!   whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
+//!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
+//!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
+//!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
 //!   written through an `N x D` decode at the end of every walk);
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
 //!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
@@ -448,6 +448,8 @@ pub struct ThreadArray {
     /// The compare stage ends the walk: the last list's entry matched or was its last.
     w_done: Vec<Signal<Local, Bit>>,
     w_take: Vec<Signal<Local, Bit>>,
+    /// The entry being compared matches and beats the candidate so far (smaller label).
+    w_better: Vec<Signal<Local, Bit>>,
     w_start_rewalk: Vec<Signal<Local, Bit>>,
     /// The lane has booked its candidate: it ended its first walk with one.
     w_booked: Vec<Signal<Local, Bit>>,
@@ -801,6 +803,7 @@ impl ThreadArray {
             w_new_list: locals(n),
             w_done: locals(n),
             w_take: locals(n),
+            w_better: locals(n),
             w_start_rewalk: locals(n),
             w_booked: locals(n),
             w_bitmap: locals(n),
@@ -1232,10 +1235,10 @@ impl Logic for ThreadArray {
             self.w_new[i].next = self.w_best[i].val();
             self.w_new_label[i].next = self.w_best_label[i].val();
             self.w_new_list[i].next = self.w_best_list[i].val();
-            if self.w_hit[i].val()
+            self.w_better[i].next = self.w_hit[i].val()
                 & ((self.w_best[i].val() == self.zero16.val())
-                    | (self.dr_label[i].read_data.val() < self.w_best_label[i].val()))
-            {
+                    | (self.dr_label[i].read_data.val() < self.w_best_label[i].val()));
+            if self.w_better[i].val() {
                 self.w_new[i].next = self.ex_ptr[i].q.val();
                 self.w_new_label[i].next = self.dr_label[i].read_data.val();
                 self.w_new_list[i].next = self.ex_list[i].q.val();
@@ -1360,10 +1363,7 @@ impl Logic for ThreadArray {
         // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
         self.dr_seq0.read_address.next = self.w_ptr[0].val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
-        if self.w_hit[0].val()
-            & ((self.w_best[0].val() == self.zero16.val())
-                | (self.dr_label[0].read_data.val() < self.w_best_label[0].val()))
-        {
+        if self.w_better[0].val() {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
         }
         if self.w_walking[0].val() & !self.w_rewalk[0].val() {
