@@ -6,7 +6,16 @@
 //! would be another instantiation of the block around it; this one lets the thread array
 //! size its tables on the command line: the head and tail tables (16-bit pointers) and
 //! each lane's copy of the descriptors' fixed fields. The Verilog is the same read/write
-//! template, which Quartus, Vivado and yosys map onto block RAM (or LUT RAM when small).
+//! template, which Quartus, Vivado and yosys map onto block RAM or LUT RAM.
+//!
+//! A table of at most [`LUT_RAM_WORDS`] words asks for LUT RAM (`ram_style =
+//! "distributed"` for Vivado and yosys, `ramstyle = "MLAB"` for Quartus): the thread array
+//! compares what it reads in the next cycle, and a block RAM without its output register
+//! answers late, 4.26 ns after the clock on an ECP5-8's DP16KD (the 2-lane array's
+//! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.5 ns
+//! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
+//! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
+//! 16 to 64 bits.
 //! The words start at zero (simulators and FPGA block RAM both start cleared), which the
 //! thread array reads as "empty list" in its head and tail tables until a flush clears
 //! them word by word; its descriptor copies are only read at slots written since.
@@ -15,6 +24,9 @@ use rust_hdl::prelude::*;
 
 /// Address widths the table takes: 4 to 65,536 words.
 pub const TABLE_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=16;
+
+/// Tables this deep or shallower ask for LUT RAM (module docs).
+pub const LUT_RAM_WORDS: usize = 256;
 
 #[derive(LogicBlock)]
 pub struct TableRam<const W: usize> {
@@ -77,9 +89,14 @@ impl<const W: usize> Logic for TableRam<W> {
     fn hdl(&self) -> Verilog {
         let a = self._address_bits;
         let used = |port: &str| if a == 16 { port.to_string() } else { format!("{port}[{}:0]", a - 1) };
+        let style = if (1usize << a) <= LUT_RAM_WORDS {
+            "(* ram_style = \"distributed\", ramstyle = \"MLAB\" *) "
+        } else {
+            ""
+        };
         Verilog::Custom(format!(
             "\
-reg [{top}:0] mem[0:{last}];
+{style}reg [{top}:0] mem[0:{last}];
 
 always @(posedge clock) begin
     read_data <= mem[{read}];
@@ -106,5 +123,8 @@ mod tests {
         assert_eq!(TableRam::<1>::reaching(2)._address_bits, 2);
         let Verilog::Custom(text) = TableRam::<32>::reaching(32).hdl() else { panic!("custom Verilog") };
         assert!(text.contains("reg [31:0] mem[0:63]") && text.contains("mem[read_address[5:0]]"), "{text}");
+        assert!(text.contains("ram_style = \"distributed\""), "{text}");
+        let Verilog::Custom(text) = TableRam::<16>::new(9).hdl() else { panic!("custom Verilog") };
+        assert!(text.contains("reg [15:0] mem[0:511]") && !text.contains("ram_style"), "{text}");
     }
 }
