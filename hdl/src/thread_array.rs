@@ -90,6 +90,12 @@
 //! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
 //! acceptance (50 with the default 64 bins and 4 lanes). Consecutive receives with the
 //! same pattern share a sequence id; a successful cancel ends the sequence.
+//!
+//! Reset (`reset`, synchronous, active high, one cycle or more) is a flush's clearing pass
+//! that ends without an answer: whatever was under way stops (a block's lanes and their
+//! unlinks too), an answer not yet taken is dropped, and `cmd_ready` rises `3B/K + 2`
+//! cycles after the last reset cycle, with the tables empty and labels restarted. As AXI
+//! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
@@ -160,6 +166,8 @@ const L_DONE: u64 = 6;
 #[derive(LogicBlock)]
 pub struct ThreadArray {
     pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high (module docs).
+    pub reset: Signal<In, Bit>,
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
     pub cmd_op: Signal<In, Bits<3>>,
@@ -281,6 +289,8 @@ pub struct ThreadArray {
     post_list: DFF<Bits<16>>,
     /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
+    /// The clearing pass was started by `reset`: it ends without an answer.
+    resetting: DFF<Bit>,
     /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
@@ -574,6 +584,7 @@ impl ThreadArray {
         let rot = n.next_power_of_two();
         ThreadArray {
             clock: Default::default(),
+            reset: Default::default(),
             cmd_valid: Default::default(),
             cmd_ready: Default::default(),
             cmd_op: Default::default(),
@@ -689,6 +700,7 @@ impl ThreadArray {
             alloc: Default::default(),
             post_list: Default::default(),
             clear_at: Default::default(),
+            resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
             st_count: Default::default(),
@@ -933,6 +945,7 @@ impl Logic for ThreadArray {
             alloc,
             post_list,
             clear_at,
+            resetting,
             tail_phase,
             fast_taken,
             fp_ready,
@@ -1864,6 +1877,10 @@ impl Logic for ThreadArray {
             if self.clear_at.q.val() == self.last_clear.val() {
                 self.kind.d.next = self.r_flushed.val();
                 self.state.d.next = self.c_respond.val();
+                if self.resetting.q.val() {
+                    self.resetting.d.next = false;
+                    self.state.d.next = self.c_idle.val();
+                }
             }
         } else if (self.state.q.val() == self.c_respond.val()) & self.resp_ready.val() {
             self.state.d.next = self.c_idle.val();
@@ -1940,6 +1957,28 @@ impl Logic for ThreadArray {
             self.tails[b].write_data.next = self.tb_data[b].val();
             self.tails[b].write_enable.next = self.tb_en[b].val();
         }
+
+        // ---- Reset: last, so it overrides every register it names. ----
+        // A flush's clearing pass without the answer; what could still write after this
+        // cycle stops now: the lanes (their takes mark descriptors), their pending
+        // unlinks and both unlink stages (they write the tables the pass clears).
+        if self.reset.val() {
+            self.state.d.next = self.c_flush.val();
+            self.clear_at.d.next = self.zero16.val();
+            self.resetting.d.next = true;
+            self.fast_taken.d.next = false;
+            for i in 0..self._lanes {
+                self.ln_state[i].d.next = self.l_idle.val();
+                self.ln_valid[i].d.next = false;
+                self.ln_pending[i].d.next = false;
+                self.ln_slow[i].d.next = false;
+                self.ln_took[i].d.next = false;
+            }
+            for b in 0..self._banks {
+                self.ur_en[b].d.next = false;
+                self.lr_en[b].d.next = false;
+            }
+        }
     }
 }
 
@@ -1966,6 +2005,7 @@ pub fn thread_array_verilog(shape: &ThreadArrayShape) -> String {
 pub fn thread_array_ports(lanes: usize) -> Vec<(String, u32, bool)> {
     let mut ports: Vec<(String, u32, bool)> = [
         ("clock", 1, true),
+        ("reset", 1, true),
         ("cmd_valid", 1, true),
         ("cmd_ready", 1, false),
         ("cmd_op", 3, true),

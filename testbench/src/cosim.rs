@@ -41,6 +41,8 @@ pub struct CosimReport {
     /// Times a queue's posting-label counter wrapped (cycle model).
     pub label_wraps: u64,
     pub flushes: usize,
+    /// Thread array only: commands cut short by the reset port.
+    pub resets: usize,
     /// The most entries either queue held at once.
     pub deepest: usize,
     /// Operations driven back to back.

@@ -97,6 +97,9 @@ impl Response {
 }
 
 /// The command and response stream ports the receive engine and the thread array share.
+/// Cycles a driver waits for `cmd_ready` or `resp_valid` before it calls the design stuck.
+const WAIT_LIMIT: u64 = 10_000_000;
+
 pub(crate) struct CommandPorts {
     pub cmd_valid: PortId,
     pub cmd_ready: PortId,
@@ -157,22 +160,28 @@ impl CommandPorts {
     /// returns (accepted, responded) cycles. The caller reads the answer, then calls
     /// [`CommandPorts::acknowledge`].
     pub fn exchange(&self, model: &mut Model, code: u64) -> Result<(u64, u64), String> {
+        let accepted = self.offer(model, code)?;
+        if model.tick_until(self.resp_valid, WAIT_LIMIT) == WAIT_LIMIT {
+            return Err(format!("no response after {WAIT_LIMIT} cycles"));
+        }
+        Ok((accepted, model.cycles()))
+    }
+
+    /// Presents command `code` and waits until it is taken; returns the cycle it was
+    /// accepted in, with `cmd_valid` low again.
+    pub fn offer(&self, model: &mut Model, code: u64) -> Result<u64, String> {
         // No `eval` after setting inputs: `cmd_ready` and `resp_valid` come from registers,
         // and the next edge's evaluation settles the inputs before it clocks them in, so
         // an extra pass over the design would change nothing.
         model.set(self.cmd_op, code);
         model.set(self.cmd_valid, 1);
-        const LIMIT: u64 = 10_000_000;
-        if model.tick_until(self.cmd_ready, LIMIT) == LIMIT {
+        if model.tick_until(self.cmd_ready, WAIT_LIMIT) == WAIT_LIMIT {
             return Err("the design never became ready for a command".into());
         }
         let accepted = model.cycles();
         model.tick(1); // accepted at this edge
         model.set(self.cmd_valid, 0);
-        if model.tick_until(self.resp_valid, LIMIT) == LIMIT {
-            return Err(format!("no response after {LIMIT} cycles"));
-        }
-        Ok((accepted, model.cycles()))
+        Ok(accepted)
     }
 
     /// Puts `id` on `cmd_id` (where the design has one).

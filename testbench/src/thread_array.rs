@@ -1,7 +1,8 @@
 //! Driving the optimistic thread array's RTL: a command is one operation, or a block of up
 //! to `lanes` arrivals presented on the lane ports at once; its answer is one outcome per
 //! operation, with the cycle the command was accepted and the cycle the answer was valid
-//! — what `tagmatch_sim::optimistic::engine::OptimisticEngine` predicts.
+//! — what `tagmatch_sim::optimistic::engine::OptimisticEngine` predicts. A command can
+//! also be offered and then cut short by the reset port.
 
 use crate::engine::CommandPorts;
 use crate::verilator::{BuildSpec, Model, Port, PortId};
@@ -48,6 +49,7 @@ struct Lane {
 pub struct RtlThreadArray {
     model: Model,
     ports: CommandPorts,
+    reset: PortId,
     cmd_count: PortId,
     lanes: Vec<Lane>,
 }
@@ -67,6 +69,7 @@ impl RtlThreadArray {
         };
         Ok(RtlThreadArray {
             ports: CommandPorts::new(&model)?,
+            reset: p("reset")?,
             cmd_count: p("cmd_count")?,
             lanes: (0..lanes).map(lane).collect::<Result<_, _>>()?,
             model,
@@ -80,34 +83,9 @@ impl RtlThreadArray {
     /// Applies one command: a single operation, or a block of arrivals (at most one per
     /// lane). Handles must fit in 32 bits, communicators and ranks in 16.
     pub fn apply(&mut self, ops: &[Op]) -> Result<Answer, String> {
-        ops.iter().try_for_each(check_fits)?;
-        let arrivals: Vec<(MsgId, Envelope)> = ops
-            .iter()
-            .filter_map(|op| if let Op::Arrive { msg, env } = *op { Some((msg, env)) } else { None })
-            .collect();
-        let block = !ops.is_empty() && arrivals.len() == ops.len();
-        let code = match ops {
-            [] => return Err("an empty command".into()),
-            _ if block => {
-                if arrivals.len() > self.lanes.len() {
-                    return Err(format!("{} arrivals for {} lanes", arrivals.len(), self.lanes.len()));
-                }
-                for (lane, (msg, env)) in self.lanes.iter().zip(&arrivals) {
-                    self.model.set(lane.comm, env.comm as u64);
-                    self.model.set(lane.src, env.src as u64);
-                    self.model.set(lane.tag, env.tag as u64);
-                    self.model.set(lane.handle, msg.0);
-                }
-                self.model.set(self.cmd_count, arrivals.len() as u64);
-                OP_ARRIVE
-            }
-            [op] => self.ports.operation(&mut self.model, op),
-            _ => {
-                return Err(format!("{} operations in a command that is not a block of arrivals", ops.len()))
-            }
-        };
+        let (code, arrivals) = self.present(ops)?;
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
-        let outcomes = if block {
+        let outcomes = if code == OP_ARRIVE {
             let kind = self.model.get(self.ports.resp_kind);
             if kind != RESP_BLOCK {
                 return Err(format!("a block of arrivals answered kind {kind}"));
@@ -127,5 +105,50 @@ impl RtlThreadArray {
         };
         self.ports.acknowledge(&mut self.model);
         Ok(Answer { outcomes, accepted, responded, block: None })
+    }
+
+    /// Offers one command like [`RtlThreadArray::apply`] and returns the cycle it was
+    /// accepted in, without waiting for (or taking) its answer.
+    pub fn start(&mut self, ops: &[Op]) -> Result<u64, String> {
+        let (code, _) = self.present(ops)?;
+        self.ports.offer(&mut self.model, code)
+    }
+
+    /// Holds `reset` high for one cycle and returns that cycle; an answer not taken is
+    /// dropped.
+    pub fn reset(&mut self) -> u64 {
+        let cycle = self.model.cycles();
+        self.model.set(self.reset, 1);
+        self.model.tick(1);
+        self.model.set(self.reset, 0);
+        cycle
+    }
+
+    /// Puts a command's fields on the ports; returns its op code and, for a block, its
+    /// arrivals.
+    fn present(&mut self, ops: &[Op]) -> Result<(u64, Vec<(MsgId, Envelope)>), String> {
+        ops.iter().try_for_each(check_fits)?;
+        let arrivals: Vec<(MsgId, Envelope)> = ops
+            .iter()
+            .filter_map(|op| if let Op::Arrive { msg, env } = *op { Some((msg, env)) } else { None })
+            .collect();
+        match ops {
+            [] => Err("an empty command".into()),
+            _ if arrivals.len() == ops.len() => {
+                if arrivals.len() > self.lanes.len() {
+                    return Err(format!("{} arrivals for {} lanes", arrivals.len(), self.lanes.len()));
+                }
+                for (lane, (msg, env)) in self.lanes.iter().zip(&arrivals) {
+                    self.model.set(lane.comm, env.comm as u64);
+                    self.model.set(lane.src, env.src as u64);
+                    self.model.set(lane.tag, env.tag as u64);
+                    self.model.set(lane.handle, msg.0);
+                }
+                self.model.set(self.cmd_count, arrivals.len() as u64);
+                Ok((OP_ARRIVE, arrivals))
+            }
+            [op] => Ok((self.ports.operation(&mut self.model, op), Vec::new())),
+            _ => Err(format!("{} operations in a command that is not a block of arrivals", ops.len())),
+        }
     }
 }

@@ -4,6 +4,11 @@
 //! answer cycles). Commands are cut from the stream as the hardware takes them: runs of
 //! up to `lanes` arrivals, every other operation alone. The first difference stops the
 //! run, which is repeated with tracing on so a waveform of the failure is kept.
+//!
+//! With resets, chosen commands are cut short by the reset port a chosen number of cycles
+//! after they are accepted: the answer is dropped, both models start again from nothing,
+//! and the cycle model is told the reset's cycle, so the next command's acceptance is
+//! checked to the cycle as well.
 
 use crate::cosim::{CosimError, CosimReport};
 use crate::thread_array::{thread_array_spec, RtlThreadArray};
@@ -30,6 +35,20 @@ pub fn cosim_thread_array(
     ops: &[Op],
     progress: &mut dyn FnMut(usize),
 ) -> Result<CosimReport, CosimError> {
+    cosim_thread_array_with_resets(array, ops, &|_| None, progress)
+}
+
+/// When to reset: given the index of a command's first operation, `Some(d)` cuts that
+/// command short `d` cycles after its acceptance.
+pub type ResetPlan<'a> = &'a dyn Fn(usize) -> Option<u64>;
+
+/// The same with the commands `reset_at` picks cut short by the reset port (module docs).
+pub fn cosim_thread_array_with_resets(
+    array: &ThreadArrayUnderTest,
+    ops: &[Op],
+    reset_at: ResetPlan,
+    progress: &mut dyn FnMut(usize),
+) -> Result<CosimReport, CosimError> {
     let lanes = array.config.threads;
     let (model, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, false))?;
     let mut rtl = RtlThreadArray::new(model, lanes)?;
@@ -49,6 +68,16 @@ pub fn cosim_thread_array(
             reported = range.start + 1000;
         }
         let command = &ops[range.clone()];
+        if let Some(delay) = reset_at(range.start) {
+            let at = |e: String| format!("ops {range:?}, cut short by a reset: {e}");
+            rtl.start(command).map_err(at)?;
+            rtl.model_mut().tick(delay);
+            let cycle = rtl.reset();
+            golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
+            cycle_model.reset(cycle);
+            report.resets += 1;
+            continue;
+        }
         let mut want = Vec::with_capacity(command.len());
         for op in command {
             want.push(golden.apply(op));
@@ -59,7 +88,7 @@ pub fn cosim_thread_array(
         let modelled = cycle_model.apply(command).map_err(at)?;
         let cycles = |a: &tagmatch_sim::optimistic::engine::Answer| (a.accepted, a.responded);
         if got.outcomes != want || modelled.outcomes != want || cycles(&got) != cycles(&modelled) {
-            let waveform = match waveform_of(array, &ops[..range.end]) {
+            let waveform = match waveform_of(array, &ops[..range.end], reset_at) {
                 Ok(path) => format!("waveform: {}", path.display()),
                 Err(e) => format!("no waveform ({e})"),
             };
@@ -86,14 +115,22 @@ pub fn cosim_thread_array(
     Ok(report)
 }
 
-/// Replays `ops` on a traced build and returns the VCD's path.
-fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op]) -> Result<PathBuf, String> {
+/// Replays `ops` (with the same resets) on a traced build and returns the VCD's path.
+fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op], reset_at: ResetPlan) -> Result<PathBuf, String> {
     let lanes = array.config.threads;
     let (traced, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, true))?;
     let mut rtl = RtlThreadArray::new(traced, lanes)?;
     let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
     rtl.model_mut().trace_to(&vcd)?;
     for range in commands(ops, lanes) {
+        if let Some(delay) = reset_at(range.start) {
+            if rtl.start(&ops[range]).is_err() {
+                break;
+            }
+            rtl.model_mut().tick(delay);
+            rtl.reset();
+            continue;
+        }
         // The failing answer is what the waveform is for; errors end the replay early.
         if rtl.apply(&ops[range]).is_err() {
             break;

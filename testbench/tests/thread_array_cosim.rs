@@ -4,7 +4,9 @@
 //! wildcards and repeated envelopes, cancels and probes, whose bursts overflow the small
 //! descriptor table and UMQ; then bursts of alike receives and messages that fill blocks
 //! and conflict, reaching both the fast and the slow path. The third stream flushes about
-//! once in 400 operations (the clearing pass, to the cycle).
+//! once in 400 operations (the clearing pass, to the cycle); in the second, the reset port
+//! cuts about one command in 13 short, 0 to 36 cycles after its acceptance, so resets land
+//! in every phase of a block (walks, slow paths, unlinks, the UMQ insert).
 
 use tagmatch_hdl::thread_array::{thread_array_verilog, ThreadArrayShape};
 use tagmatch_sim::optimistic::cost::head_banks;
@@ -12,7 +14,7 @@ use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
 use tagmatch_testbench::thread_array::thread_array_build_name;
-use tagmatch_testbench::thread_array_cosim::{cosim_thread_array, ThreadArrayUnderTest};
+use tagmatch_testbench::thread_array_cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
 
 /// The small tables: 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists),
 /// a 16-entry UMQ.
@@ -39,11 +41,14 @@ fn check(shape: ThreadArrayShape) {
     let verilog = thread_array_verilog(&shape);
     let array = ThreadArrayUnderTest { name: thread_array_build_name(&config), verilog, config };
     let mut totals = (0, 0, 0, 0);
-    let mut flushes = 0;
+    let (mut flushes, mut resets) = (0, 0);
     for seed in 1..=3 {
         let ops = if seed == 3 { with_flushes(&stream(seed), seed, 400) } else { stream(seed) };
-        let report = cosim_thread_array(&array, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+        let resets_in_seed_2 = |at: usize| (seed == 2 && at.is_multiple_of(13)).then_some(at as u64 * 7 % 37);
+        let report = cosim_thread_array_with_resets(&array, &ops, &resets_in_seed_2, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{e}"));
         flushes += report.flushes;
+        resets += report.resets;
         eprintln!("{}: seed {seed}: {report:?}", array.name);
         totals.0 += report.overflows;
         totals.1 += report.fast_path;
@@ -53,6 +58,7 @@ fn check(shape: ThreadArrayShape) {
     let (overflows, fast, slow, matched) = totals;
     assert!(overflows > 0 && matched > 0, "{lanes} lanes: the streams must overflow the tables");
     assert!(flushes > 3, "{lanes} lanes: {flushes} flushes");
+    assert!(resets > 20, "{lanes} lanes: {resets} resets");
     if lanes > 1 {
         assert!(slow > 0, "{lanes} lanes: no lane took the slow path");
         assert_eq!(fast > 0, fast_path, "{lanes} lanes: fast path {fast_path}, {fast} fast lanes");

@@ -56,6 +56,15 @@ impl OptimisticEngine {
         Ok(OptimisticEngine { matcher: OptimisticMatcher::new(cfg)?, threads: cfg.threads, now: 0 })
     }
 
+    /// The reset port held high through cycle `cycle`: whatever was under way is dropped,
+    /// the tables empty, and the array takes its next command once the flush's clearing
+    /// pass is done, `flush_latency` cycles later (the pass without its answer).
+    pub fn reset(&mut self, cycle: u64) {
+        self.matcher.flush();
+        let cfg = self.matcher.config();
+        self.now = cycle + flush_latency(cfg.bins, head_banks(cfg.threads, cfg.bins));
+    }
+
     /// Applies one command: an operation, or a block of arrivals.
     pub fn apply(&mut self, ops: &[Op]) -> Result<Answer, String> {
         ops.iter().try_for_each(check_fits)?;
