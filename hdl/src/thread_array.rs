@@ -354,9 +354,11 @@ pub struct ThreadArray {
     /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
     /// so the fast path's run compares a register, not a `D`-way read by pointer.
     cand_seq0: DFF<Bits<16>>,
-    ln_rcand: Vec<DFF<Bits<16>>>,
-    ln_rcand_label: Vec<DFF<Bits<32>>>,
-    ln_rcand_list: Vec<DFF<Bits<16>>>,
+    /// The best match of the walk under way, first or second (0: none yet): the compare
+    /// stage reads a register, not a select of the two walks' candidates by lane state.
+    ln_best: Vec<DFF<Bits<16>>>,
+    ln_best_label: Vec<DFF<Bits<32>>>,
+    ln_best_list: Vec<DFF<Bits<16>>>,
     ln_slot: Vec<DFF<Bits<16>>>,
     ln_kind: Vec<DFF<Bits<2>>>,
     /// The list of the taken receive, and whether it is still to be unlinked.
@@ -449,9 +451,6 @@ pub struct ThreadArray {
     w_last: Vec<Signal<Local, Bit>>,
     /// The read stage followed the link of an entry that matched: the read is wasted.
     w_kill: Vec<Signal<Local, Bit>>,
-    w_best: Vec<Signal<Local, Bits<16>>>,
-    w_best_label: Vec<Signal<Local, Bits<32>>>,
-    w_best_list: Vec<Signal<Local, Bits<16>>>,
     w_new: Vec<Signal<Local, Bits<16>>>,
     w_new_label: Vec<Signal<Local, Bits<32>>>,
     w_new_list: Vec<Signal<Local, Bits<16>>>,
@@ -741,9 +740,9 @@ impl ThreadArray {
             ln_cand_label: dffs(n),
             cand_seq0: Default::default(),
             ln_cand_list: dffs(n),
-            ln_rcand: dffs(n),
-            ln_rcand_label: dffs(n),
-            ln_rcand_list: dffs(n),
+            ln_best: dffs(n),
+            ln_best_label: dffs(n),
+            ln_best_list: dffs(n),
             ln_slot: dffs(n),
             ln_kind: dffs(n),
             ln_list: dffs(n),
@@ -805,9 +804,6 @@ impl ThreadArray {
             w_hit: locals(n),
             w_last: locals(n),
             w_kill: locals(n),
-            w_best: locals(n),
-            w_best_label: locals(n),
-            w_best_list: locals(n),
             w_new: locals(n),
             w_new_label: locals(n),
             w_new_list: locals(n),
@@ -1026,9 +1022,9 @@ impl Logic for ThreadArray {
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
             self.ln_cand_list[i].clock.next = self.clock.val();
-            self.ln_rcand[i].clock.next = self.clock.val();
-            self.ln_rcand_label[i].clock.next = self.clock.val();
-            self.ln_rcand_list[i].clock.next = self.clock.val();
+            self.ln_best[i].clock.next = self.clock.val();
+            self.ln_best_label[i].clock.next = self.clock.val();
+            self.ln_best_list[i].clock.next = self.clock.val();
             self.ln_slot[i].clock.next = self.clock.val();
             self.ln_kind[i].clock.next = self.clock.val();
             self.ln_list[i].clock.next = self.clock.val();
@@ -1079,9 +1075,9 @@ impl Logic for ThreadArray {
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
             self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
-            self.ln_rcand[i].d.next = self.ln_rcand[i].q.val();
-            self.ln_rcand_label[i].d.next = self.ln_rcand_label[i].q.val();
-            self.ln_rcand_list[i].d.next = self.ln_rcand_list[i].q.val();
+            self.ln_best[i].d.next = self.ln_best[i].q.val();
+            self.ln_best_label[i].d.next = self.ln_best_label[i].q.val();
+            self.ln_best_list[i].d.next = self.ln_best_list[i].q.val();
             self.ln_slot[i].d.next = self.ln_slot[i].q.val();
             self.ln_kind[i].d.next = self.ln_kind[i].q.val();
             self.ln_list[i].d.next = self.ln_list[i].q.val();
@@ -1234,20 +1230,12 @@ impl Logic for ThreadArray {
                 & (self.dr_tag_any[i].read_data.val().any()
                     | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()))
                 & !(self.w_rewalk[i].val() & self.ex_taken[i].q.val());
-            self.w_best[i].next = self.ln_cand[i].q.val();
-            self.w_best_label[i].next = self.ln_cand_label[i].q.val();
-            self.w_best_list[i].next = self.ln_cand_list[i].q.val();
-            if self.w_rewalk[i].val() {
-                self.w_best[i].next = self.ln_rcand[i].q.val();
-                self.w_best_label[i].next = self.ln_rcand_label[i].q.val();
-                self.w_best_list[i].next = self.ln_rcand_list[i].q.val();
-            }
-            self.w_new[i].next = self.w_best[i].val();
-            self.w_new_label[i].next = self.w_best_label[i].val();
-            self.w_new_list[i].next = self.w_best_list[i].val();
+            self.w_new[i].next = self.ln_best[i].q.val();
+            self.w_new_label[i].next = self.ln_best_label[i].q.val();
+            self.w_new_list[i].next = self.ln_best_list[i].q.val();
             if self.w_hit[i].val()
-                & ((self.w_best[i].val() == self.zero16.val())
-                    | (self.dr_label[i].read_data.val() < self.w_best_label[i].val()))
+                & ((self.ln_best[i].q.val() == self.zero16.val())
+                    | (self.dr_label[i].read_data.val() < self.ln_best_label[i].q.val()))
             {
                 self.w_new[i].next = self.ex_ptr[i].q.val();
                 self.w_new_label[i].next = self.dr_label[i].read_data.val();
@@ -1266,10 +1254,10 @@ impl Logic for ThreadArray {
             self.w_take[i].next = false;
             self.w_start_rewalk[i].next = false;
             if self.w_walking[i].val() {
+                self.ln_best[i].d.next = self.w_new[i].val();
+                self.ln_best_label[i].d.next = self.w_new_label[i].val();
+                self.ln_best_list[i].d.next = self.w_new_list[i].val();
                 if self.w_rewalk[i].val() {
-                    self.ln_rcand[i].d.next = self.w_new[i].val();
-                    self.ln_rcand_label[i].d.next = self.w_new_label[i].val();
-                    self.ln_rcand_list[i].d.next = self.w_new_list[i].val();
                     // The slow take's slot and list follow the walk every cycle (nothing
                     // reads them before the take), so the take sets only flags and no
                     // select waits on its verdict.
@@ -1296,7 +1284,7 @@ impl Logic for ThreadArray {
                         // `w_new` is not 0 exactly when this entry matched or an earlier
                         // one did: no zero test behind the select.
                         self.w_take[i].next =
-                            self.w_hit[i].val() | (self.ln_rcand[i].q.val() != self.zero16.val());
+                            self.w_hit[i].val() | (self.ln_best[i].q.val() != self.zero16.val());
                         self.ln_slow[i].d.next = true;
                         self.ln_state[i].d.next = self.l_done.val();
                     } else {
@@ -1377,8 +1365,8 @@ impl Logic for ThreadArray {
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
         // logic mapped differently by ABC9), so it stays written twice.
         if self.w_hit[0].val()
-            & ((self.w_best[0].val() == self.zero16.val())
-                | (self.dr_label[0].read_data.val() < self.w_best_label[0].val()))
+            & ((self.ln_best[0].q.val() == self.zero16.val())
+                | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
         {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
         }
@@ -1462,7 +1450,7 @@ impl Logic for ThreadArray {
                 self.ln_adv[i].d.next = false;
                 self.ln_reading[i].d.next = true;
                 self.ln_list_now[i].d.next = self.w_addr[i].val();
-                self.ln_rcand[i].d.next = self.zero16.val();
+                self.ln_best[i].d.next = self.zero16.val();
             }
             if self.w_take[i].val() {
                 self.ln_kind[i].d.next = self.k_matched.val();
@@ -1725,7 +1713,7 @@ impl Logic for ThreadArray {
                         self.ln_cand[i].d.next = self.zero16.val();
                         self.ln_cand_label[i].d.next = self.zero32.val();
                         self.ln_cand_list[i].d.next = self.zero16.val();
-                        self.ln_rcand[i].d.next = self.zero16.val();
+                        self.ln_best[i].d.next = self.zero16.val();
                         self.ln_slot[i].d.next = self.zero16.val();
                         self.ln_kind[i].d.next = self.k_queued.val();
                         self.ln_list[i].d.next = self.zero16.val();
