@@ -17,11 +17,14 @@
 //! The communicator always has to match. A search can also be by handle (cancel) or for
 //! any entry, as in the level-2 lists.
 //!
-//! A *block insert* (`block_valid`, `block_count` = `k`) appends `k` entries at once, the
-//! thread array's unmatched messages of one block: entry `j` of them is on
+//! A *block insert* (`block_valid`, `block_end` = `count + k`) appends `k` entries at
+//! once, the thread array's unmatched messages of one block: entry `j` of them is on
 //! `block_*[(count + j) mod M]` (`M`, the block width, a power of two at least the block
 //! size), so slot `count + j` takes the block port its own index names, a fixed wire, with
-//! no mux over the block. The search is a prefix-OR tree over the per-slot hits,
+//! no mux over the block. The caller gives the count after the insert, computed a cycle
+//! ahead, not `k`: each slot then compares its own index with two registers, and no adder
+//! sits in front of those compares (with one, the 1-lane array's routed critical path was
+//! that add and compare in series). The search is a prefix-OR tree over the per-slot hits,
 //! `log2 depth` levels rather than a chain, and the hit slot's fields are an AND-OR by the
 //! one-hot first hit ([`crate::select`]). `remove_first` removes that hit with the prefix
 //! itself as the shift's condition (a slot at or above the first hit takes its younger
@@ -77,9 +80,10 @@ pub struct SingleCycleCam {
     pub clear: Signal<In, Bit>,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
-    /// A block insert of `block_count` entries (module docs); not with `insert_valid`.
+    /// A block insert up to `block_end` entries in all (module docs); not with
+    /// `insert_valid`.
     pub block_valid: Signal<In, Bit>,
-    pub block_count: Signal<In, Bits<INDEX_BITS>>,
+    pub block_end: Signal<In, Bits<INDEX_BITS>>,
     pub block_comm: Vec<Signal<In, Bits<COMM_BITS>>>,
     pub block_src: Vec<Signal<In, Bits<SRC_BITS>>>,
     pub block_tag: Vec<Signal<In, Bits<TAG_BITS>>>,
@@ -93,7 +97,6 @@ pub struct SingleCycleCam {
     mode_handle: Constant<Bits<2>>,
     mode_any: Constant<Bits<2>>,
     insert_at: Signal<Local, Bits<INDEX_BITS>>,
-    block_end: Signal<Local, Bits<INDEX_BITS>>,
     /// Per slot: it holds an entry the search matches.
     matches: Vec<Signal<Local, Bit>>,
     /// The matches, registered: what a registered search answers from.
@@ -159,7 +162,7 @@ impl SingleCycleCam {
             count: Default::default(),
             full: Default::default(),
             block_valid: Default::default(),
-            block_count: Default::default(),
+            block_end: Default::default(),
             block_comm: ports(m),
             block_src: ports(m),
             block_tag: ports(m),
@@ -172,7 +175,6 @@ impl SingleCycleCam {
             mode_handle: Constant::new(crate::bram_list::MODE_HANDLE.to_bits()),
             mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
             insert_at: Default::default(),
-            block_end: Default::default(),
             matches: (0..d).map(|_| Default::default()).collect(),
             matches_q: regs(d),
             registered_search: Constant::new(false),
@@ -314,7 +316,6 @@ impl Logic for SingleCycleCam {
         }
         // A block insert: slot `used + j` takes block port `(used + j) mod M`, its own
         // index's low bits.
-        self.block_end.next = self.used.q.val() + self.block_count.val();
         if self.block_valid.val() {
             self.used.d.next = self.block_end.val();
             // `m` is the block width: rust-hdl evaluates an index from loop variables only.

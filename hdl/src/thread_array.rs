@@ -296,8 +296,9 @@ pub struct ThreadArray {
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
     /// The UMQ block insert, staged in the tail's first cycle: entry `m` goes to the UMQ
-    /// slot whose index is `m` modulo the block width.
-    st_count: DFF<Bits<16>>,
+    /// slot whose index is `m` modulo the block width, and `st_end` is the UMQ's count
+    /// after the insert (the CAM compares its slots with it, no adder in between).
+    st_end: DFF<Bits<16>>,
     st_comm: Vec<DFF<Bits<16>>>,
     st_src: Vec<DFF<Bits<16>>>,
     st_tag: Vec<DFF<Bits<32>>>,
@@ -702,7 +703,7 @@ impl ThreadArray {
             resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
-            st_count: Default::default(),
+            st_end: Default::default(),
             st_comm: dffs(rot),
             st_src: dffs(rot),
             st_tag: dffs(rot),
@@ -946,7 +947,7 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
-            st_count
+            st_end
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
         for m in 0..self._rot {
@@ -1144,7 +1145,7 @@ impl Logic for ThreadArray {
         self.umq_cam.insert_tag_any.next = false;
         self.umq_cam.insert_handle.next = self.handle.q.val();
         self.umq_cam.block_valid.next = false;
-        self.umq_cam.block_count.next = self.st_count.q.val();
+        self.umq_cam.block_end.next = self.st_end.q.val();
 
         // ---- Lanes: hash, walk, book. ----
         for i in 0..self._lanes {
@@ -1742,9 +1743,10 @@ impl Logic for ThreadArray {
                         self.st_tag[m].d.next = self.rot_tag.values[m].val();
                         self.st_handle[m].d.next = self.rot_handle.values[m].val();
                     }
-                    self.st_count.d.next = self.g_total.val();
+                    // The UMQ's count after the insert, clamped to its depth.
+                    self.st_end.d.next = self.umq_cam.count.val() + self.g_total.val();
                     if self.g_room.val() < self.g_total.val() {
-                        self.st_count.d.next = self.g_room.val();
+                        self.st_end.d.next = self.umq_depth.val();
                     }
                     self.tail_phase.d.next = self.one2.val();
                 } else if self.tail_phase.q.val() == self.one2.val() {

@@ -21,7 +21,7 @@ fn ports() -> Vec<Port> {
     let mut ports = ports_from(&CAM_PORTS);
     let port = |name: String, width: usize| Port { name, width: width as u32, input: true };
     ports.push(port("block_valid".into(), 1));
-    ports.push(port("block_count".into(), INDEX_BITS));
+    ports.push(port("block_end".into(), INDEX_BITS));
     for (field, width) in [("comm", COMM_BITS), ("src", SRC_BITS), ("tag", TAG_BITS), ("handle", HANDLE_BITS)]
     {
         ports.extend((0..BLOCK).map(|j| port(format!("block_{field}_{j}"), width)));
@@ -198,7 +198,7 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
             // `(count + j) mod BLOCK`.
             let taken = block.len().min(DEPTH - reference.len());
             set(model, "block_valid", 1);
-            set(model, "block_count", taken as u64);
+            set(model, "block_end", (reference.len() + taken) as u64);
             for (j, e) in block.iter().take(taken).enumerate() {
                 let port = (reference.len() + j) % BLOCK;
                 set(model, &format!("block_comm_{port}"), e.comm);
