@@ -5,6 +5,9 @@
 //! up to `lanes` arrivals, every other operation alone. The first difference stops the
 //! run, which is repeated with tracing on so a waveform of the failure is kept.
 //!
+//! The array is reset before the first command, as after power-up, so a design whose
+//! registers and RAMs start as garbage ([`crate::power_up`]) must pass as well.
+//!
 //! With resets, chosen commands are cut short by the reset port a chosen number of cycles
 //! after they are accepted: the answer is dropped, both models start again from nothing,
 //! and the cycle model is told the reset's cycle, so the next command's acceptance is
@@ -54,6 +57,7 @@ pub fn cosim_thread_array_with_resets(
     let mut rtl = RtlThreadArray::new(model, lanes)?;
     let mut golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
     let mut cycle_model = OptimisticEngine::new(array.config)?;
+    cycle_model.reset(rtl.reset());
     let mut report = CosimReport {
         build_seconds: build.seconds,
         build_cached: build.cached,
@@ -122,6 +126,7 @@ fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op], reset_at: ResetPlan) ->
     let mut rtl = RtlThreadArray::new(traced, lanes)?;
     let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
     rtl.model_mut().trace_to(&vcd)?;
+    rtl.reset();
     for range in commands(ops, lanes) {
         if let Some(delay) = reset_at(range.start) {
             if rtl.start(&ops[range]).is_err() {

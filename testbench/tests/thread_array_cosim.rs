@@ -13,6 +13,7 @@ use tagmatch_sim::optimistic::cost::head_banks;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::Op;
+use tagmatch_testbench::power_up::with_power_up_garbage;
 use tagmatch_testbench::thread_array::thread_array_build_name;
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
 
@@ -83,6 +84,21 @@ fn four_lanes_without_the_fast_path() {
 #[test]
 fn sixteen_lanes() {
     check(small(16, true));
+}
+
+/// Every register and RAM word starts as garbage instead of zero; the reset before the
+/// first command (the clearing pass) must make the array behave as if it started clean.
+#[test]
+fn reset_clears_power_up_garbage() {
+    let shape = small(4, true);
+    let config =
+        OptimisticConfig::hardware(4, shape.descriptors, 1 << (shape.head_bits - 2), shape.unexpected);
+    let verilog = with_power_up_garbage(&thread_array_verilog(&shape)).unwrap();
+    let name = format!("{}-power-up-garbage", thread_array_build_name(&config));
+    let array = ThreadArrayUnderTest { name, verilog, config };
+    let report = cosim_thread_array_with_resets(&array, &stream(4), &|_| None, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.matched > 0 && report.overflows > 0, "{report:?}");
 }
 
 /// A shape no catalogue had: 3 lanes, 20 descriptors, 2 bins per index, a 10-entry UMQ.
