@@ -12,7 +12,7 @@
 //! "distributed"` for Vivado and yosys, `ramstyle = "MLAB"` for Quartus): the thread array
 //! compares what it reads in the next cycle, and a block RAM without its output register
 //! answers late, 4.26 ns after the clock on an ECP5-8's DP16KD (the 2-lane array's
-//! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.5 ns
+//! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.4 ns
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
 //! 16 to 64 bits.

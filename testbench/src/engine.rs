@@ -96,10 +96,10 @@ impl Response {
     }
 }
 
-/// The command and response stream ports the receive engine and the thread array share.
 /// Cycles a driver waits for `cmd_ready` or `resp_valid` before it calls the design stuck.
 const WAIT_LIMIT: u64 = 10_000_000;
 
+/// The command and response stream ports the receive engine and the thread array share.
 pub(crate) struct CommandPorts {
     pub cmd_valid: PortId,
     pub cmd_ready: PortId,
