@@ -21,8 +21,9 @@
 //!   candidate's id is a register beside the candidate and the fast path's run compares
 //!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
 //!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
-//!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N` pointer compares instead of `D` bitmaps
-//!   written through an `N x D` decode at the end of every walk);
+//!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
+//!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
+//!   end of every walk);
 //! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
 //!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
 //!   wildcards) and a table of tails for appending. Both are *banked by list*: list `l`

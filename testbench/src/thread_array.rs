@@ -2,7 +2,7 @@
 //! to `lanes` arrivals presented on the lane ports at once; its answer is one outcome per
 //! operation, with the cycle the command was accepted and the cycle the answer was valid
 //! — what `tagmatch_sim::optimistic::engine::OptimisticEngine` predicts. A command can
-//! also be offered and then cut short by the reset port.
+//! also be offered and then cut short by the reset port ([`RtlThreadArray::cut_short`]).
 
 use crate::engine::CommandPorts;
 use crate::verilator::{BuildSpec, Model, Port, PortId};
@@ -107,11 +107,14 @@ impl RtlThreadArray {
         Ok(Answer { outcomes, accepted, responded, block: None })
     }
 
-    /// Offers one command like [`RtlThreadArray::apply`] and returns the cycle it was
-    /// accepted in, without waiting for (or taking) its answer.
-    pub fn start(&mut self, ops: &[Op]) -> Result<u64, String> {
+    /// Offers one command like [`RtlThreadArray::apply`], lets `delay` cycles pass after
+    /// its acceptance and resets the array, whatever the command has done by then (its
+    /// answer, if out, is dropped); returns the reset's cycle.
+    pub fn cut_short(&mut self, ops: &[Op], delay: u64) -> Result<u64, String> {
         let (code, _) = self.present(ops)?;
-        self.ports.offer(&mut self.model, code)
+        self.ports.offer(&mut self.model, code)?;
+        self.model.tick(delay);
+        Ok(self.reset())
     }
 
     /// Holds `reset` high for one cycle and returns that cycle; an answer not taken is

@@ -74,9 +74,7 @@ pub fn cosim_thread_array_with_resets(
         let command = &ops[range.clone()];
         if let Some(delay) = reset_at(range.start) {
             let at = |e: String| format!("ops {range:?}, cut short by a reset: {e}");
-            rtl.start(command).map_err(at)?;
-            rtl.model_mut().tick(delay);
-            let cycle = rtl.reset();
+            let cycle = rtl.cut_short(command, delay).map_err(at)?;
             golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
             cycle_model.reset(cycle);
             report.resets += 1;
@@ -129,11 +127,9 @@ fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op], reset_at: ResetPlan) ->
     rtl.reset();
     for range in commands(ops, lanes) {
         if let Some(delay) = reset_at(range.start) {
-            if rtl.start(&ops[range]).is_err() {
+            if rtl.cut_short(&ops[range], delay).is_err() {
                 break;
             }
-            rtl.model_mut().tick(delay);
-            rtl.reset();
             continue;
         }
         // The failing answer is what the waveform is for; errors end the replay early.
