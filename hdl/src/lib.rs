@@ -9,6 +9,7 @@
 //! [`trees::isolate_outputs`] (no false loops for Verilator); [`event_safe`] rewrites a
 //! design for event-driven simulators (`gen --testbench`).
 
+pub mod banked_table;
 pub mod bram_list;
 pub mod cam;
 pub mod dual_port_ram;

@@ -24,14 +24,16 @@
 //!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
 //!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
 //!   end of every walk);
-//! - the index tables in block RAM: the head of each of the `3B + 1` lists (`B = 2^(H-2)`
-//!   bins for each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both
-//!   wildcards) and a table of tails for appending. Both are *banked by list*: list `l`
-//!   is word `l / K` of bank `l mod K` (`K`, the lane count rounded up to a power of two,
-//!   at most `B`), each bank with its own write port, so receives of lists in different
-//!   banks leave in the same cycle. Every lane has its own copy of the head banks (its
-//!   own read port), all copies written together. Pointers are slot + 1, 0 for none, so a
-//!   zeroed RAM is a table of empty lists;
+//! - the index tables: the head of each of the `3B + 1` lists (`B = 2^(H-2)` bins for
+//!   each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both wildcards)
+//!   and a table of tails for appending, each a [`BankedTable`]. Both are *banked by
+//!   list*: list `l` is word `l / K` of bank `l mod K` (`K`, the lane count rounded up to
+//!   a power of two, at most `B`), each bank with its own write port, so receives of lists
+//!   in different banks leave in the same cycle. Every lane has its own copy of the head
+//!   banks (its own read port), all copies written together. A lane reads a head through
+//!   one port: with banks in LUT RAM (the default and small tables) the bank is selected
+//!   before the read register, so the walk's `D`-way read starts from a flip-flop.
+//!   Pointers are slot + 1, 0 for none;
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
 //!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
 //!   registered: its compares run in the cycle that accepts the command, the priority
@@ -98,6 +100,7 @@
 //! cycles after the last reset cycle, with the tables empty and labels restarted. As AXI
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
+use crate::banked_table::BankedTable;
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -335,8 +338,6 @@ pub struct ThreadArray {
     /// list's last, or the compare stage matched); applied this cycle, so the decision,
     /// which waits on the `D`-way read, only feeds this flag and `ln_first`.
     ln_adv: Vec<DFF<Bit>>,
-    /// Bank + 1 of the head address presented last cycle (whose word the RAMs return).
-    ln_head_bank: Vec<DFF<Bits<16>>>,
     /// The list the read stage is in.
     ln_list_now: Vec<DFF<Bits<16>>>,
     /// The walk's compare stage: the entry read last cycle (`ex_live`: one is there), its
@@ -377,8 +378,9 @@ pub struct ThreadArray {
     r_in_run: Vec<DFF<Bit>>,
     fp_ready: DFF<Bit>,
     // Memories.
-    heads: Vec<TableRam<16>>,
-    tails: Vec<TableRam<16>>,
+    /// The list heads (a read port, hence a copy, per lane) and tails (one port).
+    heads: BankedTable<16>,
+    tails: BankedTable<16>,
     /// Each lane's copy of the descriptors' fixed fields (written together at posting,
     /// addressed by pointer, so word 0 is never used): the walk's read stage presents its
     /// pointer and the registered read is the compare stage's entry; `dr_handle` is read
@@ -394,7 +396,6 @@ pub struct ThreadArray {
     dr_seq0: TableRam<16>,
     umq_cam: SingleCycleCam,
     // Parallel reads (one port per lane unless said).
-    head_word: Select<16>,
     rd_valid: Select<1>,
     rd_taken: Select<1>,
     rd_next: Select<16>,
@@ -412,8 +413,6 @@ pub struct ThreadArray {
     /// banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
-    /// The posted receive's list's tail, from its bank (one port).
-    tail_word: Select<16>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
     /// The found receive's list and links, by the search's one-hot first hit (no pointer
@@ -551,10 +550,9 @@ pub struct ThreadArray {
     _banks: usize,
     /// `x + 1` of the sizes above and of the UMQ block width: a loop over `x..x_once`
     /// names `x` as a loop variable, and rust-hdl evaluates an index from loop variables
-    /// only (so `heads[i * banks + b]` is written inside `for banks in ..`).
+    /// only (so `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
     _lanes_once: usize,
     _descriptors_once: usize,
-    _banks_once: usize,
     _rot: usize,
 }
 
@@ -728,7 +726,6 @@ impl ThreadArray {
             ln_first: dffs(n),
             ln_reading: dffs(n),
             ln_adv: dffs(n),
-            ln_head_bank: dffs(n),
             ln_list_now: dffs(n),
             ex_live: dffs(n),
             ex_ptr: dffs(n),
@@ -754,8 +751,8 @@ impl ThreadArray {
             r_run: dffs(n * d),
             r_in_run: dffs(d),
             fp_ready: Default::default(),
-            heads: (0..n * nb).map(|_| TableRam::new(h - bank_bits)).collect(),
-            tails: (0..nb).map(|_| TableRam::new(h - bank_bits)).collect(),
+            heads: BankedTable::new(n, bank_bits, h - bank_bits),
+            tails: BankedTable::new(1, bank_bits, h - bank_bits),
             dr_comm: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_src: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_tag: (0..n).map(|_| TableRam::reaching(d)).collect(),
@@ -765,7 +762,6 @@ impl ThreadArray {
             dr_handle: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_seq0: TableRam::reaching(d),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
-            head_word: Select::grouped(n, nb),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
@@ -776,7 +772,6 @@ impl ThreadArray {
             run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
-            tail_word: Select::shared(nb, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
             cancel_list: OneHotSelect::new(d, 1),
@@ -883,7 +878,6 @@ impl ThreadArray {
             _banks: nb,
             _lanes_once: n + 1,
             _descriptors_once: d + 1,
-            _banks_once: nb + 1,
             _rot: rot,
         }
     }
@@ -1011,7 +1005,6 @@ impl Logic for ThreadArray {
             self.ln_first[i].clock.next = self.clock.val();
             self.ln_adv[i].clock.next = self.clock.val();
             self.ln_reading[i].clock.next = self.clock.val();
-            self.ln_head_bank[i].clock.next = self.clock.val();
             self.ln_list_now[i].clock.next = self.clock.val();
             self.ex_live[i].clock.next = self.clock.val();
             self.ex_ptr[i].clock.next = self.clock.val();
@@ -1100,18 +1093,8 @@ impl Logic for ThreadArray {
             self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
             self.rot_handle.entries[i].next = self.ln_handle[i].q.val();
         }
-        for banks in self._banks..self._banks_once {
-            for i in 0..self._lanes {
-                for b in 0..self._banks {
-                    self.heads[i * banks + b].clock.next = self.clock.val();
-                    self.head_word.entries[i * banks + b].next = self.heads[i * banks + b].read_data.val();
-                }
-            }
-        }
-        for b in 0..self._banks {
-            self.tails[b].clock.next = self.clock.val();
-            self.tail_word.entries[b].next = self.tails[b].read_data.val();
-        }
+        self.heads.clock.next = self.clock.val();
+        self.tails.clock.next = self.clock.val();
         self.umq_cam.clock.next = self.clock.val();
 
         self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
@@ -1191,8 +1174,7 @@ impl Logic for ThreadArray {
                     self.w_addr[i].next = self.w_after2[i].val();
                 }
             }
-            self.ln_head_bank[i].d.next = (self.w_addr[i].val() & self.bank_mask.val()) + self.one16.val();
-            self.head_word.pointers[i].next = self.ln_head_bank[i].q.val();
+            self.heads.read_address[i].next = self.w_addr[i].val();
 
             // The walk is a two-stage pipeline, so no clock cycle holds both the D-way read
             // and the compares. The read stage reads the entry the walk points at (a list's
@@ -1202,7 +1184,7 @@ impl Logic for ThreadArray {
             // done), the read is wasted and the next list's head is read a cycle later.
             self.w_ptr[i].next = self.ex_next[i].q.val();
             if self.ln_first[i].q.val() {
-                self.w_ptr[i].next = self.head_word.values[i].val();
+                self.w_ptr[i].next = self.heads.read_data[i].val();
             }
             self.rd_valid.pointers[i].next = self.w_ptr[i].val();
             self.rd_taken.pointers[i].next = self.w_ptr[i].val();
@@ -1640,10 +1622,7 @@ impl Logic for ThreadArray {
             self.p_list.next =
                 self.any_tag_base.val() + ((self.comm.q.val() ^ self.p_src4.val()) & self.bin_mask.val());
         }
-        for b in 0..self._banks {
-            self.tails[b].read_address.next = self.p_list.val() >> self.bank_shift.val();
-        }
-        self.tail_word.pointers[0].next = (self.post_list.q.val() & self.bank_mask.val()) + self.one16.val();
+        self.tails.read_address[0].next = self.p_list.val();
         self.p_same.next = self.last_valid.q.val()
             & (self.last_comm.q.val() == self.comm.q.val())
             & (self.last_src.q.val() == self.src.q.val())
@@ -1658,7 +1637,7 @@ impl Logic for ThreadArray {
         self.dr_seq0.write_enable.next = self.g_posting.val();
         self.dr_seq0.write_address.next = self.alloc.q.val();
         self.dr_seq0.write_data.next = self.p_seq.val();
-        self.p_tail.next = self.tail_word.values[0].val();
+        self.p_tail.next = self.tails.read_data[0].val();
 
         // ---- Controller. ----
         for b in 0..self._banks {
@@ -1932,21 +1911,13 @@ impl Logic for ThreadArray {
                 }
             }
         }
-        for banks in self._banks..self._banks_once {
-            for i in 0..self._lanes {
-                for b in 0..self._banks {
-                    self.heads[i * banks + b].read_address.next =
-                        self.w_addr[i].val() >> self.bank_shift.val();
-                    self.heads[i * banks + b].write_address.next = self.hb_addr[b].val();
-                    self.heads[i * banks + b].write_data.next = self.hb_data[b].val();
-                    self.heads[i * banks + b].write_enable.next = self.hb_en[b].val();
-                }
-            }
-        }
         for b in 0..self._banks {
-            self.tails[b].write_address.next = self.tb_addr[b].val();
-            self.tails[b].write_data.next = self.tb_data[b].val();
-            self.tails[b].write_enable.next = self.tb_en[b].val();
+            self.heads.write_address[b].next = self.hb_addr[b].val();
+            self.heads.write_data[b].next = self.hb_data[b].val();
+            self.heads.write_enable[b].next = self.hb_en[b].val();
+            self.tails.write_address[b].next = self.tb_addr[b].val();
+            self.tails.write_data[b].next = self.tb_data[b].val();
+            self.tails.write_enable[b].next = self.tb_en[b].val();
         }
 
         // ---- Reset: last, so it overrides every register it names. ----

@@ -9,19 +9,23 @@ mod common;
 use common::{lint, write_top, yosys};
 use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
 
+/// Small head tables (banks in LUT RAM, selected before the read register) at 4 lanes,
+/// and large ones (block RAM, selected behind it) at 2 lanes and at 1 (one bank).
 #[test]
 fn thread_array_lints_and_synthesizes() {
-    let verilog = thread_array_verilog(&ThreadArrayShape {
-        lanes: 4,
-        descriptors: 16,
-        head_bits: 4,
-        unexpected: 8,
-        fast_path: true,
-    });
-    for (name, _, _) in thread_array_ports(4) {
-        assert!(verilog.contains(&format!(" {name};")), "no port {name}");
+    for (lanes, head_bits) in [(4, 4), (2, 12), (1, 10)] {
+        let verilog = thread_array_verilog(&ThreadArrayShape {
+            lanes,
+            descriptors: 16,
+            head_bits,
+            unexpected: 8,
+            fast_path: true,
+        });
+        for (name, _, _) in thread_array_ports(lanes) {
+            assert!(verilog.contains(&format!(" {name};")), "no port {name}");
+        }
+        let file = write_top(&format!("thread-array-{lanes}-lanes-{head_bits}"), &verilog);
+        lint(&file, &["-Wno-UNUSEDSIGNAL"]);
+        yosys(&file, "hierarchy -top top; proc; flatten; opt -fast; memory -nomap; check -assert");
     }
-    let file = write_top("thread-array", &verilog);
-    lint(&file, &["-Wno-UNUSEDSIGNAL"]);
-    yosys(&file, "hierarchy -top top; proc; flatten; opt -fast; memory -nomap; check -assert");
 }

@@ -7,7 +7,7 @@
 //!
 //! The rewrite knows the two shapes of state rust-hdl and our custom blocks emit: a
 //! register's `initial begin q = <width>'h<value>; end` (the value becomes `$random`
-//! repeated to any width), and a memory `reg [..] mem[0:N];` (an `initial` loop fills it).
+//! repeated to any width), and a memory `reg [..] name[0:N];` (an `initial` loop fills it).
 
 /// `verilog` with every register's initial value and every memory word made pseudo-random;
 /// an error when the text holds neither (the rewrite would test nothing).
@@ -29,12 +29,12 @@ pub fn with_power_up_garbage(verilog: &str) -> Result<String, String> {
         }
         out.push_str(line);
         out.push('\n');
-        if let Some(last) = memory_last_word(code) {
+        if let Some((name, last)) = memory_declaration(code) {
             memories += 1;
             out.push_str(&format!(
                 "    integer power_up_{memories};\n    initial for (power_up_{memories} = 0; \
                  power_up_{memories} <= {last}; power_up_{memories} = power_up_{memories} + 1) \
-                 mem[power_up_{memories}] = {{8{{$random}}}};\n"
+                 {name}[power_up_{memories}] = {{8{{$random}}}};\n"
             ));
         }
     }
@@ -57,12 +57,14 @@ fn is_constant_assignment(code: &str) -> bool {
         && digits.chars().all(|c| c.is_ascii_hexdigit())
 }
 
-/// The last word's index of a memory declaration ending `mem[0:N];`.
-fn memory_last_word(code: &str) -> Option<usize> {
+/// The name and last word's index of a memory declaration ending `reg [..] name[0:N];`.
+fn memory_declaration(code: &str) -> Option<(&str, usize)> {
     let rest = code.strip_suffix("];")?;
-    let (head, last) = rest.rsplit_once("mem[0:")?;
-    (head.ends_with(' ') && head.contains("reg ")).then_some(())?;
-    last.parse().ok()
+    let (head, last) = rest.rsplit_once("[0:")?;
+    let (declared, name) = head.rsplit_once(' ')?;
+    let is_name = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (is_name && declared.contains("reg ") && declared.ends_with(']')).then_some(())?;
+    Some((name, last.parse().ok()?))
 }
 
 #[cfg(test)]
@@ -72,10 +74,16 @@ mod tests {
     #[test]
     fn registers_and_memories_start_random() {
         let verilog = "module m;\n    reg [15:0] q;\n    initial begin\n       q = 16'h0;\n    end\n    \
-                       (* ram_style = \"distributed\" *) reg [31:0] mem[0:63];\nendmodule\n";
+                       (* ram_style = \"distributed\" *) reg [31:0] mem[0:63];\n    \
+                       reg [15:0] bank_1_3[0:7];\n    reg [15:0] x = y[0:3];\nendmodule\n";
         let out = with_power_up_garbage(verilog).unwrap();
         assert!(out.contains("q = {8{$random}};") && !out.contains("16'h0"), "{out}");
         assert!(out.contains("power_up_1 <= 63;") && out.contains("mem[power_up_1] = {8{$random}}"), "{out}");
+        assert!(
+            out.contains("power_up_2 <= 7;") && out.contains("bank_1_3[power_up_2] = {8{$random}}"),
+            "{out}"
+        );
+        assert!(!out.contains("power_up_3"), "{out}");
         assert!(with_power_up_garbage("module m;\nendmodule\n").is_err());
     }
 }

@@ -107,6 +107,13 @@ fn three_lanes_with_odd_tables() {
     check(ThreadArrayShape { lanes: 3, descriptors: 20, head_bits: 3, unexpected: 10, fast_path: true });
 }
 
+/// Head banks of 1,024 words (2 lanes, 512 bins per index): block RAM, whose registered
+/// reads come before the bank select, where the small tables' LUT RAM selects first.
+#[test]
+fn two_lanes_with_block_ram_heads() {
+    check(ThreadArrayShape { lanes: 2, descriptors: 32, head_bits: 11, unexpected: 16, fast_path: true });
+}
+
 /// The RTL and the cycle model bank the head tables alike (the co-simulations would see a
 /// difference only in the shapes they run).
 #[test]
