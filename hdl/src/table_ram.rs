@@ -4,9 +4,9 @@
 //!
 //! rust-hdl's `RAM<D, N>` takes its address width as a type parameter, so every table size
 //! would be another instantiation of the block around it; this one lets the thread array
-//! size its tables on the command line: the head and tail tables (16-bit pointers) and
-//! each lane's copy of the descriptors' fixed fields. The Verilog is the same read/write
-//! template, which Quartus, Vivado and yosys map onto block RAM or LUT RAM.
+//! size its tables on the command line: each lane's copy of the descriptors' fixed fields
+//! (its head and tail tables are banked: [`crate::banked_table`]). The Verilog is the
+//! same read/write template, which Quartus, Vivado and yosys map onto block RAM or LUT RAM.
 //!
 //! A table of at most [`LUT_RAM_WORDS`] words asks for LUT RAM (`ram_style =
 //! "distributed"` for Vivado and yosys, `ramstyle = "MLAB"` for Quartus): the thread array
@@ -16,9 +16,8 @@
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
 //! 16 to 64 bits.
-//! The words start at zero (simulators and FPGA block RAM both start cleared), which the
-//! thread array reads as "empty list" in its head and tail tables until a flush clears
-//! them word by word; its descriptor copies are only read at slots written since.
+//! The words start at zero in simulation; the thread array reads its descriptor copies
+//! only at slots written since.
 
 use rust_hdl::prelude::*;
 
