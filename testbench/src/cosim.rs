@@ -6,9 +6,14 @@
 //! the cycle after the last was accepted, so the engine overlaps them), of 1 to 64
 //! operations each. The first difference stops the run, which is repeated with tracing
 //! on so a waveform of the failure is kept beside the cached build.
+//!
+//! [`cosim_from_power_up`] starts the RTL as a board does: every register and RAM word
+//! garbage ([`crate::power_up`]), then one reset cycle; cycles are counted from after it,
+//! so the run must agree with both models exactly as a clean start does.
 
 use crate::engine::{engine_spec, RtlEngine};
-use crate::verilator::Model;
+use crate::power_up::with_power_up_garbage;
+use crate::verilator::{BuildReport, Model};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -166,8 +171,54 @@ pub fn cosim(
     ops: &[Op],
     progress: &mut dyn FnMut(usize),
 ) -> Result<CosimReport, CosimError> {
-    let (model, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), false))?;
+    cosim_started(engine, ops, Start::Clean, progress)
+}
+
+/// [`cosim`] from power-up garbage and a reset (module docs).
+pub fn cosim_from_power_up(
+    engine: &EngineUnderTest,
+    ops: &[Op],
+    progress: &mut dyn FnMut(usize),
+) -> Result<CosimReport, CosimError> {
+    cosim_started(engine, ops, Start::PowerUpGarbageThenReset, progress)
+}
+
+/// How the RTL starts a co-simulation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Start {
+    /// Registers at their initial values, RAM zeroed (as Verilator starts it).
+    Clean,
+    PowerUpGarbageThenReset,
+}
+
+/// The RTL of `engine` started as `start` says, traced or not.
+fn start_rtl(
+    engine: &EngineUnderTest,
+    start: Start,
+    trace: bool,
+) -> Result<(RtlEngine, BuildReport), String> {
+    let (name, verilog) = match start {
+        Start::Clean => (engine.name.clone(), engine.verilog.clone()),
+        Start::PowerUpGarbageThenReset => {
+            (format!("{}-power-up-garbage", engine.name), with_power_up_garbage(&engine.verilog)?)
+        }
+    };
+    let (model, build) = Model::build(&engine_spec(&name, verilog, trace))?;
     let mut rtl = RtlEngine::new(model)?.with_fields(engine.config.fields);
+    if start == Start::PowerUpGarbageThenReset {
+        rtl.reset();
+        rtl.model_mut().restart_cycle_count();
+    }
+    Ok((rtl, build))
+}
+
+fn cosim_started(
+    engine: &EngineUnderTest,
+    ops: &[Op],
+    start: Start,
+    progress: &mut dyn FnMut(usize),
+) -> Result<CosimReport, CosimError> {
+    let (mut rtl, build) = start_rtl(engine, start, false)?;
     let capacity = engine.config.queue_capacity();
     let mut golden = BoundedGolden::new(capacity, capacity);
     let mut cycle_model = TwoLevelModel::with_config(engine.config);
@@ -194,7 +245,7 @@ pub fn cosim(
                 && golden.would_queue(op);
             let want = if label_refusal { Outcome::Overflow } else { golden.apply(op) };
             if got.outcome != want || got != modelled {
-                let waveform = waveform_of(engine, ops, run.end).ok();
+                let waveform = waveform_of(engine, ops, start, run.end).ok();
                 return Err(CosimError::Mismatch(Box::new(Mismatch {
                     index,
                     op: *op,
@@ -219,9 +270,8 @@ pub fn cosim(
 
 /// Replays `ops` up to `end` on a traced build, driven as [`cosim`] drives them, and
 /// returns the VCD's path.
-fn waveform_of(engine: &EngineUnderTest, ops: &[Op], end: usize) -> Result<PathBuf, String> {
-    let (traced, build) = Model::build(&engine_spec(&engine.name, engine.verilog.clone(), true))?;
-    let mut rtl = RtlEngine::new(traced)?.with_fields(engine.config.fields);
+fn waveform_of(engine: &EngineUnderTest, ops: &[Op], start: Start, end: usize) -> Result<PathBuf, String> {
+    let (mut rtl, build) = start_rtl(engine, start, true)?;
     let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", end - 1));
     rtl.model_mut().trace_to(&vcd)?;
     for (run, streamed) in runs(ops.len()).into_iter().take_while(|(r, _)| r.start < end) {

@@ -365,6 +365,12 @@ impl Model {
         self.cycles
     }
 
+    /// Numbers cycles from 0 again: after a power-up reset, so that the design's answers
+    /// line up with a model that starts at power-on.
+    pub fn restart_cycle_count(&mut self) {
+        self.cycles = 0;
+    }
+
     /// Starts writing a VCD waveform (the model must be built with `trace`).
     pub fn trace_to(&mut self, path: &Path) -> Result<(), String> {
         let c = CString::new(path.as_os_str().as_encoded_bytes())

@@ -18,7 +18,7 @@ use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-use tagmatch_testbench::cosim::{cosim, CosimReport, EngineUnderTest};
+use tagmatch_testbench::cosim::{cosim, cosim_from_power_up, CosimReport, EngineUnderTest};
 use tagmatch_testbench::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
@@ -101,6 +101,20 @@ fn a_cam_hit_answers_in_three_cycles() {
         assert_eq!(got.outcome, Outcome::Matched { recv: RecvId(r), msg: MsgId(100 + r) });
         assert_eq!(got.latency(), 3, "receive {r}");
     }
+}
+
+/// Every register and RAM word of the engine starts as garbage (lists' links and the
+/// CAM's entries included); one reset cycle must leave it behaving as a clean start, to
+/// the cycle, on a stream that overflows the small engine's lists and flushes it.
+#[test]
+fn reset_clears_power_up_garbage() {
+    let shape = (8, 4, 3);
+    let config = TwoLevelConfig::new(shape.0, shape.1, (1 << shape.2) - 1).unwrap();
+    let verilog = receive_engine_verilog(&EngineShape::new(shape.0, shape.1, shape.2).unwrap());
+    let engine = EngineUnderTest { name: "engine-c8-a3-n4".into(), verilog, config };
+    let ops = with_flushes(&random_stream(17, 20_000), 17, 1_500);
+    let report = cosim_from_power_up(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.deepest > shape.0 && report.overflows > 0 && report.flushes > 0, "{report:?}");
 }
 
 /// Op codes 8-15 answer `error` and change nothing; reset empties both queues mid-stream
