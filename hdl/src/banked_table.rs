@@ -19,6 +19,12 @@
 //! Both forms answer `read_address`'s word one cycle later, from before that edge's
 //! writes.
 //!
+//! A table may store fewer bits than its ports carry ([`BankedTable::storing`]): the
+//! thread array's pointers reach only its descriptor count, and a word stored narrow
+//! reads back with zero upper bits that synthesis sees as constants, so every register,
+//! compare and mux the pointer reaches is as narrow as the pointer (the links move in
+//! a loop through registers and tables, where no tool can prove the upper bits zero).
+//!
 //! The words start at zero in simulation; the thread array does not depend on it (its
 //! reset clears the tables word by word).
 
@@ -38,6 +44,8 @@ pub struct BankedTable<const W: usize> {
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _bank_bits: usize,
     _word_bits: usize,
+    /// Bits of each word stored (the low ones); the rest read as zero.
+    _stored_bits: usize,
     /// The banks' words (every read port's copy holds the same).
     _mem: Vec<Vec<Bits<W>>>,
     _out: Vec<Bits<W>>,
@@ -64,9 +72,16 @@ impl<const W: usize> BankedTable<W> {
             write_enable: (0..banks).map(|_| Default::default()).collect(),
             _bank_bits: bank_bits,
             _word_bits: word_bits,
+            _stored_bits: W,
             _mem: vec![vec![Bits::default(); 1 << word_bits]; banks],
             _out: vec![Bits::default(); read_ports],
         }
+    }
+
+    /// The same table storing only the low `bits` of each word (1 to `W`).
+    pub fn storing(self, bits: usize) -> Self {
+        assert!((1..=W).contains(&bits), "storing {bits} of {W} bits");
+        BankedTable { _stored_bits: bits, ..self }
     }
 
     fn in_lut_ram(&self) -> bool {
@@ -90,9 +105,14 @@ impl<const W: usize> Logic for BankedTable<W> {
                 *out = self._mem[bank][word];
             }
             let mask = (1 << self._word_bits) - 1;
+            let stored = self._stored_bits;
+            let narrow = |word: Bits<W>| match stored < W {
+                true => Bits::<W>::from((word.index() & ((1 << stored) - 1)) as u64),
+                false => word,
+            };
             for (b, bank) in self._mem.iter_mut().enumerate() {
                 if self.write_enable[b].val() {
-                    bank[self.write_address[b].val().index() & mask] = self.write_data[b].val();
+                    bank[self.write_address[b].val().index() & mask] = narrow(self.write_data[b].val());
                 }
             }
         }
@@ -109,7 +129,13 @@ impl<const W: usize> Logic for BankedTable<W> {
 
     fn hdl(&self) -> Verilog {
         let (ports, banks) = (self.read_address.len(), 1usize << self._bank_bits);
-        let (top, last) = (W - 1, (1usize << self._word_bits) - 1);
+        let (top, last) = (self._stored_bits - 1, (1usize << self._word_bits) - 1);
+        let written = if self._stored_bits == W { String::new() } else { format!("[{top}:0]") };
+        // A stored word widened to the port: zero upper bits.
+        let widened = |word: String| match W - self._stored_bits {
+            0 => word,
+            pad => format!("{{{pad}'d0, {word}}}"),
+        };
         let write_word = format!("[{}:0]", self._word_bits - 1);
         let read_word = self.word_slice();
         let style =
@@ -123,7 +149,7 @@ impl<const W: usize> Logic for BankedTable<W> {
         text += "\nalways @(posedge clock) begin\n";
         for b in 0..banks {
             let copies: Vec<String> = (0..ports)
-                .map(|p| format!("bank_{p}_{b}[write_address${b}{write_word}] <= write_data${b};"))
+                .map(|p| format!("bank_{p}_{b}[write_address${b}{write_word}] <= write_data${b}{written};"))
                 .collect();
             text +=
                 &format!("    if (write_enable${b}) begin\n        {}\n    end\n", copies.join("\n        "));
@@ -132,11 +158,12 @@ impl<const W: usize> Logic for BankedTable<W> {
         // Port `p`'s word from the bank `bank` names.
         let select = |p: usize, assign: &str, bank: &str| {
             if banks == 1 {
-                return format!("    read_data${p} {assign} word_{p}_0;\n");
+                return format!("    read_data${p} {assign} {};\n", widened(format!("word_{p}_0")));
             }
             let mut case = format!("    case ({bank})\n");
             for b in 0..banks {
-                case += &format!("        {}'d{b}: read_data${p} {assign} word_{p}_{b};\n", self._bank_bits);
+                let word = widened(format!("word_{p}_{b}"));
+                case += &format!("        {}'d{b}: read_data${p} {assign} {word};\n", self._bank_bits);
             }
             case + &format!("        default: read_data${p} {assign} {W}'d0;\n    endcase\n")
         };
@@ -204,6 +231,14 @@ mod tests {
             text.contains("case (read_bank_0)") && text.contains("1'd1: read_data$0 = word_0_1;"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn narrow_words_read_back_zero_extended() {
+        let text = verilog(BankedTable::<16>::new(1, 1, 3).storing(6));
+        assert!(text.contains("reg [5:0] bank_0_1[0:7];") && text.contains("wire [5:0] word_0_1"), "{text}");
+        assert!(text.contains("<= write_data$1[5:0];"), "{text}");
+        assert!(text.contains("1'd1: read_data$0 <= {10'd0, word_0_1};"), "{text}");
     }
 
     #[test]

@@ -225,6 +225,8 @@ pub struct ThreadArray {
     one2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
+    /// The bits a pointer (slot + 1) needs: links written through it are as narrow.
+    pointer_mask: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
     two2: Constant<Bits<2>>,
     two8: Constant<Bits<8>>,
@@ -581,6 +583,7 @@ impl ThreadArray {
         let nb = shape.banks();
         let bank_bits = nb.trailing_zeros() as usize;
         let rot = n.next_power_of_two();
+        let pointer_bits = (usize::BITS - d.leading_zeros()) as usize;
         ThreadArray {
             clock: Default::default(),
             reset: Default::default(),
@@ -633,6 +636,7 @@ impl ThreadArray {
             one2: k(1),
             one8: k(1),
             one16: k(1),
+            pointer_mask: k((1u64 << pointer_bits) - 1),
             one32: k(1),
             two2: k(2),
             two8: k(2),
@@ -751,8 +755,8 @@ impl ThreadArray {
             r_run: dffs(n * d),
             r_in_run: dffs(d),
             fp_ready: Default::default(),
-            heads: BankedTable::new(n, bank_bits, h - bank_bits),
-            tails: BankedTable::new(1, bank_bits, h - bank_bits),
+            heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
+            tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
             dr_comm: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_src: (0..n).map(|_| TableRam::reaching(d)).collect(),
             dr_tag: (0..n).map(|_| TableRam::reaching(d)).collect(),
@@ -1894,11 +1898,13 @@ impl Logic for ThreadArray {
                     self.s_new_prev[s].next = self.s_new_prev[s].val() | self.f_prev[b].val();
                 }
             }
+            // Masked: the links' loop (link -> unlink record -> link) is where synthesis
+            // would otherwise keep all 16 bits of every pointer register.
             if self.s_before[s].val() {
-                self.d_next[s].d.next = self.s_new_next[s].val();
+                self.d_next[s].d.next = self.s_new_next[s].val() & self.pointer_mask.val();
             }
             if self.s_after[s].val() {
-                self.d_prev[s].d.next = self.s_new_prev[s].val();
+                self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
             }
         }
         // The block ends: taken receives' descriptors are free (a take of the last
