@@ -33,7 +33,10 @@
 //!   banks (its own read port), all copies written together. A lane reads a head through
 //!   one port: with banks in LUT RAM (the default and small tables) the bank is selected
 //!   before the read register, so the walk's `D`-way read starts from a flip-flop.
-//!   Pointers are slot + 1, 0 for none;
+//!   Pointers are slot + 1, 0 for none, carried on 16-bit signals but only as wide as
+//!   the descriptor count needs: the tables store that many bits and the unlink's link
+//!   writes are masked, so synthesis narrows every link register, compare and mux (the
+//!   links circulate through registers and tables, a loop no tool proves narrow);
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
 //!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
 //!   registered: its compares run in the cycle that accepts the command, the priority
