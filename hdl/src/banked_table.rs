@@ -78,9 +78,10 @@ impl<const W: usize> BankedTable<W> {
         }
     }
 
-    /// The same table storing only the low `bits` of each word (1 to `W`).
+    /// The same table storing only the low `bits` of each word (1 to `W`; fewer than 64
+    /// when fewer than `W`, which the simulation model masks in a `u64`).
     pub fn storing(self, bits: usize) -> Self {
-        assert!((1..=W).contains(&bits), "storing {bits} of {W} bits");
+        assert!((1..=W).contains(&bits) && (bits == W || bits < 64), "storing {bits} of {W} bits");
         BankedTable { _stored_bits: bits, ..self }
     }
 
