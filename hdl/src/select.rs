@@ -10,48 +10,26 @@
 //! cannot index twice (`block[i].port[s]`): ports and entries are flat vectors. Pointers
 //! are `slot + 1`, 0 for none (the thread array's convention), so pointer 0 reads 0.
 
-use crate::trees::{encode_one_hot_from, prefix_or};
+use crate::trees::{bits_to_hold, encode_one_hot_from, prefix_or};
 use rust_hdl::prelude::*;
 
-/// `values[p] = entries[base(p) + pointers[p] - 1]`, 0 when the pointer is 0 or past the
-/// group: every port reads the whole table (`shared`), or port `p` reads only its own
-/// group of entries `p * group ..` (`grouped`).
+/// `values[p] = entries[pointers[p] - 1]`, 0 when the pointer is 0 or past the table:
+/// every port reads the whole table.
 #[derive(LogicBlock)]
 pub struct Select<const W: usize> {
     pub entries: Vec<Signal<In, Bits<W>>>,
     pub pointers: Vec<Signal<In, Bits<16>>>,
     pub values: Vec<Signal<Out, Bits<W>>>,
-    _group: usize,
-    _shared: bool,
 }
 
 impl<const W: usize> Select<W> {
     /// `ports` read ports on one table of `entries` entries.
     pub fn shared(entries: usize, ports: usize) -> Self {
-        Self::build(entries, ports, entries, true)
-    }
-
-    /// `ports` read ports, each on its own `group` entries (`ports * group` in all).
-    pub fn grouped(ports: usize, group: usize) -> Self {
-        Self::build(ports * group, ports, group, false)
-    }
-
-    fn build(entries: usize, ports: usize, group: usize, shared: bool) -> Self {
-        assert!((1..1 << 15).contains(&group) && ports > 0, "{ports} ports on {group} entries");
+        assert!((1..1 << 15).contains(&entries) && ports > 0, "{ports} ports on {entries} entries");
         Select {
             entries: (0..entries).map(|_| Default::default()).collect(),
             pointers: (0..ports).map(|_| Default::default()).collect(),
             values: (0..ports).map(|_| Default::default()).collect(),
-            _group: group,
-            _shared: shared,
-        }
-    }
-
-    fn base(&self, port: usize) -> usize {
-        if self._shared {
-            0
-        } else {
-            port * self._group
         }
     }
 }
@@ -60,8 +38,8 @@ impl<const W: usize> Logic for Select<W> {
     fn update(&mut self) {
         for p in 0..self.pointers.len() {
             let at = self.pointers[p].val().index();
-            self.values[p].next = match (1..=self._group).contains(&at) {
-                true => self.entries[self.base(p) + at - 1].val(),
+            self.values[p].next = match (1..=self.entries.len()).contains(&at) {
+                true => self.entries[at - 1].val(),
                 false => 0.into(),
             };
         }
@@ -75,14 +53,14 @@ impl<const W: usize> Logic for Select<W> {
 
     fn hdl(&self) -> Verilog {
         // Pointers never exceed the table (they are slot + 1 or 0), so the case compares
-        // only the bits that hold the group's largest pointer: a narrower decode.
-        let w = (usize::BITS - self._group.leading_zeros()) as usize;
+        // only the bits that hold the table's largest pointer: a narrower decode.
+        let w = bits_to_hold(self.entries.len());
         let mut text = String::new();
         let mut unused = Vec::new();
         for p in 0..self.pointers.len() {
             text += &format!("always @(*) begin\n    case (pointers${p}[{}:0])\n", w - 1);
-            for j in 0..self._group {
-                text += &format!("        {w}'d{}: values${p} = entries${};\n", j + 1, self.base(p) + j);
+            for j in 0..self.entries.len() {
+                text += &format!("        {w}'d{}: values${p} = entries${j};\n", j + 1);
             }
             text += &format!("        default: values${p} = {W}'d0;\n    endcase\nend\n");
             if w < 16 {
@@ -335,9 +313,6 @@ mod tests {
         assert!(text.contains("case (pointers$1[1:0])"), "{text}");
         assert!(text.contains("2'd3: values$1 = entries$2;"), "{text}");
         assert!(text.contains("default: values$0 = 8'd0;"), "{text}");
-        let grouped = verilog_of(&mut Select::<4>::grouped(2, 3));
-        assert!(grouped.contains("2'd1: values$1 = entries$3;"), "{grouped}");
-        assert!(!grouped.contains("values$0 = entries$3;"), "{grouped}");
     }
 
     #[test]

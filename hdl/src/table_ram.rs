@@ -19,6 +19,7 @@
 //! The words start at zero in simulation; the thread array reads its descriptor copies
 //! only at slots written since.
 
+use crate::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 /// Address widths the table takes: 4 to 65,536 words.
@@ -59,8 +60,7 @@ impl<const W: usize> TableRam<W> {
 
     /// The narrowest table whose addresses reach `largest` (a pointer, slot + 1).
     pub fn reaching(largest: usize) -> Self {
-        let bits = (usize::BITS - largest.leading_zeros()) as usize;
-        Self::new(bits.max(*TABLE_ADDRESS_BITS.start()))
+        Self::new(bits_to_hold(largest).max(*TABLE_ADDRESS_BITS.start()))
     }
 
     fn word(&self, address: Bits<16>) -> usize {

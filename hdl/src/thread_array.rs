@@ -111,6 +111,7 @@ use crate::receive_engine::{
 use crate::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
+use crate::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 /// Most lanes an array has: the booking bitmaps are this wide, and the bits above the
@@ -586,7 +587,7 @@ impl ThreadArray {
         let nb = shape.banks();
         let bank_bits = nb.trailing_zeros() as usize;
         let rot = n.next_power_of_two();
-        let pointer_bits = (usize::BITS - d.leading_zeros()) as usize;
+        let pointer_bits = bits_to_hold(d);
         ThreadArray {
             clock: Default::default(),
             reset: Default::default(),

@@ -2,6 +2,11 @@
 //! OR (oldest/lowest set bit in `log2 n` levels instead of a chain of `n` ifs) and a
 //! one-hot to binary encoder (one balanced OR reduction per index bit).
 
+/// Bits of the binary number `largest` (0 for 0): the width a value up to it needs.
+pub fn bits_to_hold(largest: usize) -> usize {
+    (usize::BITS - largest.leading_zeros()) as usize
+}
+
 /// Levels of a tree over `n` leaves: the smallest `l` with `2^l >= n`.
 pub fn levels(n: usize) -> usize {
     n.next_power_of_two().trailing_zeros() as usize
@@ -37,7 +42,7 @@ pub fn encode_one_hot(out: &str, input: &str, n: usize, width: usize) -> String 
 /// `first = 1` gives the thread array's pointers, slot + 1.
 pub fn encode_one_hot_from(out: &str, input: &str, n: usize, width: usize, first: usize) -> String {
     let largest = n - 1 + first;
-    let used = ((usize::BITS - largest.leading_zeros()) as usize).max(1).min(width);
+    let used = bits_to_hold(largest).max(1).min(width);
     let mut text = format!("wire [{}:0] {out};\n", width - 1);
     for b in 0..used {
         let mask: String =
