@@ -29,9 +29,10 @@ fn boards() -> Vec<serde_json::Value> {
     json(&tagmatch(&["boards", "--format", "json"])).as_array().unwrap().clone()
 }
 
-/// A small engine (8-entry CAM, one list of 255) with `board`'s files, in a fresh folder.
-fn generate(board: &str) -> (PathBuf, serde_json::Value) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("board-{board}"));
+/// A small engine (8-entry CAM, one list of 255) with `board`'s files, in a fresh folder of
+/// the calling test's own (tests run in parallel and may build the same board).
+fn generate(board: &str, test: &str) -> (PathBuf, serde_json::Value) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("board-{board}-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     let out = gen_board(board, &dir);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -152,7 +153,7 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
             continue;
         }
         built += 1;
-        let (dir, manifest) = generate(name);
+        let (dir, manifest) = generate(name, "files");
         assert_eq!(manifest["top"], "tagmatch_board_top", "{name}");
         assert_eq!(manifest["board"]["name"], name);
         let files = files(&manifest);
@@ -222,7 +223,7 @@ fn every_board_gets_a_wrapper_constraints_and_a_script_that_fit_together() {
 #[test]
 fn the_board_self_test_passes_and_catches_a_wrong_answer() {
     let board = boards().into_iter().find(|b| b["leds"] != 0).expect("a board with LEDs");
-    let (dir, manifest) = generate(board["board"].as_str().unwrap());
+    let (dir, manifest) = generate(board["board"].as_str().unwrap(), "self-test");
     let pairs = manifest["board"]["self_test_pairs"].as_u64().unwrap();
     assert!(pairs > 8, "the round must reach the lists past the 8-entry CAM: {pairs}");
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();

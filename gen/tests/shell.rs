@@ -19,14 +19,16 @@ use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, PortId};
 const ENGINE: &[&str] = &["--cam-depth", "4", "--lists", "4", "--list-capacity", "16"];
 const CAPACITY: usize = 4 + 4 * 3;
 
-fn generate(vendor: &str) -> (PathBuf, serde_json::Value) {
-    generate_with(vendor, &[], "")
+/// The shell for `vendor` around the small engine, in a folder of the calling test's own:
+/// the tests run in parallel and each regenerates its folder from scratch.
+fn generate(vendor: &str, test: &str) -> (PathBuf, serde_json::Value) {
+    generate_with(vendor, &[], test)
 }
 
 /// The shell for `vendor` around the small engine with `extra` options, in a folder named
-/// with `suffix`.
-fn generate_with(vendor: &str, extra: &[&str], suffix: &str) -> (PathBuf, serde_json::Value) {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{vendor}{suffix}"));
+/// for `test`.
+fn generate_with(vendor: &str, extra: &[&str], test: &str) -> (PathBuf, serde_json::Value) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("shell-{vendor}-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_tagmatch"))
         .args([&["gen", "--shell", vendor], ENGINE, extra, &["--out", dir.to_str().unwrap()]].concat())
@@ -256,7 +258,7 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
         ("xilinx", "package_vivado.tcl", "tagmatch_shell_ooc.xdc"),
         ("intel", "tagmatch_shell_hw.tcl", "tagmatch_shell.sdc"),
     ] {
-        let (dir, manifest) = generate(vendor);
+        let (dir, manifest) = generate(vendor, "scripts");
         assert_eq!(manifest["top"], "tagmatch_shell");
         let files: Vec<&str> =
             manifest["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
@@ -302,7 +304,7 @@ fn both_shells_lint_and_their_scripts_name_what_exists() {
 #[test]
 fn wider_fields_widen_the_words_and_the_shell_still_lints() {
     for vendor in ["xilinx", "intel"] {
-        let (dir, manifest) = generate_with(vendor, &["--comm-bits", "20", "--source-bits", "32"], "-wide");
+        let (dir, manifest) = generate_with(vendor, &["--comm-bits", "20", "--source-bits", "32"], "wide");
         assert_eq!(manifest["parameters"]["source_bits"], 32);
         let shell = std::fs::read_to_string(dir.join("tagmatch_shell.v")).unwrap();
         assert!(shell.contains("Stream words are 152 bits"), "{vendor}: 4 + 3 + 4 + 4 + 4 bytes");
@@ -327,7 +329,7 @@ fn wider_fields_widen_the_words_and_the_shell_still_lints() {
 /// Every field of both words starts on a byte boundary and no two overlap.
 #[test]
 fn stream_fields_are_byte_aligned() {
-    let (dir, _) = generate("xilinx");
+    let (dir, _) = generate("xilinx", "aligned");
     let words = Words::of(&std::fs::read_to_string(dir.join("tagmatch_shell.v")).unwrap());
     for fields in [&words.command, &words.response] {
         let mut used = 0u128;
@@ -344,7 +346,7 @@ fn stream_fields_are_byte_aligned() {
 #[test]
 fn shells_stream_the_golden_pairing_and_reset_cleanly() {
     for xilinx in [true, false] {
-        let (dir, _) = generate(if xilinx { "xilinx" } else { "intel" });
+        let (dir, _) = generate(if xilinx { "xilinx" } else { "intel" }, "stream");
         let mut h = build(&dir, xilinx);
         h.reset(3);
         let ops = random_stream(71, 6000);
