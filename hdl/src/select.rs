@@ -253,7 +253,10 @@ impl Logic for OneHotPointers {
 }
 
 /// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them): each count
-/// one sum of its bits, which synthesis builds as an adder tree.
+/// one sum of its bits, which synthesis builds as an adder tree. The sums are only as wide
+/// as `n` needs and zero-extended to the port: synthesis does not narrow a chain of
+/// zero-extended adds by itself, and a 16-bit carry chain here was the 4-lane array's
+/// critical path.
 #[derive(LogicBlock)]
 pub struct PrefixCount {
     pub bits: Vec<Signal<In, Bit>>,
@@ -288,10 +291,20 @@ impl Logic for PrefixCount {
     }
 
     fn hdl(&self) -> Verilog {
+        let width = crate::trees::bits_to_hold(self.bits.len());
+        let term = |j: usize| match width {
+            1 => format!("bits${j}"),
+            w => format!("{{{}'d0, bits${j}}}", w - 1),
+        };
         let mut text = String::new();
         for i in 0..=self.bits.len() {
-            let terms: Vec<String> = (0..i).map(|j| format!("{{15'd0, bits${j}}}")).collect();
-            let sum = if terms.is_empty() { "16'd0".to_string() } else { terms.join(" + ") };
+            let sum = match i {
+                0 => "16'd0".to_string(),
+                _ => {
+                    let terms: Vec<String> = (0..i).map(term).collect();
+                    format!("{{{}'d0, {}}}", 16 - width, terms.join(" + "))
+                }
+            };
             text += &format!("always @(*) counts${i} = {sum};\n");
         }
         Verilog::Custom(text)
@@ -349,6 +362,11 @@ mod tests {
     fn prefix_counts_sum_the_bits_below() {
         let text = verilog_of(&mut PrefixCount::new(3));
         assert!(text.contains("counts$0 = 16'd0;"), "{text}");
-        assert!(text.contains("counts$3 = {15'd0, bits$0} + {15'd0, bits$1} + {15'd0, bits$2};"), "{text}");
+        assert!(
+            text.contains("counts$3 = {14'd0, {1'd0, bits$0} + {1'd0, bits$1} + {1'd0, bits$2}};"),
+            "{text}"
+        );
+        let one = verilog_of(&mut PrefixCount::new(1));
+        assert!(one.contains("counts$1 = {15'd0, bits$0};"), "{one}");
     }
 }

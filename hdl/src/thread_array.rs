@@ -220,6 +220,10 @@ pub struct ThreadArray {
     bank_shift: Constant<Bits<16>>,
     last_clear: Constant<Bits<16>>,
     umq_depth: Constant<Bits<16>>,
+    /// The bits the UMQ's count (at most its depth) needs: the block's UMQ places, room
+    /// and end are computed only as wide (the CAM's 16-bit count feeds back through its
+    /// own register, so synthesis cannot narrow them itself).
+    count_mask: Constant<Bits<16>>,
     rot_mask: Constant<Bits<16>>,
     zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
@@ -490,6 +494,8 @@ pub struct ThreadArray {
     g_unlinking: Signal<Local, Bit>,
     g_finish: Signal<Local, Bit>,
     g_room: Signal<Local, Bits<16>>,
+    /// The UMQ's count, narrowed to `count_mask`.
+    g_count: Signal<Local, Bits<16>>,
     /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
     g_posting: Signal<Local, Bit>,
     /// The block's unmatched messages.
@@ -631,6 +637,7 @@ impl ThreadArray {
             bank_shift: k(bank_bits as u64),
             last_clear: k((3 * bins) >> bank_bits),
             umq_depth: k(u as u64),
+            count_mask: k((1u64 << bits_to_hold(u)) - 1),
             rot_mask: k(rot as u64 - 1),
             zero2: k(0),
             zero16: k(0),
@@ -836,6 +843,7 @@ impl ThreadArray {
             g_unlinking: Default::default(),
             g_finish: Default::default(),
             g_room: Default::default(),
+            g_count: Default::default(),
             g_posting: Default::default(),
             g_total: Default::default(),
             s_take: locals(d),
@@ -1591,18 +1599,23 @@ impl Logic for ThreadArray {
         }
 
         // ---- The block's UMQ places: count plus rank among the unmatched. ----
+        // A message fits when its rank is below the room, which depends on the count alone:
+        // the compare is as narrow as a rank, and only the place's block-port bits are added.
+        self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
+        self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
         for i in 0..self._lanes {
             self.w_unmatched[i].next =
                 self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
             self.umq_rank.bits[i].next = self.w_unmatched[i].val();
-            self.w_place[i].next = self.umq_cam.count.val() + self.umq_rank.counts[i].val();
-            self.w_fits[i].next = self.w_unmatched[i].val() & (self.w_place[i].val() < self.umq_depth.val());
+            self.w_place[i].next = (self.g_count.val() + self.umq_rank.counts[i].val()) & self.rot_mask.val();
+            self.w_fits[i].next =
+                self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
         }
         for lanes in self._lanes..self._lanes_once {
             for m in 0..self._rot {
                 for i in 0..self._lanes {
-                    self.rot_lane.bits[m * lanes + i].next = self.w_fits[i].val()
-                        & ((self.w_place[i].val() & self.rot_mask.val()) == self.rot_index[m].val());
+                    self.rot_lane.bits[m * lanes + i].next =
+                        self.w_fits[i].val() & (self.w_place[i].val() == self.rot_index[m].val());
                 }
             }
         }
@@ -1615,7 +1628,6 @@ impl Logic for ThreadArray {
         for lanes in self._lanes..self._lanes_once {
             self.g_total.next = self.umq_rank.counts[lanes].val();
         }
-        self.g_room.next = self.umq_depth.val() - self.umq_cam.count.val();
 
         // ---- A posted receive's list, bank and sequence id. ----
         self.p_src4.next = self.src.q.val() << 4;
@@ -1732,7 +1744,7 @@ impl Logic for ThreadArray {
                         self.st_handle[m].d.next = self.rot_handle.values[m].val();
                     }
                     // The UMQ's count after the insert, clamped to its depth.
-                    self.st_end.d.next = self.umq_cam.count.val() + self.g_total.val();
+                    self.st_end.d.next = self.g_count.val() + self.g_total.val();
                     if self.g_room.val() < self.g_total.val() {
                         self.st_end.d.next = self.umq_depth.val();
                     }
