@@ -4,7 +4,7 @@
 //! queue with its data mover ([`two_level_queue`]), the receive engine — PRQ and UMQ
 //! behind valid/ready command and response streams ([`receive_engine`]) — a true
 //! dual-port block RAM ([`dual_port_ram`]), the optimistic matcher's thread array
-//! ([`thread_array`]) with its tables banked by list ([`banked_table`]), and the one-sided offload unit: put/get progress, per-window
+//! ([`thread_array`]) with its tables banked by list ([`banked_table`]) and its UMQ insert packed onto a ring ([`pack_rotate`]), and the one-sided offload unit: put/get progress, per-window
 //! counters, flush and FIN ([`onesided`]). Every emitted design passes through
 //! [`trees::isolate_outputs`] (no false loops for Verilator); [`event_safe`] rewrites a
 //! design for event-driven simulators (`gen --testbench`).
@@ -17,6 +17,7 @@ pub mod event_safe;
 pub mod field_ram;
 pub mod fields;
 pub mod onesided;
+pub mod pack_rotate;
 pub mod parallel_lists;
 pub mod receive_engine;
 pub mod select;

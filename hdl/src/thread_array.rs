@@ -81,8 +81,11 @@
 //! writes land in the cycle the block answers. Descriptors of taken receives
 //! are freed together when the block ends. The block's unmatched messages get their UMQ
 //! places (count plus rank among them) in the tail's first cycle and go in together in
-//! its second; those past the UMQ's room answer overflow. The block answers with one
-//! result per lane.
+//! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
+//! block ports through a [`PackRotate`] network (slide past the matched lanes, rotate by
+//! the count: `2 log2 n` mux levels), not a lane-to-port crossbar, whose `n`-way mux per
+//! port and bit was a quarter of the 16-lane array. The block answers with one result per
+//! lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -104,6 +107,7 @@
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
 use crate::banked_table::BankedTable;
+use crate::pack_rotate::PackRotate;
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -207,7 +211,6 @@ pub struct ThreadArray {
     fast_path: Constant<Bit>,
     slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
-    rot_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
     lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
@@ -224,7 +227,6 @@ pub struct ThreadArray {
     /// and end are computed only as wide (the CAM's 16-bit count feeds back through its
     /// own register, so synthesis cannot narrow them itself).
     count_mask: Constant<Bits<16>>,
-    rot_mask: Constant<Bits<16>>,
     zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
     zero24: Constant<Bits<24>>,
@@ -430,13 +432,12 @@ pub struct ThreadArray {
     cancel_list: OneHotSelect<16>,
     cancel_prev_of: OneHotSelect<16>,
     cancel_next_of: OneHotSelect<16>,
-    /// The unmatched messages' ranks, and per UMQ block port the lane that fills it.
+    /// The unmatched messages' ranks; their fields packed onto the UMQ's block ports.
     umq_rank: PrefixCount,
-    rot_lane: OneHotPointers,
-    rot_comm: Select<16>,
-    rot_src: Select<16>,
-    rot_tag: Select<32>,
-    rot_handle: Select<32>,
+    rot_comm: PackRotate<16>,
+    rot_src: PackRotate<16>,
+    rot_tag: PackRotate<32>,
+    rot_handle: PackRotate<32>,
     // Per-lane combinational values.
     w_src4: Vec<Signal<Local, Bits<16>>>,
     w_tagf: Vec<Signal<Local, Bits<16>>>,
@@ -479,7 +480,6 @@ pub struct ThreadArray {
     w_eligible: Vec<Signal<Local, Bit>>,
     w_granted: Vec<Signal<Local, Bit>>,
     w_unmatched: Vec<Signal<Local, Bit>>,
-    w_place: Vec<Signal<Local, Bits<16>>>,
     w_fits: Vec<Signal<Local, Bit>>,
     // Block-wide combinational values.
     g_booked: Signal<Local, Bit>,
@@ -624,7 +624,6 @@ impl ThreadArray {
             fast_path: Constant::new(fast_path),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
-            rot_index: (0..rot).map(|m| k(m as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
             lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
@@ -638,7 +637,6 @@ impl ThreadArray {
             last_clear: k((3 * bins) >> bank_bits),
             umq_depth: k(u as u64),
             count_mask: k((1u64 << bits_to_hold(u)) - 1),
-            rot_mask: k(rot as u64 - 1),
             zero2: k(0),
             zero16: k(0),
             zero24: k(0),
@@ -793,11 +791,10 @@ impl ThreadArray {
             cancel_prev_of: OneHotSelect::new(d, 1),
             cancel_next_of: OneHotSelect::new(d, 1),
             umq_rank: PrefixCount::new(n),
-            rot_lane: OneHotPointers::new(rot, n),
-            rot_comm: Select::shared(n, rot),
-            rot_src: Select::shared(n, rot),
-            rot_tag: Select::shared(n, rot),
-            rot_handle: Select::shared(n, rot),
+            rot_comm: PackRotate::new(n),
+            rot_src: PackRotate::new(n),
+            rot_tag: PackRotate::new(n),
+            rot_handle: PackRotate::new(n),
             w_src4: locals(n),
             w_tagf: locals(n),
             w_list0: locals(n),
@@ -830,7 +827,6 @@ impl ThreadArray {
             w_eligible: locals(n),
             w_granted: locals(n),
             w_unmatched: locals(n),
-            w_place: locals(n),
             w_fits: locals(n),
             g_booked: Default::default(),
             g_done: Default::default(),
@@ -1599,32 +1595,26 @@ impl Logic for ThreadArray {
         }
 
         // ---- The block's UMQ places: count plus rank among the unmatched. ----
-        // A message fits when its rank is below the room, which depends on the count alone:
-        // the compare is as narrow as a rank, and only the place's block-port bits are added.
+        // A message fits when its rank is below the room, which depends on the count alone,
+        // so the compare is as narrow as a rank. The messages go to the block ports packed
+        // and rotated by the count (`pack_rotate`): the `j`-th unmatched to port `count + j`.
         self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
         self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
         for i in 0..self._lanes {
             self.w_unmatched[i].next =
                 self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
             self.umq_rank.bits[i].next = self.w_unmatched[i].val();
-            self.w_place[i].next = (self.g_count.val() + self.umq_rank.counts[i].val()) & self.rot_mask.val();
             self.w_fits[i].next =
                 self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
+            self.rot_comm.keep[i].next = self.w_unmatched[i].val();
+            self.rot_src.keep[i].next = self.w_unmatched[i].val();
+            self.rot_tag.keep[i].next = self.w_unmatched[i].val();
+            self.rot_handle.keep[i].next = self.w_unmatched[i].val();
         }
-        for lanes in self._lanes..self._lanes_once {
-            for m in 0..self._rot {
-                for i in 0..self._lanes {
-                    self.rot_lane.bits[m * lanes + i].next =
-                        self.w_fits[i].val() & (self.w_place[i].val() == self.rot_index[m].val());
-                }
-            }
-        }
-        for m in 0..self._rot {
-            self.rot_comm.pointers[m].next = self.rot_lane.pointers[m].val();
-            self.rot_src.pointers[m].next = self.rot_lane.pointers[m].val();
-            self.rot_tag.pointers[m].next = self.rot_lane.pointers[m].val();
-            self.rot_handle.pointers[m].next = self.rot_lane.pointers[m].val();
-        }
+        self.rot_comm.rotate.next = self.g_count.val();
+        self.rot_src.rotate.next = self.g_count.val();
+        self.rot_tag.rotate.next = self.g_count.val();
+        self.rot_handle.rotate.next = self.g_count.val();
         for lanes in self._lanes..self._lanes_once {
             self.g_total.next = self.umq_rank.counts[lanes].val();
         }

@@ -1,0 +1,228 @@
+//! Packs the kept entries of a block in order and rotates them onto a ring of ports: the
+//! `j`-th kept entry leaves on port `(rotate + j) mod M`, `M` the ports (a power of two, at
+//! least the entries). The thread array inserts a block's unmatched messages this way:
+//! the UMQ's slot `count + j` takes block port `(count + j) mod M` by a fixed wire.
+//!
+//! Why a network and not a crossbar: a crossbar gives every port an `n`-way mux of every
+//! entry, `M · n · W` mux inputs (at 16 lanes and 96 bits of message, 55,000 LUT4s in
+//! `synth_ecp5`, the largest single block of the 16-lane array). Here entries first slide
+//! towards port 0 by the number of dropped entries before them (their *gap*), one stage per
+//! bit of the gap, least significant first, then the whole ring rotates by `rotate`, one
+//! stage per bit: `2 · log2 M` 2:1 muxes per entry and bit, a tenth of the crossbar at 16.
+//!
+//! The slide needs no arbitration: after the stages for the low `k` bits an entry `i` with
+//! gap `g` sits at `i - (g mod 2^k)`, and for kept `i < j` the gaps differ by at most the
+//! dropped entries between them (`g_j - g_i ≤ j - i - 1`), so their positions stay in order
+//! and apart. A position whose entry slides away keeps a stale copy with gap 0 (a dropped
+//! entry never moves), which an arriving entry overwrites. Ports that no kept entry reaches
+//! carry whatever the stages leave there; the caller writes only the ports it counted.
+
+use crate::trees::{bits_to_hold, levels};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct PackRotate<const W: usize> {
+    pub keep: Vec<Signal<In, Bit>>,
+    pub entries: Vec<Signal<In, Bits<W>>>,
+    /// The ring's offset; only its low `log2 M` bits are read.
+    pub rotate: Signal<In, Bits<16>>,
+    pub values: Vec<Signal<Out, Bits<W>>>,
+}
+
+impl<const W: usize> PackRotate<W> {
+    /// `entries` inputs onto the smallest ring of ports that holds them.
+    pub fn new(entries: usize) -> Self {
+        assert!((1..=1 << 12).contains(&entries), "{entries} entries");
+        PackRotate {
+            keep: (0..entries).map(|_| Default::default()).collect(),
+            entries: (0..entries).map(|_| Default::default()).collect(),
+            rotate: Default::default(),
+            values: (0..entries.next_power_of_two()).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+/// The network itself, on any values: `keep` and `entries` in, `M` ports out (`stale`
+/// fills the ring past the entries). The simulation runs it on the block's bits, the tests
+/// on entry numbers; the Verilog below is its transcription, stage by stage.
+pub fn pack_rotate<T: Copy>(keep: &[bool], entries: &[T], stale: T, rotate: usize) -> Vec<T> {
+    let n = entries.len();
+    let mut gaps: Vec<usize> =
+        (0..n).map(|i| if keep[i] { keep[..i].iter().filter(|k| !**k).count() } else { 0 }).collect();
+    let mut at = entries.to_vec();
+    for s in 0..bits_to_hold(n - 1) {
+        let step = 1 << s;
+        let (before_gaps, before_at) = (gaps.clone(), at.clone());
+        for q in 0..n {
+            let arrives = q + step < n && before_gaps[q + step] >> s & 1 == 1;
+            if arrives {
+                at[q] = before_at[q + step];
+                gaps[q] = before_gaps[q + step];
+            } else if before_gaps[q] >> s & 1 == 1 {
+                gaps[q] = 0;
+            }
+        }
+    }
+    let ring = n.next_power_of_two();
+    at.resize(ring, stale);
+    for s in 0..levels(ring) {
+        let step = 1 << s;
+        if rotate >> s & 1 == 1 {
+            at = (0..ring).map(|m| at[(m + ring - step) % ring]).collect();
+        }
+    }
+    at
+}
+
+impl<const W: usize> Logic for PackRotate<W> {
+    fn update(&mut self) {
+        let keep: Vec<bool> = self.keep.iter().map(|k| k.val()).collect();
+        let entries: Vec<Bits<W>> = self.entries.iter().map(|e| e.val()).collect();
+        let out = pack_rotate(&keep, &entries, 0.into(), self.rotate.val().index());
+        for (port, value) in self.values.iter_mut().zip(out) {
+            port.next = value;
+        }
+    }
+
+    fn connect(&mut self) {
+        for v in &mut self.values {
+            v.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let n = self.entries.len();
+        let ring = self.values.len();
+        let gap_bits = bits_to_hold(n - 1).max(1);
+        let mut text = String::new();
+        // Each kept entry's gap: the dropped entries before it (an adder tree per entry).
+        for i in 0..n {
+            let dropped: Vec<String> = (0..i)
+                .map(|j| match gap_bits {
+                    1 => format!("!keep${j}"),
+                    w => format!("{{{}'d0, !keep${j}}}", w - 1),
+                })
+                .collect();
+            let sum = if dropped.is_empty() { format!("{gap_bits}'d0") } else { dropped.join(" + ") };
+            text += &format!("wire [{}:0] gap0_{i} = keep${i} ? {sum} : {gap_bits}'d0;\n", gap_bits - 1);
+            text += &format!("wire [{}:0] at0_{i} = entries${i};\n", W - 1);
+        }
+        let slides = bits_to_hold(n - 1);
+        for s in 0..slides {
+            let step = 1 << s;
+            for q in 0..n {
+                let (g, a) = (format!("gap{s}_{q}"), format!("at{s}_{q}"));
+                let (gap, at) = if q + step < n {
+                    let up = format!("gap{s}_{}[{s}]", q + step);
+                    (
+                        format!("{up} ? gap{s}_{} : ({g}[{s}] ? {gap_bits}'d0 : {g})", q + step),
+                        format!("{up} ? at{s}_{} : {a}", q + step),
+                    )
+                } else {
+                    (format!("{g}[{s}] ? {gap_bits}'d0 : {g}"), a.clone())
+                };
+                let next = s + 1;
+                text += &format!("wire [{}:0] gap{next}_{q} = {gap};\n", gap_bits - 1);
+                text += &format!("wire [{}:0] at{next}_{q} = {at};\n", W - 1);
+            }
+        }
+        // The ring: the packed entries, then the ports past them.
+        for m in 0..ring {
+            let from = if m < n { format!("at{slides}_{m}") } else { format!("{W}'d0") };
+            text += &format!("wire [{}:0] ring0_{m} = {from};\n", W - 1);
+        }
+        let turns = levels(ring);
+        for s in 0..turns {
+            let step = 1 << s;
+            for m in 0..ring {
+                let from = (m + ring - step) % ring;
+                text += &format!(
+                    "wire [{}:0] ring{}_{m} = rotate[{s}] ? ring{s}_{from} : ring{s}_{m};\n",
+                    W - 1,
+                    s + 1
+                );
+            }
+        }
+        for m in 0..ring {
+            text += &format!("always @(*) values${m} = ring{turns}_{m};\n");
+        }
+        let mut unused = vec![format!("rotate[15:{turns}]")];
+        let stale: Vec<String> = (0..n).map(|q| format!("gap{slides}_{q}")).collect();
+        unused.extend(stale);
+        text += &crate::fields::unused_sink("unused_pack_bits", &unused);
+        Verilog::Custom(text)
+    }
+}
+
+/// A network of `entries` 16-bit entries alone, as module `pack_top` with a clock port
+/// (which the Verilator binding drives and the network ignores), for testing the Verilog.
+pub fn pack_rotate_verilog(entries: usize) -> String {
+    let mut uut = PackRotate::<16>::new(entries);
+    uut.connect_all();
+    let ring = entries.next_power_of_two();
+    let mut ports = vec!["clock".to_string(), "rotate".to_string()];
+    let mut decls = vec!["input clock;".to_string(), "input [15:0] rotate;".to_string()];
+    let mut binds = vec![".rotate(rotate)".to_string()];
+    for i in 0..entries {
+        ports.extend([format!("keep_{i}"), format!("entries_{i}")]);
+        decls.extend([format!("input keep_{i};"), format!("input [15:0] entries_{i};")]);
+        binds.extend([format!(".keep_{i}(keep_{i})"), format!(".entries_{i}(entries_{i})")]);
+    }
+    for m in 0..ring {
+        ports.push(format!("values_{m}"));
+        decls.push(format!("output [15:0] values_{m};"));
+        binds.push(format!(".values_{m}(values_{m})"));
+    }
+    format!(
+        "{}\nmodule pack_top({});\n{}\n/* verilator lint_off UNUSEDSIGNAL */\nwire unused_clock = clock;\n/* verilator lint_on UNUSEDSIGNAL */\ntop network({});\nendmodule\n",
+        // Vector ports are `keep$0`.. in rust-hdl's text: `_` as everywhere we emit.
+        generate_verilog(&uut).replace('$', "_"),
+        ports.join(", "),
+        decls.join("\n"),
+        binds.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every keep pattern of up to 10 entries at every rotation: the `j`-th kept entry
+    /// leaves on port `(rotate + j) mod M`.
+    #[test]
+    fn the_kth_kept_entry_leaves_on_its_ring_port() {
+        for n in 1..=10usize {
+            let ring = n.next_power_of_two();
+            let numbers: Vec<Option<usize>> = (0..n).map(Some).collect();
+            for mask in 0u32..1 << n {
+                let keep: Vec<bool> = (0..n).map(|i| mask >> i & 1 == 1).collect();
+                for rotate in 0..ring {
+                    let out = pack_rotate(&keep, &numbers, None, rotate);
+                    let kept = (0..n).filter(|i| keep[*i]);
+                    for (j, i) in kept.enumerate() {
+                        assert_eq!(
+                            out[(rotate + j) % ring],
+                            Some(i),
+                            "{n} entries, keep {mask:b}, rotate {rotate}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sixteen entries, every keep pattern, at three rotations.
+    #[test]
+    fn sixteen_entries_pack_without_collisions() {
+        let numbers: Vec<Option<usize>> = (0..16).map(Some).collect();
+        for mask in 0u32..1 << 16 {
+            let keep: Vec<bool> = (0..16).map(|i| mask >> i & 1 == 1).collect();
+            for rotate in [0, 5, 15] {
+                let out = pack_rotate(&keep, &numbers, None, rotate);
+                for (j, i) in (0..16).filter(|i| keep[*i]).enumerate() {
+                    assert_eq!(out[(rotate + j) % 16], Some(i), "keep {mask:b}, rotate {rotate}");
+                }
+            }
+        }
+    }
+}
