@@ -95,7 +95,10 @@ impl<const W: usize> Logic for PackRotate<W> {
         let ring = self.values.len();
         let gap_bits = bits_to_hold(n - 1).max(1);
         let mut text = String::new();
-        // Each kept entry's gap: the dropped entries before it (an adder tree per entry).
+        // Each kept entry's gap: the dropped entries before it, one sum per entry, which
+        // yosys adds in the order written (a chain). The 16-lane netlist's deepest paths,
+        // 26 cells, end in the registers behind this network: a balanced tree of sums is
+        // the first cut to try there.
         for i in 0..n {
             let dropped: Vec<String> = (0..i)
                 .map(|j| match gap_bits {

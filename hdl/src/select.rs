@@ -253,7 +253,9 @@ impl Logic for OneHotPointers {
 }
 
 /// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them): each count
-/// one sum of its bits, which synthesis builds as an adder tree. The sums are only as wide
+/// one sum of its bits. Yosys adds them in the order written, a chain of `i - 1` adders
+/// (short at 4 lanes; at 16 a balanced tree of sums is the first cut to try, as in
+/// [`crate::pack_rotate`]). The sums are only as wide
 /// as `n` needs and zero-extended to the port: synthesis does not narrow a chain of
 /// zero-extended adds by itself, and a 16-bit carry chain here was the 4-lane array's
 /// critical path.
