@@ -83,9 +83,9 @@
 //! places (count plus rank among them) in the tail's first cycle and go in together in
 //! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
 //! block ports through a [`PackRotate`] network (slide past the matched lanes, rotate by
-//! the count: `2 log2 n` mux levels), not a lane-to-port crossbar, whose `n`-way mux per
-//! port and bit was a quarter of the 16-lane array. The block answers with one result per
-//! lane.
+//! the count: `2 log2 n` mux levels), not a lane-to-port crossbar (an `n`-way mux per port
+//! and bit behind a pointer per port): about two thirds of its LUTs at 16 lanes. The block
+//! answers with one result per lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
