@@ -179,11 +179,12 @@ pub fn pack_rotate_verilog(entries: usize) -> String {
         binds.push(format!(".values_{m}(values_{m})"));
     }
     format!(
-        "{}\nmodule pack_top({});\n{}\n/* verilator lint_off UNUSEDSIGNAL */\nwire unused_clock = clock;\n/* verilator lint_on UNUSEDSIGNAL */\ntop network({});\nendmodule\n",
+        "{}\nmodule pack_top({});\n{}\n{}top network({});\nendmodule\n",
         // Vector ports are `keep$0`.. in rust-hdl's text: `_` as everywhere we emit.
         generate_verilog(&uut).replace('$', "_"),
         ports.join(", "),
         decls.join("\n"),
+        crate::fields::unused_sink("unused_clock", &["clock".to_string()]),
         binds.join(", ")
     )
 }
