@@ -3,6 +3,12 @@
 //! least the entries). The thread array inserts a block's unmatched messages this way:
 //! the UMQ's slot `count + j` takes block port `(count + j) mod M` by a fixed wire.
 //!
+//! The two halves are separate blocks, [`Pack`] and [`Rotate`], so a register can sit
+//! between them: the thread array packs in the tail's first cycle (the gaps hang off the
+//! lanes' verdicts) and rotates in its second (the rotation hangs off the UMQ's count, a
+//! register), and neither cycle holds the whole network. In one cycle it was the 16-lane
+//! netlist's deepest path, 26 cells.
+//!
 //! Why a network and not a crossbar: a crossbar gives every port an `n`-way mux of every
 //! entry, chosen by a pointer each port encodes from the entries' places. Here entries
 //! first slide towards port 0 by the number of dropped entries before them (their *gap*),
@@ -22,21 +28,40 @@
 use crate::trees::{bits_to_hold, levels};
 use rust_hdl::prelude::*;
 
+/// Slides the kept entries towards position 0, in order: the `j`-th kept entry leaves on
+/// `values[j]`; positions past the kept ones hold stale copies.
 #[derive(LogicBlock)]
-pub struct PackRotate<const W: usize> {
+pub struct Pack<const W: usize> {
     pub keep: Vec<Signal<In, Bit>>,
+    pub entries: Vec<Signal<In, Bits<W>>>,
+    pub values: Vec<Signal<Out, Bits<W>>>,
+}
+
+impl<const W: usize> Pack<W> {
+    pub fn new(entries: usize) -> Self {
+        assert!((1..=1 << 12).contains(&entries), "{entries} entries");
+        Pack {
+            keep: (0..entries).map(|_| Default::default()).collect(),
+            entries: (0..entries).map(|_| Default::default()).collect(),
+            values: (0..entries).map(|_| Default::default()).collect(),
+        }
+    }
+}
+
+/// Rotates `entries` onto the smallest ring of ports that holds them: entry `j` leaves on
+/// port `(rotate + j) mod M`; the ports past the entries carry zero before the rotation.
+#[derive(LogicBlock)]
+pub struct Rotate<const W: usize> {
     pub entries: Vec<Signal<In, Bits<W>>>,
     /// The ring's offset; only its low `log2 M` bits are read.
     pub rotate: Signal<In, Bits<16>>,
     pub values: Vec<Signal<Out, Bits<W>>>,
 }
 
-impl<const W: usize> PackRotate<W> {
-    /// `entries` inputs onto the smallest ring of ports that holds them.
+impl<const W: usize> Rotate<W> {
     pub fn new(entries: usize) -> Self {
         assert!((1..=1 << 12).contains(&entries), "{entries} entries");
-        PackRotate {
-            keep: (0..entries).map(|_| Default::default()).collect(),
+        Rotate {
             entries: (0..entries).map(|_| Default::default()).collect(),
             rotate: Default::default(),
             values: (0..entries.next_power_of_two()).map(|_| Default::default()).collect(),
@@ -44,10 +69,9 @@ impl<const W: usize> PackRotate<W> {
     }
 }
 
-/// The network itself, on any values: `keep` and `entries` in, `M` ports out (`stale`
-/// fills the ring past the entries). The simulation runs it on the block's bits, the tests
-/// on entry numbers; the Verilog below is its transcription, stage by stage.
-pub fn pack_rotate<T: Copy>(keep: &[bool], entries: &[T], stale: T, rotate: usize) -> Vec<T> {
+/// The slide on any values: the simulation runs it on the block's bits, the tests on
+/// entry numbers; [`Pack`]'s Verilog is its transcription, stage by stage.
+pub fn pack<T: Copy>(keep: &[bool], entries: &[T]) -> Vec<T> {
     let n = entries.len();
     let mut gaps: Vec<usize> =
         (0..n).map(|i| if keep[i] { keep[..i].iter().filter(|k| !**k).count() } else { 0 }).collect();
@@ -65,7 +89,14 @@ pub fn pack_rotate<T: Copy>(keep: &[bool], entries: &[T], stale: T, rotate: usiz
             }
         }
     }
-    let ring = n.next_power_of_two();
+    at
+}
+
+/// The rotation on any values (`stale` fills the ring past the entries); [`Rotate`]'s
+/// Verilog is its transcription.
+pub fn rotate<T: Copy>(entries: &[T], stale: T, rotate: usize) -> Vec<T> {
+    let ring = entries.len().next_power_of_two();
+    let mut at = entries.to_vec();
     at.resize(ring, stale);
     for s in 0..levels(ring) {
         let step = 1 << s;
@@ -76,12 +107,16 @@ pub fn pack_rotate<T: Copy>(keep: &[bool], entries: &[T], stale: T, rotate: usiz
     at
 }
 
-impl<const W: usize> Logic for PackRotate<W> {
+/// Both halves in one: what the thread array's UMQ block ports carry.
+pub fn pack_rotate<T: Copy>(keep: &[bool], entries: &[T], stale: T, offset: usize) -> Vec<T> {
+    rotate(&pack(keep, entries), stale, offset)
+}
+
+impl<const W: usize> Logic for Pack<W> {
     fn update(&mut self) {
         let keep: Vec<bool> = self.keep.iter().map(|k| k.val()).collect();
         let entries: Vec<Bits<W>> = self.entries.iter().map(|e| e.val()).collect();
-        let out = pack_rotate(&keep, &entries, 0.into(), self.rotate.val().index());
-        for (port, value) in self.values.iter_mut().zip(out) {
+        for (port, value) in self.values.iter_mut().zip(pack(&keep, &entries)) {
             port.next = value;
         }
     }
@@ -94,13 +129,10 @@ impl<const W: usize> Logic for PackRotate<W> {
 
     fn hdl(&self) -> Verilog {
         let n = self.entries.len();
-        let ring = self.values.len();
         let gap_bits = bits_to_hold(n - 1).max(1);
         let mut text = String::new();
-        // Each kept entry's gap: the dropped entries before it, one sum per entry, which
-        // yosys adds in the order written (a chain). The 16-lane netlist's deepest paths,
-        // 26 cells, end in the registers behind this network: a balanced tree of sums is
-        // the first cut to try there.
+        // Each kept entry's gap: the dropped entries before it, one sum per entry (yosys
+        // builds each sum as one adder tree, however it is written).
         for i in 0..n {
             let dropped: Vec<String> = (0..i)
                 .map(|j| match gap_bits {
@@ -131,9 +163,37 @@ impl<const W: usize> Logic for PackRotate<W> {
                 text += &format!("wire [{}:0] at{next}_{q} = {at};\n", W - 1);
             }
         }
-        // The ring: the packed entries, then the ports past them.
+        for q in 0..n {
+            text += &format!("always @(*) values${q} = at{slides}_{q};\n");
+        }
+        let stale: Vec<String> = (0..n).map(|q| format!("gap{slides}_{q}")).collect();
+        text += &crate::fields::unused_sink("unused_pack_bits", &stale);
+        Verilog::Custom(text)
+    }
+}
+
+impl<const W: usize> Logic for Rotate<W> {
+    fn update(&mut self) {
+        let entries: Vec<Bits<W>> = self.entries.iter().map(|e| e.val()).collect();
+        for (port, value) in self.values.iter_mut().zip(rotate(&entries, 0.into(), self.rotate.val().index()))
+        {
+            port.next = value;
+        }
+    }
+
+    fn connect(&mut self) {
+        for v in &mut self.values {
+            v.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let n = self.entries.len();
+        let ring = self.values.len();
+        let mut text = String::new();
+        // The ring: the entries, then the ports past them.
         for m in 0..ring {
-            let from = if m < n { format!("at{slides}_{m}") } else { format!("{W}'d0") };
+            let from = if m < n { format!("entries${m}") } else { format!("{W}'d0") };
             text += &format!("wire [{}:0] ring0_{m} = {from};\n", W - 1);
         }
         let turns = levels(ring);
@@ -151,20 +211,55 @@ impl<const W: usize> Logic for PackRotate<W> {
         for m in 0..ring {
             text += &format!("always @(*) values${m} = ring{turns}_{m};\n");
         }
-        let mut unused = vec![format!("rotate[15:{turns}]")];
-        let stale: Vec<String> = (0..n).map(|q| format!("gap{slides}_{q}")).collect();
-        unused.extend(stale);
-        text += &crate::fields::unused_sink("unused_pack_bits", &unused);
+        text += &crate::fields::unused_sink("unused_rotate_bits", &[format!("rotate[15:{turns}]")]);
         Verilog::Custom(text)
     }
 }
 
-/// A network of `entries` 16-bit entries alone, as module `pack_top` with a clock port
-/// (which the Verilator binding drives and the network ignores), for testing the Verilog.
+/// Both halves back to back, for testing their Verilog together.
+#[derive(LogicBlock)]
+struct PackThenRotate {
+    keep: Vec<Signal<In, Bit>>,
+    entries: Vec<Signal<In, Bits<16>>>,
+    rotate: Signal<In, Bits<16>>,
+    values: Vec<Signal<Out, Bits<16>>>,
+    pack: Pack<16>,
+    ring: Rotate<16>,
+    _entries: usize,
+    _ring: usize,
+}
+
+impl Logic for PackThenRotate {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..self._entries {
+            self.pack.keep[i].next = self.keep[i].val();
+            self.pack.entries[i].next = self.entries[i].val();
+            self.ring.entries[i].next = self.pack.values[i].val();
+        }
+        self.ring.rotate.next = self.rotate.val();
+        for m in 0..self._ring {
+            self.values[m].next = self.ring.values[m].val();
+        }
+    }
+}
+
+/// [`Pack`] then [`Rotate`] on `entries` 16-bit entries, as module `pack_top` with a clock
+/// port (which the Verilator binding drives and the network ignores), for testing the
+/// Verilog.
 pub fn pack_rotate_verilog(entries: usize) -> String {
-    let mut uut = PackRotate::<16>::new(entries);
-    uut.connect_all();
     let ring = entries.next_power_of_two();
+    let mut uut = PackThenRotate {
+        keep: (0..entries).map(|_| Default::default()).collect(),
+        entries: (0..entries).map(|_| Default::default()).collect(),
+        rotate: Default::default(),
+        values: (0..ring).map(|_| Default::default()).collect(),
+        pack: Pack::new(entries),
+        ring: Rotate::new(entries),
+        _entries: entries,
+        _ring: ring,
+    };
+    uut.connect_all();
     let mut ports = vec!["clock".to_string(), "rotate".to_string()];
     let mut decls = vec!["input clock;".to_string(), "input [15:0] rotate;".to_string()];
     let mut binds = vec![".rotate(rotate)".to_string()];

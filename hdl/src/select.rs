@@ -253,9 +253,9 @@ impl Logic for OneHotPointers {
 }
 
 /// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them): each count
-/// one sum of its bits. Yosys adds them in the order written, a chain of `i - 1` adders
-/// (short at 4 lanes; at 16 a balanced tree of sums is the first cut to try, as in
-/// [`crate::pack_rotate`]). The sums are only as wide
+/// one sum of its bits. Yosys gathers each sum into one multi-operand add and builds it
+/// as a tree however it is written (16 one-bit terms, written as a chain or as a balanced
+/// tree: the same 50 LUT4s and 3 carry cells, 12 cells deep). The sums are only as wide
 /// as `n` needs and zero-extended to the port: synthesis does not narrow a chain of
 /// zero-extended adds by itself, and a 16-bit carry chain here was the 4-lane array's
 /// critical path.

@@ -82,8 +82,9 @@
 //! are freed together when the block ends. The block's unmatched messages get their UMQ
 //! places (count plus rank among them) in the tail's first cycle and go in together in
 //! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
-//! block ports through a [`PackRotate`] network (slide past the matched lanes, rotate by
-//! the count: `2 log2 n` mux levels), not a lane-to-port crossbar (an `n`-way mux per port
+//! block ports through a pack-and-rotate network ([`crate::pack_rotate`]: slide past
+//! the matched lanes in the first cycle, rotate by the count in the second, `log2 n` mux
+//! levels each), not a lane-to-port crossbar (an `n`-way mux per port
 //! and bit behind a pointer per port): about two thirds of its LUTs at 16 lanes. The block
 //! answers with one result per lane.
 //!
@@ -107,7 +108,7 @@
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
 use crate::banked_table::BankedTable;
-use crate::pack_rotate::PackRotate;
+use crate::pack_rotate::{Pack, Rotate};
 use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -311,9 +312,10 @@ pub struct ThreadArray {
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
-    /// The UMQ block insert, staged in the tail's first cycle: entry `m` goes to the UMQ
-    /// slot whose index is `m` modulo the block width, and `st_end` is the UMQ's count
-    /// after the insert (the CAM compares its slots with it, no adder in between).
+    /// The UMQ block insert, staged in the tail's first cycle: the unmatched messages
+    /// packed (the `j`-th in `st_*[j]`), rotated onto the UMQ's block ports in the second,
+    /// and `st_end`, the UMQ's count after the insert (the CAM compares its slots with it,
+    /// no adder in between).
     st_end: DFF<Bits<16>>,
     st_comm: Vec<DFF<Bits<16>>>,
     st_src: Vec<DFF<Bits<16>>>,
@@ -432,12 +434,17 @@ pub struct ThreadArray {
     cancel_list: OneHotSelect<16>,
     cancel_prev_of: OneHotSelect<16>,
     cancel_next_of: OneHotSelect<16>,
-    /// The unmatched messages' ranks; their fields packed onto the UMQ's block ports.
+    /// The unmatched messages' ranks; their fields packed in the tail's first cycle and
+    /// rotated onto the UMQ's block ports by its count in the second.
     umq_rank: PrefixCount,
-    rot_comm: PackRotate<16>,
-    rot_src: PackRotate<16>,
-    rot_tag: PackRotate<32>,
-    rot_handle: PackRotate<32>,
+    pack_comm: Pack<16>,
+    pack_src: Pack<16>,
+    pack_tag: Pack<32>,
+    pack_handle: Pack<32>,
+    ring_comm: Rotate<16>,
+    ring_src: Rotate<16>,
+    ring_tag: Rotate<32>,
+    ring_handle: Rotate<32>,
     // Per-lane combinational values.
     w_src4: Vec<Signal<Local, Bits<16>>>,
     w_tagf: Vec<Signal<Local, Bits<16>>>,
@@ -716,10 +723,10 @@ impl ThreadArray {
             tail_phase: Default::default(),
             fast_taken: Default::default(),
             st_end: Default::default(),
-            st_comm: dffs(rot),
-            st_src: dffs(rot),
-            st_tag: dffs(rot),
-            st_handle: dffs(rot),
+            st_comm: dffs(n),
+            st_src: dffs(n),
+            st_tag: dffs(n),
+            st_handle: dffs(n),
             d_valid: dffs(d),
             d_handle: dffs(d),
             d_label: dffs(d),
@@ -791,10 +798,14 @@ impl ThreadArray {
             cancel_prev_of: OneHotSelect::new(d, 1),
             cancel_next_of: OneHotSelect::new(d, 1),
             umq_rank: PrefixCount::new(n),
-            rot_comm: PackRotate::new(n),
-            rot_src: PackRotate::new(n),
-            rot_tag: PackRotate::new(n),
-            rot_handle: PackRotate::new(n),
+            pack_comm: Pack::new(n),
+            pack_src: Pack::new(n),
+            pack_tag: Pack::new(n),
+            pack_handle: Pack::new(n),
+            ring_comm: Rotate::new(n),
+            ring_src: Rotate::new(n),
+            ring_tag: Rotate::new(n),
+            ring_handle: Rotate::new(n),
             w_src4: locals(n),
             w_tagf: locals(n),
             w_list0: locals(n),
@@ -957,19 +968,25 @@ impl Logic for ThreadArray {
             st_end
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
+        for i in 0..self._lanes {
+            self.st_comm[i].clock.next = self.clock.val();
+            self.st_src[i].clock.next = self.clock.val();
+            self.st_tag[i].clock.next = self.clock.val();
+            self.st_handle[i].clock.next = self.clock.val();
+            self.st_comm[i].d.next = self.st_comm[i].q.val();
+            self.st_src[i].d.next = self.st_src[i].q.val();
+            self.st_tag[i].d.next = self.st_tag[i].q.val();
+            self.st_handle[i].d.next = self.st_handle[i].q.val();
+            self.ring_comm.entries[i].next = self.st_comm[i].q.val();
+            self.ring_src.entries[i].next = self.st_src[i].q.val();
+            self.ring_tag.entries[i].next = self.st_tag[i].q.val();
+            self.ring_handle.entries[i].next = self.st_handle[i].q.val();
+        }
         for m in 0..self._rot {
-            self.st_comm[m].clock.next = self.clock.val();
-            self.st_src[m].clock.next = self.clock.val();
-            self.st_tag[m].clock.next = self.clock.val();
-            self.st_handle[m].clock.next = self.clock.val();
-            self.st_comm[m].d.next = self.st_comm[m].q.val();
-            self.st_src[m].d.next = self.st_src[m].q.val();
-            self.st_tag[m].d.next = self.st_tag[m].q.val();
-            self.st_handle[m].d.next = self.st_handle[m].q.val();
-            self.umq_cam.block_comm[m].next = self.st_comm[m].q.val();
-            self.umq_cam.block_src[m].next = self.st_src[m].q.val();
-            self.umq_cam.block_tag[m].next = self.st_tag[m].q.val();
-            self.umq_cam.block_handle[m].next = self.st_handle[m].q.val();
+            self.umq_cam.block_comm[m].next = self.ring_comm.values[m].val();
+            self.umq_cam.block_src[m].next = self.ring_src.values[m].val();
+            self.umq_cam.block_tag[m].next = self.ring_tag.values[m].val();
+            self.umq_cam.block_handle[m].next = self.ring_handle.values[m].val();
         }
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
@@ -1100,10 +1117,10 @@ impl Logic for ThreadArray {
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
             self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
-            self.rot_comm.entries[i].next = self.ln_comm[i].q.val();
-            self.rot_src.entries[i].next = self.ln_src[i].q.val();
-            self.rot_tag.entries[i].next = self.ln_tag[i].q.val();
-            self.rot_handle.entries[i].next = self.ln_handle[i].q.val();
+            self.pack_comm.entries[i].next = self.ln_comm[i].q.val();
+            self.pack_src.entries[i].next = self.ln_src[i].q.val();
+            self.pack_tag.entries[i].next = self.ln_tag[i].q.val();
+            self.pack_handle.entries[i].next = self.ln_handle[i].q.val();
         }
         self.heads.clock.next = self.clock.val();
         self.tails.clock.next = self.clock.val();
@@ -1606,15 +1623,16 @@ impl Logic for ThreadArray {
             self.umq_rank.bits[i].next = self.w_unmatched[i].val();
             self.w_fits[i].next =
                 self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
-            self.rot_comm.keep[i].next = self.w_unmatched[i].val();
-            self.rot_src.keep[i].next = self.w_unmatched[i].val();
-            self.rot_tag.keep[i].next = self.w_unmatched[i].val();
-            self.rot_handle.keep[i].next = self.w_unmatched[i].val();
+            self.pack_comm.keep[i].next = self.w_unmatched[i].val();
+            self.pack_src.keep[i].next = self.w_unmatched[i].val();
+            self.pack_tag.keep[i].next = self.w_unmatched[i].val();
+            self.pack_handle.keep[i].next = self.w_unmatched[i].val();
         }
-        self.rot_comm.rotate.next = self.g_count.val();
-        self.rot_src.rotate.next = self.g_count.val();
-        self.rot_tag.rotate.next = self.g_count.val();
-        self.rot_handle.rotate.next = self.g_count.val();
+        // No block changes the UMQ, so its count is the same in both tail cycles.
+        self.ring_comm.rotate.next = self.g_count.val();
+        self.ring_src.rotate.next = self.g_count.val();
+        self.ring_tag.rotate.next = self.g_count.val();
+        self.ring_handle.rotate.next = self.g_count.val();
         for lanes in self._lanes..self._lanes_once {
             self.g_total.next = self.umq_rank.counts[lanes].val();
         }
@@ -1727,11 +1745,11 @@ impl Logic for ThreadArray {
                             self.ln_kind[i].d.next = self.k_overflow.val();
                         }
                     }
-                    for m in 0..self._rot {
-                        self.st_comm[m].d.next = self.rot_comm.values[m].val();
-                        self.st_src[m].d.next = self.rot_src.values[m].val();
-                        self.st_tag[m].d.next = self.rot_tag.values[m].val();
-                        self.st_handle[m].d.next = self.rot_handle.values[m].val();
+                    for i in 0..self._lanes {
+                        self.st_comm[i].d.next = self.pack_comm.values[i].val();
+                        self.st_src[i].d.next = self.pack_src.values[i].val();
+                        self.st_tag[i].d.next = self.pack_tag.values[i].val();
+                        self.st_handle[i].d.next = self.pack_handle.values[i].val();
                     }
                     // The UMQ's count after the insert, clamped to its depth.
                     self.st_end.d.next = self.g_count.val() + self.g_total.val();
