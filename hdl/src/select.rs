@@ -77,6 +77,34 @@ fn concat(name: &str, from: usize, n: usize) -> String {
     format!("{{{}}}", all.join(", "))
 }
 
+/// Whether any of `bits` is set: a reduction OR, which synthesis builds as a tree.
+#[derive(LogicBlock)]
+pub struct AnySet {
+    pub bits: Vec<Signal<In, Bit>>,
+    pub any: Signal<Out, Bit>,
+}
+
+impl AnySet {
+    pub fn new(bits: usize) -> Self {
+        assert!((1..1 << 15).contains(&bits), "{bits} bits");
+        AnySet { bits: (0..bits).map(|_| Default::default()).collect(), any: Default::default() }
+    }
+}
+
+impl Logic for AnySet {
+    fn update(&mut self) {
+        self.any.next = self.bits.iter().any(|b| b.val());
+    }
+
+    fn connect(&mut self) {
+        self.any.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!("always @(*) any = |{};\n", concat("bits", 0, self.bits.len())))
+    }
+}
+
 /// The lowest set bit of `bits`: `found`, and `pointer` = its index + 1 (0 when none);
 /// also as the one-hot `first`, and `reached[k]` = some bit at `k` or below is set (the
 /// prefix OR the rest is made of; for `k < n - 1`, since the last is `found`). A caller
@@ -320,6 +348,12 @@ mod tests {
     fn verilog_of(block: &mut impl Block) -> String {
         block.connect_all();
         generate_verilog(block)
+    }
+
+    #[test]
+    fn any_set_is_one_reduction() {
+        let text = verilog_of(&mut AnySet::new(3));
+        assert!(text.contains("any = |{bits$2, bits$1, bits$0};"), "{text}");
     }
 
     #[test]

@@ -39,7 +39,7 @@
 //! the same cycle (the insert lands after the shift). Inserting into a full CAM without a
 //! remove is ignored; the engine checks `full` first.
 
-use crate::select::{LowestSet, OneHotSelect};
+use crate::select::{AnySet, LowestSet, OneHotSelect};
 use rust_hdl::prelude::*;
 
 /// Width of the CAM's index and count ports (so any depth up to 65,535 entries).
@@ -103,6 +103,11 @@ pub struct SingleCycleCam {
     matches_q: Vec<DFF<Bit>>,
     /// Built with a registered search (a constant, so synthesis keeps one of the two).
     registered_search: Constant<Bit>,
+    /// A registered search's `hit`: the OR of the matches (a tree),
+    /// registered beside them, so the caller's enables on `hit` start from a flip-flop
+    /// (from `matches_q` through the OR they were the 2- and 4-lane arrays' critical path).
+    any_match: AnySet,
+    hit_q: DFF<Bit>,
     first_hit: LowestSet,
     hit_handle_sel: OneHotSelect<HANDLE_BITS>,
     hit_src_sel: OneHotSelect<SRC_BITS>,
@@ -178,6 +183,8 @@ impl SingleCycleCam {
             matches: (0..d).map(|_| Default::default()).collect(),
             matches_q: regs(d),
             registered_search: Constant::new(false),
+            any_match: AnySet::new(d),
+            hit_q: Default::default(),
             first_hit: LowestSet::new(d),
             hit_handle_sel: OneHotSelect::new(d, 1),
             hit_src_sel: OneHotSelect::new(d, 1),
@@ -197,7 +204,8 @@ impl SingleCycleCam {
         }
     }
 
-    /// The same CAM with a registered search: the per-slot matches are registered, so
+    /// The same CAM with a registered search: the per-slot matches and their OR are
+    /// registered, so
     /// `hit`, the hit's fields and `remove_first` answer the query presented in the cycle
     /// before, over the entries as they were then. The caller must not insert, remove or
     /// clear between the query and its use. The compares and the priority select are
@@ -253,6 +261,7 @@ impl Logic for SingleCycleCam {
                             | self.search_tag_any.val())));
             self.matches_q[i].clock.next = self.clock.val();
             self.matches_q[i].d.next = self.matches[i].val();
+            self.any_match.bits[i].next = self.matches[i].val();
             self.first_hit.bits[i].next = self.matches[i].val();
             if self.registered_search.val() {
                 self.first_hit.bits[i].next = self.matches_q[i].q.val();
@@ -264,7 +273,13 @@ impl Logic for SingleCycleCam {
             self.hit_src_sel.selects[i].next = self.first_hit.first[i].val();
             self.hit_tag_sel.selects[i].next = self.first_hit.first[i].val();
         }
+        self.hit_q.clock.next = self.clock.val();
+        self.hit_q.d.next = self.any_match.any.val();
+        // With a registered search `hit_q` is `first_hit.found`, a register earlier.
         self.hit.next = self.first_hit.found.val();
+        if self.registered_search.val() {
+            self.hit.next = self.hit_q.q.val();
+        }
         self.hit_index.next = self.zero_index.val();
         if self.first_hit.found.val() {
             self.hit_index.next = self.first_hit.pointer.val() - self.one.val();

@@ -39,8 +39,8 @@
 //!   links circulate through registers and tables, a loop no tool proves narrow);
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
 //!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
-//!   registered: its compares run in the cycle that accepts the command, the priority
-//!   select in the next); a block's unmatched messages go in with one block insert.
+//!   registered: its compares run in the cycle that accepts the command, their OR, the
+//!   hit, is registered beside them, and the priority select runs in the next); a block's unmatched messages go in with one block insert.
 //!   (The functional model keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
