@@ -103,9 +103,10 @@ pub struct SingleCycleCam {
     matches_q: Vec<DFF<Bit>>,
     /// Built with a registered search (a constant, so synthesis keeps one of the two).
     registered_search: Constant<Bit>,
-    /// A registered search's `hit`: the OR of the matches (a tree),
-    /// registered beside them, so the caller's enables on `hit` start from a flip-flop
-    /// (from `matches_q` through the OR they were the 2- and 4-lane arrays' critical path).
+    /// A registered search's `hit` and the condition of its `remove_first`: the OR of the
+    /// matches (a tree), registered beside them, so the caller's enables and the removal's
+    /// shift start from a flip-flop (from `matches_q` through the OR, the response enables
+    /// were the 2- and 4-lane arrays' critical path, then the removal's shift).
     any_match: AnySet,
     hit_q: DFF<Bit>,
     first_hit: LowestSet,
@@ -295,6 +296,9 @@ impl Logic for SingleCycleCam {
         }
         if self.remove_first.val() {
             self.removing.next = self.first_hit.found.val();
+            if self.registered_search.val() {
+                self.removing.next = self.hit_q.q.val();
+            }
             for i in 1..self._depth {
                 self.shifts[i - 1].next = self.first_hit.reached[i - 1].val();
             }
