@@ -105,8 +105,8 @@ pub struct SingleCycleCam {
     registered_search: Constant<Bit>,
     /// A registered search's `hit` and the condition of its `remove_first`: the OR of the
     /// matches (a tree), registered beside them, so the caller's enables and the removal's
-    /// shift start from a flip-flop (from `matches_q` through the OR, the response enables
-    /// were the 2- and 4-lane arrays' critical path, then the removal's shift).
+    /// shift start from a flip-flop (through the OR of `matches_q`, the thread array's
+    /// response enables were its 2- and 4-lane critical path, then the removal's shift).
     any_match: AnySet,
     hit_q: DFF<Bit>,
     first_hit: LowestSet,
@@ -206,12 +206,11 @@ impl SingleCycleCam {
     }
 
     /// The same CAM with a registered search: the per-slot matches and their OR are
-    /// registered, so
-    /// `hit`, the hit's fields and `remove_first` answer the query presented in the cycle
-    /// before, over the entries as they were then. The caller must not insert, remove or
-    /// clear between the query and its use. The compares and the priority select are
-    /// then in different cycles (the thread array presents the command's envelope in the
-    /// cycle that accepts it, when its UMQ is idle).
+    /// registered, so `hit`, the hit's fields and `remove_first` answer the query
+    /// presented in the cycle before, over the entries as they were then. The caller
+    /// must not insert, remove or clear between the query and its use. The compares and
+    /// the priority select are then in different cycles (the thread array presents the
+    /// command's envelope in the cycle that accepts it, when its UMQ is idle).
     pub fn with_registered_search(depth: usize, block: usize) -> Self {
         SingleCycleCam { registered_search: Constant::new(true), ..SingleCycleCam::new(depth, block) }
     }

@@ -40,8 +40,9 @@
 //! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
 //!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
 //!   registered: its compares run in the cycle that accepts the command, their OR, the
-//!   hit, is registered beside them, and the priority select runs in the next); a block's unmatched messages go in with one block insert.
-//!   (The functional model keeps the paper's four UMQ indexes; the pairing is the same.)
+//!   hit, is registered beside them, and the priority select runs in the next); a
+//!   block's unmatched messages go in with one block insert. (The functional model
+//!   keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
 //! the smallest label across them) and books its candidate. The walk is a two-stage
@@ -84,9 +85,9 @@
 //! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
 //! block ports through a pack-and-rotate network ([`crate::pack_rotate`]: slide past
 //! the matched lanes in the first cycle, rotate by the count in the second, `log2 n` mux
-//! levels each), not a lane-to-port crossbar (an `n`-way mux per port
-//! and bit behind a pointer per port): about two thirds of its LUTs at 16 lanes. The block
-//! answers with one result per lane.
+//! levels each), not a lane-to-port crossbar (an `n`-way mux per port and bit behind a
+//! pointer per port): about two thirds of its LUTs at 16 lanes. The block answers with
+//! one result per lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
