@@ -397,9 +397,11 @@ pub struct ThreadArray {
     heads: BankedTable<16>,
     tails: BankedTable<16>,
     /// Each lane's copy of the descriptors' fixed fields (written together at posting,
-    /// addressed by pointer, so word 0 is never used): the walk's read stage presents its
-    /// pointer and the registered read is the compare stage's entry; `dr_handle` is read
-    /// by the taken slot for the lane's answer.
+    /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
+    /// walk's read stage presents its pointer and the registered read is the compare
+    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer. What a
+    /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
+    /// flag, a register read in which pointer 0 reads 0.
     dr_comm: Vec<TableRam<16>>,
     dr_src: Vec<TableRam<16>>,
     dr_tag: Vec<TableRam<32>>,
@@ -774,14 +776,14 @@ impl ThreadArray {
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
-            dr_comm: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_src: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_tag: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_src_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_tag_any: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_label: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_handle: (0..n).map(|_| TableRam::reaching(d)).collect(),
-            dr_seq0: TableRam::reaching(d),
+            dr_comm: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_src: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_tag: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_src_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_tag_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_label: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_handle: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_seq0: TableRam::for_pointers(d),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
