@@ -10,6 +10,7 @@ mod estimate;
 mod hardware_bench;
 mod host_bench;
 mod model_bench;
+mod netlist_cost;
 mod netlist_depth;
 mod onesided_bench;
 mod onesided_gen;

@@ -50,7 +50,7 @@ struct Cell {
     ripple: Vec<usize>,
 }
 
-fn bits(connections: &Value, port: &str) -> Vec<usize> {
+pub(crate) fn bits(connections: &Value, port: &str) -> Vec<usize> {
     connections[port]
         .as_array()
         .into_iter()
@@ -60,7 +60,7 @@ fn bits(connections: &Value, port: &str) -> Vec<usize> {
 }
 
 /// The design's top module: the one yosys marks `top`, else the one named `top`.
-fn top_module(netlist: &Value) -> Result<&serde_json::Map<String, Value>, String> {
+pub(crate) fn top_module(netlist: &Value) -> Result<&serde_json::Map<String, Value>, String> {
     let modules = netlist["modules"].as_object().ok_or("the netlist has no modules")?;
     let marked = modules.values().find(|m| {
         m["attributes"]["top"].as_str().is_some_and(|t| t.trim_start_matches('0') == "1")
@@ -74,7 +74,7 @@ fn top_module(netlist: &Value) -> Result<&serde_json::Map<String, Value>, String
 
 /// The readable name of each net bit: a name the user wrote (not `$`-generated) where one
 /// exists, the shortest such, with the bit's index when the net is wider than one bit.
-fn bit_names(top: &serde_json::Map<String, Value>) -> HashMap<usize, String> {
+pub(crate) fn bit_names(top: &serde_json::Map<String, Value>) -> HashMap<usize, String> {
     let mut names: HashMap<usize, (bool, String)> = HashMap::new();
     for (net, v) in top.get("netnames").and_then(|n| n.as_object()).into_iter().flatten() {
         let bits = v["bits"].as_array().cloned().unwrap_or_default();
@@ -97,7 +97,7 @@ fn bit_names(top: &serde_json::Map<String, Value>) -> HashMap<usize, String> {
 }
 
 /// The register a bit's name belongs to: its name without the bit index.
-fn register_of(name: &str) -> &str {
+pub(crate) fn register_of(name: &str) -> &str {
     match name.rfind('[') {
         Some(at) if name.ends_with(']') => &name[..at],
         _ => name,
@@ -105,7 +105,7 @@ fn register_of(name: &str) -> &str {
 }
 
 /// `name` with every run of digits as `*`: the group of registers it belongs to.
-fn group_of(name: &str) -> String {
+pub(crate) fn group_of(name: &str) -> String {
     let mut group = String::with_capacity(name.len());
     for c in name.chars() {
         if !c.is_ascii_digit() {
@@ -255,14 +255,14 @@ pub fn deepest(netlist: &Value, count: usize) -> Result<Vec<DeepInput>, String> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A cell's port: name, direction, net bits.
-    type Port<'a> = (&'a str, &'a str, &'a [u64]);
+    pub(crate) type Port<'a> = (&'a str, &'a str, &'a [u64]);
 
     /// A netlist in yosys' JSON form: `cells` as (name, type, ports).
-    fn netlist(cells: &[(&str, &str, &[Port])], nets: &[(&str, &[u64])]) -> Value {
+    pub(crate) fn netlist(cells: &[(&str, &str, &[Port])], nets: &[(&str, &[u64])]) -> Value {
         let mut c = serde_json::Map::new();
         for (name, kind, ports) in cells {
             let dirs: serde_json::Map<_, _> =

@@ -22,6 +22,7 @@
 //! takes hours (the thread array).
 
 use crate::estimate;
+use crate::netlist_cost::{self, Costs, GroupCost};
 use crate::netlist_depth::{self, DeepInput};
 use crate::progress;
 use indicatif::ProgressBar;
@@ -227,6 +228,8 @@ pub enum Ecp5Result {
 
 /// Registers the flow lists from the netlist's depth, deepest first.
 const DEEPEST_LISTED: usize = 10;
+/// Register groups the flow lists by their share of the LUT4s, most first.
+const COSTLIEST_LISTED: usize = 15;
 
 /// Everything `--timing` measured, as the manifest and the record file carry it.
 #[derive(Clone, Debug)]
@@ -234,6 +237,8 @@ pub struct Timing {
     pub ecp5: Ecp5Result,
     /// The netlist's deepest registers ([`netlist_depth`]).
     pub deepest: Vec<DeepInput>,
+    /// Where the netlist's LUT4s go ([`netlist_cost`]).
+    pub costs: Costs,
     pub target_mhz: f64,
     pub router: Router,
     pub placer: Placer,
@@ -272,6 +277,10 @@ impl Timing {
             "seed": self.seed,
             "placer": self.placer.name(),
             "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),
+            "lut4s_by_register": {
+                "total": self.costs.total_lut4s.round() as u64,
+                "groups": self.costs.groups.iter().map(GroupCost::to_json).collect::<Vec<_>>(),
+            },
             "xilinx_logic_levels": self.xilinx_logic_levels,
             "tools": self.tools,
             "seconds": {
@@ -607,12 +616,26 @@ pub fn run(
                 serde_json::from_str(&t).map_err(|e| format!("{} is not JSON: {e}", netlist_path.display()))
             })?;
         let deepest = netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
+        let costs = netlist_cost::by_register(&netlist, COSTLIEST_LISTED)?;
         drop(netlist);
         say("tagmatch:       deepest registers in the netlist (cells from the register before):");
         for d in deepest.iter().take(5) {
             say(&format!(
                 "tagmatch:         {:3}  {} ({} cells) <- {}",
                 d.levels, d.register, d.cells, d.from
+            ));
+        }
+        say(&format!(
+            "tagmatch:       where the {:.0} LUT4s go (each cell's shared among the registers it feeds):",
+            costs.total_lut4s
+        ));
+        for g in costs.groups.iter().take(5) {
+            say(&format!(
+                "tagmatch:         {:6.0} {:4.1} %  {} ({} cells)",
+                g.lut4s,
+                100.0 * g.lut4s / costs.total_lut4s.max(1.0),
+                g.register,
+                g.cells
             ));
         }
         let what = match stage {
@@ -684,6 +707,7 @@ pub fn run(
         Ok(Timing {
             ecp5,
             deepest,
+            costs,
             target_mhz,
             router,
             placer,
@@ -810,8 +834,14 @@ mod tests {
         assert!(registers.contains(&"c") && registers.contains(&"w"), "{:?}", t.deepest);
         assert!(t.deepest.iter().all(|d| d.levels >= 2), "{:?}", t.deepest);
         assert!(t.deepest.iter().all(|d| ["c", "limit"].contains(&d.from.as_str())), "{:?}", t.deepest);
+        // Its LUT4s: all the counter's and the flag's (the outputs are their registers).
+        let owners: Vec<&str> = t.costs.groups.iter().map(|g| g.register.as_str()).collect();
+        assert!(owners.iter().all(|r| ["c", "w"].contains(r)) && owners.contains(&"c"), "{:?}", t.costs);
+        let shared: f64 = t.costs.groups.iter().map(|g| g.lut4s).sum();
+        assert!((shared - t.costs.total_lut4s).abs() < 1e-6 && t.costs.total_lut4s >= 8.0, "{:?}", t.costs);
         let j = t.to_json();
         assert_eq!(j["device"], DEVICE);
+        assert_eq!(j["lut4s_by_register"]["groups"].as_array().unwrap().len(), t.costs.groups.len());
         assert_eq!(j["router"], "router2");
         assert_eq!(j["routed"], true);
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
