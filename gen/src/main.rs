@@ -17,6 +17,7 @@ mod onesided_gen;
 mod progress;
 mod rate_bench;
 mod report;
+mod router_congestion;
 mod software_bench;
 mod svg_plot;
 mod testbench_gen;

