@@ -335,7 +335,8 @@ struct TimingArgs {
     #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
     /// nextpnr's router: router1 (nextpnr's default, every record so far) or router2,
-    /// which progresses faster on large, congested designs such as the thread array. The
+    /// which progresses faster on large, congested designs such as the thread array and is
+    /// stopped when its overused wires stop falling, with what congests them listed. The
     /// record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
