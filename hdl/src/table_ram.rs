@@ -16,8 +16,8 @@
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
 //! 16 to 64 bits.
-//! The words start at zero in simulation; the thread array reads its descriptor copies
-//! only at slots written since.
+//! The words start at zero in simulation; the thread array uses what it reads from its
+//! descriptor copies only at slots written since.
 
 use crate::trees::bits_to_hold;
 use rust_hdl::prelude::*;
@@ -59,12 +59,12 @@ impl<const W: usize> TableRam<W> {
     }
 
     /// The narrowest table with a word for each of `slots` pointers (slot + 1, so
-    /// `1..=slots`), addressed by a pointer's low bits: a word per slot rounded up to a
-    /// power of two, where pointer `slots` wraps to word 0 when `slots` is one. The
-    /// pointer 0 (none) then reads the last slot's word, which its reader ignores. Sized
-    /// to reach pointer `slots` instead, a table of 32 or 128 slots took twice the words,
-    /// half of them never written (at 16 lanes of 32 descriptors, 6,000 of the 63,500
-    /// LUT4s were LUT RAM holding nothing).
+    /// `1..=slots`), addressed by a pointer's low bits: a word a slot, rounded up to a
+    /// power of two. When `slots` is itself a power of two, pointer `slots` wraps to word
+    /// 0 and the pointer 0 (none) reads the last slot's word, which its reader ignores.
+    /// Sized to reach pointer `slots` instead, a table of 32 or 128 slots took twice the
+    /// words, half of them never written (at 16 lanes of 32 descriptors, 6,600 of the
+    /// 63,500 LUT4s were LUT RAM holding nothing, and 4,300 more its read muxes).
     pub fn for_pointers(slots: usize) -> Self {
         Self::new(bits_to_hold(slots.max(1) - 1).max(*TABLE_ADDRESS_BITS.start()))
     }
@@ -121,7 +121,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn table_ram_holds_a_word_a_pointer_rounded_up_to_a_power_of_two() {
+    fn table_ram_holds_a_word_a_slot_rounded_up_to_a_power_of_two() {
         assert_eq!(TableRam::<16>::for_pointers(32)._address_bits, 5);
         assert_eq!(TableRam::<16>::for_pointers(33)._address_bits, 6);
         assert_eq!(TableRam::<16>::for_pointers(31)._address_bits, 5);
