@@ -1,7 +1,7 @@
 //! The optimistic thread array's RTL in Verilator against the golden model (identical
 //! pairing) and its cycle-level model (identical acceptance and answer cycles), command by
 //! command, for 1, 4 and 16 lanes, fast path on and off. Streams: random traffic over
-//! three communicators with wildcards and repeated envelopes, cancels and probes, whose
+//! two communicators with wildcards and repeated envelopes, cancels and probes, whose
 //! bursts overflow the small descriptor table and UMQ; then bursts of alike receives and
 //! messages that fill blocks and conflict, reaching both the fast and the slow path. The
 //! third stream flushes about once in 400 operations (the clearing pass, to the cycle); in
