@@ -10,7 +10,7 @@
 //! only (flip-flop data, enable and reset inputs, LUT RAM writes); logic in front of a
 //! LUT RAM's read counts toward what that read feeds. A LUT RAM counts its own LUT4s to
 //! its group. Groups are as in [`crate::netlist_depth`]: the register's name with every
-//! number as `*`. Logic that reaches only the design's outputs counts to `(outputs)`.
+//! number as `*`; the design's outputs are one more group, `(outputs)`.
 //! The split is a model of ownership, not of synthesis: logic shared by many registers
 //! (a state decode) is spread thin over all of them.
 

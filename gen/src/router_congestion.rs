@@ -1,10 +1,10 @@
 //! When nextpnr's router2 cannot route a design, say so and say what congests it, instead
 //! of running for hours. router2 rips up and reroutes every overused wire once a pass;
 //! on a design too congested for the device the count of overused wires falls for a few
-//! passes and then stays (the 16-lane thread array on the LFE5U-85F: about 80,000 after
-//! the first pass, 20,000 after the seventh, then 20,000 again). The flow watches the
-//! count ([`Plateau`]) and stops nextpnr once it has not fallen by [`GAIN`] for
-//! [`PLATEAU_PASSES`] passes.
+//! passes and then stays or rises (the 16-lane thread array on the LFE5U-85F: 70,000 to
+//! 80,000 after the first pass, 17,000 to 20,000 from the seventh on). The flow watches
+//! the count ([`Plateau`]) and stops nextpnr once [`PLATEAU_PASSES`] passes in a row have
+//! not brought it below [`GAIN`] times the fewest so far.
 //!
 //! router2's congestion heatmaps (`--router2-heatmap`) name, every pass, each net that
 //! uses an overused wire and how many it uses. [`by_register`] adds them up by the
@@ -26,7 +26,7 @@ pub const GAIN: f64 = 0.98;
 pub struct Plateau {
     /// The fewest overused wires so far and the pass that had them.
     pub fewest: Option<(u64, u32)>,
-    /// The last pass seen and its overused wires.
+    /// The last pass's overused wires and its number.
     pub last: Option<(u64, u32)>,
 }
 
