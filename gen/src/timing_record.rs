@@ -17,6 +17,7 @@ use crate::timing::{Timing, DEVICE};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use tagmatch_hdl::fields::FieldWidths;
 
 /// The record file, relative to the workspace.
 pub const RECORD_FILE: &str = "constraints/timing/lfe5u-85f-8.json";
@@ -168,11 +169,25 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
     }
 }
 
-/// The engine configuration a two-level record's parameters name, if the generator builds it.
+/// The engine configuration a two-level record's parameters name, if the generator builds it
+/// (field widths too: a record of 32-bit sources is its own configuration).
 fn two_level_config(p: &Value) -> Option<engine_gen::EngineConfig> {
     let field = |k: &str| p[k].as_u64().map(|v| v as u32);
+    // A width the record does not name is the default; one out of range names nothing.
+    let width = |k: &str, default: usize| match &p[k] {
+        Value::Null => Some(default),
+        v => v.as_u64().filter(|b| (1..=32).contains(b)).map(|b| b as usize),
+    };
+    let d = FieldWidths::default();
+    let fields = FieldWidths {
+        comm: width("comm_bits", d.comm)?,
+        src: width("source_bits", d.src)?,
+        tag: width("tag_bits", d.tag)?,
+        handle: width("handle_bits", d.handle)?,
+    };
     engine_gen::configuration(field("cam_depth")?, field("lists")?, field("list_capacity")?)
         .and_then(|c| c.with_label_bits(field("label_bits").unwrap_or(32)))
+        .map(|c| c.with_fields(fields))
         .ok()
 }
 
@@ -338,6 +353,19 @@ mod tests {
     /// Not a pass/fail check of the designs: it lists the records measured on Verilog the
     /// generator no longer emits (the engine changes; rerun `gen --timing --record`). It
     /// fails only when the record file itself is unreadable.
+    #[test]
+    fn a_two_level_record_of_other_field_widths_names_its_configuration() {
+        let cfg = engine_gen::configuration(8, 4, 256).unwrap();
+        let wide = cfg.with_fields(FieldWidths { src: 32, ..FieldWidths::default() });
+        for c in [cfg, wide] {
+            let p = engine_gen::parameters(&c);
+            assert_eq!(two_level_config(&p).map(|c| engine_gen::parameters(&c)), Some(p));
+        }
+        let mut bad = engine_gen::parameters(&cfg);
+        bad["tag_bits"] = json!(0);
+        assert!(two_level_config(&bad).is_none(), "a width out of range names no configuration");
+    }
+
     #[test]
     fn stale_timing_records() {
         let records = parse(BUILT_IN, RECORD_FILE).unwrap();
