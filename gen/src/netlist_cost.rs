@@ -14,7 +14,7 @@
 //! The split is a model of ownership, not of synthesis: logic shared by many registers
 //! (a state decode) is spread thin over all of them.
 
-use crate::netlist_depth::{bit_names, bits, group_of, register_of, top_module};
+use crate::netlist_depth::{bit_names, bits, group_of, ports_of, register_of, top_module};
 use serde_json::{json, Value};
 use std::collections::{BTreeSet, HashMap};
 
@@ -102,14 +102,7 @@ pub fn by_register(netlist: &Value, count: usize) -> Result<Costs, String> {
                     "CCU2C" => 2.0,
                     _ => 0.0,
                 };
-                let dirs = c["port_directions"].as_object();
-                let with_dir = |dir: &str| -> Vec<usize> {
-                    dirs.into_iter()
-                        .flatten()
-                        .filter(|(_, d)| d.as_str() == Some(dir))
-                        .flat_map(|(p, _)| bits(conn, p))
-                        .collect()
-                };
+                let with_dir = |dir: &str| ports(&ports_of(c, dir));
                 let cell = combs.len();
                 combs.push(Comb { lut4s, outputs: with_dir("output") });
                 for b in with_dir("input") {

@@ -59,6 +59,17 @@ pub(crate) fn bits(connections: &Value, port: &str) -> Vec<usize> {
         .collect()
 }
 
+/// A cell's ports of direction `dir` (`input`, `output`), by name.
+pub(crate) fn ports_of<'a>(cell: &'a Value, dir: &str) -> Vec<&'a str> {
+    cell["port_directions"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, d)| d.as_str() == Some(dir))
+        .map(|(p, _)| p.as_str())
+        .collect()
+}
+
 /// The design's top module: the one yosys marks `top`, else the one named `top`.
 pub(crate) fn top_module(netlist: &Value) -> Result<&serde_json::Map<String, Value>, String> {
     let modules = netlist["modules"].as_object().ok_or("the netlist has no modules")?;
@@ -128,14 +139,7 @@ pub fn deepest(netlist: &Value, count: usize) -> Result<Vec<DeepInput>, String> 
     for (cell_name, c) in top.get("cells").and_then(|c| c.as_object()).into_iter().flatten() {
         let kind = c["type"].as_str().unwrap_or("");
         let conn = &c["connections"];
-        let dirs = c["port_directions"].as_object();
-        let ports = |dir: &str| -> Vec<&str> {
-            dirs.into_iter()
-                .flatten()
-                .filter(|(_, d)| d.as_str() == Some(dir))
-                .map(|(p, _)| p.as_str())
-                .collect()
-        };
+        let ports = |dir: &str| ports_of(c, dir);
         let outputs: Vec<usize> = ports("output").iter().flat_map(|p| bits(conn, p)).collect();
         match kind {
             "TRELLIS_FF" => {

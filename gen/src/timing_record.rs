@@ -173,18 +173,19 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
 /// (field widths too: a record of 32-bit sources is its own configuration).
 fn two_level_config(p: &Value) -> Option<engine_gen::EngineConfig> {
     let field = |k: &str| p[k].as_u64().map(|v| v as u32);
-    // A width the record does not name is the default; one out of range names nothing.
+    // A width the record does not name is the default; `FieldWidths::new` judges the rest.
     let width = |k: &str, default: usize| match &p[k] {
         Value::Null => Some(default),
-        v => v.as_u64().filter(|b| (1..=32).contains(b)).map(|b| b as usize),
+        v => v.as_u64().map(|b| b as usize),
     };
     let d = FieldWidths::default();
-    let fields = FieldWidths {
-        comm: width("comm_bits", d.comm)?,
-        src: width("source_bits", d.src)?,
-        tag: width("tag_bits", d.tag)?,
-        handle: width("handle_bits", d.handle)?,
-    };
+    let fields = FieldWidths::new(
+        width("comm_bits", d.comm)?,
+        width("source_bits", d.src)?,
+        width("tag_bits", d.tag)?,
+        width("handle_bits", d.handle)?,
+    )
+    .ok()?;
     engine_gen::configuration(field("cam_depth")?, field("lists")?, field("list_capacity")?)
         .and_then(|c| c.with_label_bits(field("label_bits").unwrap_or(32)))
         .map(|c| c.with_fields(fields))
