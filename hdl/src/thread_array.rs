@@ -231,7 +231,7 @@ pub struct ThreadArray {
     count_mask: Constant<Bits<16>>,
     zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
-    zero24: Constant<Bits<24>>,
+    one24: Constant<Bits<24>>,
     zero32: Constant<Bits<32>>,
     zero_lanes: Constant<Bits<MAX_LANES>>,
     one2: Constant<Bits<2>>,
@@ -372,6 +372,10 @@ pub struct ThreadArray {
     /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
     /// so the fast path's run compares a register, not a `D`-way read by pointer.
     cand_seq0: DFF<Bits<16>>,
+    /// Lane 0's candidate's label above its low byte, plus one, taken with the candidate:
+    /// the run's label distance is a byte subtraction beside equalities of the high bits
+    /// with this and with the candidate's own, not a 32-bit subtraction per descriptor.
+    cand_page_up0: DFF<Bits<24>>,
     /// The best match of the walk under way, first or second (0: none yet): the compare
     /// stage reads a register, not a select of the two walks' candidates by lane state.
     ln_best: Vec<DFF<Bits<16>>>,
@@ -496,6 +500,7 @@ pub struct ThreadArray {
     g_done: Signal<Local, Bit>,
     g_mask: Signal<Local, Bits<MAX_LANES>>,
     w_new_seq0: Signal<Local, Bits<16>>,
+    w_new_page_up0: Signal<Local, Bits<24>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
@@ -512,7 +517,11 @@ pub struct ThreadArray {
     g_total: Signal<Local, Bits<16>>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
-    s_distance: Vec<Signal<Local, Bits<32>>>,
+    /// The label's distance from lane 0's candidate's, modulo 256; `s_page_wrap`: the
+    /// low bytes' subtraction borrowed, so the high bits must be the candidate's plus one.
+    s_distance: Vec<Signal<Local, Bits<8>>>,
+    s_page_wrap: Vec<Signal<Local, Bit>>,
+    s_same_page: Vec<Signal<Local, Bit>>,
     s_in_run: Vec<Signal<Local, Bit>>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
@@ -649,7 +658,7 @@ impl ThreadArray {
             count_mask: k((1u64 << bits_to_hold(u)) - 1),
             zero2: k(0),
             zero16: k(0),
-            zero24: k(0),
+            one24: k(1),
             zero32: k(0),
             zero_lanes: k(0),
             one2: k(1),
@@ -761,6 +770,7 @@ impl ThreadArray {
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
             cand_seq0: Default::default(),
+            cand_page_up0: Default::default(),
             ln_cand_list: dffs(n),
             ln_best: dffs(n),
             ln_best_label: dffs(n),
@@ -846,6 +856,7 @@ impl ThreadArray {
             g_done: Default::default(),
             g_mask: Default::default(),
             w_new_seq0: Default::default(),
+            w_new_page_up0: Default::default(),
             g_targets: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
@@ -858,6 +869,8 @@ impl ThreadArray {
             g_total: Default::default(),
             s_take: locals(d),
             s_distance: locals(d),
+            s_page_wrap: locals(d),
+            s_same_page: locals(d),
             s_in_run: locals(d),
             s_more: locals(d),
             s_before: locals(d),
@@ -968,6 +981,7 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
+            cand_page_up0,
             st_end
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
@@ -1377,6 +1391,7 @@ impl Logic for ThreadArray {
         // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
         self.dr_seq0.read_address.next = self.w_ptr[0].val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
+        self.w_new_page_up0.next = self.cand_page_up0.q.val();
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
         // logic mapped differently by ABC9), so it stays written twice.
@@ -1385,9 +1400,11 @@ impl Logic for ThreadArray {
                 | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
         {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
+            self.w_new_page_up0.next = self.dr_label[0].read_data.val().get_bits::<24>(8) + self.one24.val();
         }
         if self.w_walking[0].val() & !self.w_rewalk[0].val() {
             self.cand_seq0.d.next = self.w_new_seq0.val();
+            self.cand_page_up0.d.next = self.w_new_page_up0.val();
         }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
@@ -1397,11 +1414,24 @@ impl Logic for ThreadArray {
         // subtraction is not in series with the decision and the takes. ----
         self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
         for s in 0..self._descriptors {
-            self.s_distance[s].next = self.d_label[s].q.val() - self.ln_cand_label[0].q.val();
+            // The distance is below 256 exactly when the high 24 bits are the
+            // candidate's (no borrow) or the candidate's plus one (a borrow), modulo 2^24
+            // as the 32-bit subtraction was: two short equalities beside a byte
+            // subtraction, no carry through 32 bits.
+            self.s_distance[s].next =
+                self.d_label[s].q.val().get_bits::<8>(0) - self.ln_cand_label[0].q.val().get_bits::<8>(0);
+            self.s_page_wrap[s].next =
+                self.d_label[s].q.val().get_bits::<8>(0) < self.ln_cand_label[0].q.val().get_bits::<8>(0);
+            self.s_same_page[s].next =
+                self.d_label[s].q.val().get_bits::<24>(8) == self.ln_cand_label[0].q.val().get_bits::<24>(8);
+            if self.s_page_wrap[s].val() {
+                self.s_same_page[s].next =
+                    self.d_label[s].q.val().get_bits::<24>(8) == self.cand_page_up0.q.val();
+            }
             self.s_in_run[s].next = self.d_valid[s].q.val()
                 & (self.d_seq[s].q.val() == self.cand_seq0.q.val())
-                & (self.s_distance[s].val().get_bits::<24>(8) == self.zero24.val())
-                & (self.s_distance[s].val().get_bits::<8>(0) < self.count.q.val());
+                & self.s_same_page[s].val()
+                & (self.s_distance[s].val() < self.count.q.val());
             self.r_in_run[s].clock.next = self.clock.val();
             self.r_in_run[s].d.next = self.s_in_run[s].val();
         }
@@ -1409,8 +1439,8 @@ impl Logic for ThreadArray {
             for i in 0..self._lanes {
                 for s in 0..self._descriptors {
                     self.r_run[i * descriptors + s].clock.next = self.clock.val();
-                    self.r_run[i * descriptors + s].d.next = self.s_in_run[s].val()
-                        & (self.s_distance[s].val().get_bits::<8>(0) == self.lane_index[i].val());
+                    self.r_run[i * descriptors + s].d.next =
+                        self.s_in_run[s].val() & (self.s_distance[s].val() == self.lane_index[i].val());
                     self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
                 }
             }
@@ -1732,6 +1762,8 @@ impl Logic for ThreadArray {
                         self.ln_pending[i].d.next = false;
                         self.ln_slow[i].d.next = false;
                     }
+                    // Lane 0's candidate label is 0: its high bits plus one.
+                    self.cand_page_up0.d.next = self.one24.val();
                 } else {
                     // An unknown operation or an empty or oversized block: nothing is
                     // applied, the answer is overflow (the host keeps the operation).

@@ -13,7 +13,7 @@ use tagmatch_hdl::thread_array::{thread_array_verilog, ThreadArrayShape};
 use tagmatch_sim::optimistic::cost::head_banks;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
-use tagmatch_sim::Op;
+use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
 use tagmatch_testbench::power_up::with_power_up_garbage;
 use tagmatch_testbench::thread_array::thread_array_build_name;
 use tagmatch_testbench::thread_array_cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
@@ -112,6 +112,57 @@ fn reset_clears_power_up_garbage() {
     let report = cosim_thread_array_with_resets(&array, &stream(4), &|_| None, &mut |_| {})
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.matched > 0 && report.overflows > 0, "{report:?}");
+}
+
+/// The fast path's run found across a 256-label boundary: the run compares each label's
+/// low byte with the candidate's, and its high bits with the candidate's or, when the low
+/// bytes' subtraction borrows, with the candidate's plus one. Rounds of eight alike
+/// receives and their eight messages (two 4-lane blocks, each a run from its first
+/// receive) with one receive and message of another envelope between rounds shift the
+/// runs' labels by 9 a round, so some runs start at a label 253, 254 or 255 past a
+/// multiple of 256 and end past it.
+#[test]
+fn fast_runs_across_label_pages() {
+    let shape = small(4, true);
+    let config =
+        OptimisticConfig::hardware(4, shape.descriptors, 1 << (shape.head_bits - 2), shape.unexpected);
+    let array = ThreadArrayUnderTest {
+        name: thread_array_build_name(&config),
+        verilog: thread_array_verilog(&shape),
+        config,
+    };
+    let (alike, other) = (Envelope::new(0, 1, 1), Envelope::new(1, 2, 0));
+    let mut ops = Vec::new();
+    let mut handle = 0;
+    let mut next = || {
+        handle += 1;
+        handle
+    };
+    let (mut label, mut straddling) = (0u32, 0);
+    for round in 0..120 {
+        let shift = if round == 0 { 240 } else { 1 };
+        for _ in 0..shift {
+            ops.push(Op::PostRecv { recv: RecvId(next()), spec: RecvSpec::exact(other) });
+            ops.push(Op::Arrive { msg: MsgId(next()), env: other });
+        }
+        label += shift;
+        for _ in 0..8 {
+            ops.push(Op::PostRecv { recv: RecvId(next()), spec: RecvSpec::exact(alike) });
+        }
+        for _ in 0..8 {
+            ops.push(Op::Arrive { msg: MsgId(next()), env: alike });
+        }
+        // The runs' first labels (labels count posts from 1).
+        for first in [label + 1, label + 5] {
+            straddling += usize::from(first % 256 > (first + 3) % 256);
+        }
+        label += 8;
+    }
+    assert!(straddling >= 3, "the stream crosses label pages in {straddling} runs");
+    let report = cosim_thread_array_with_resets(&array, &ops, &|_| None, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Lanes 1 to 3 of every block take the run's receives by the fast path.
+    assert_eq!(report.fast_path, 120 * 2 * 3, "{report:?}");
 }
 
 /// A shape no catalogue had: 3 lanes, 20 descriptors, 2 bins per index, a 10-entry UMQ.
