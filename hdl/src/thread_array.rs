@@ -59,8 +59,9 @@
 //! `0..=i` have booked; a lane whose candidate a lower lane booked — and every lane after it —
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
 //! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
-//! compares its label's distance from `k` at once; the run is registered, so the decision
-//! waits a cycle when lane 0 walked longest), else by the slow path (lane `i` walks again
+//! compares its label with each lane's `k + i` at once, targets registered with lane 0's
+//! candidate; the run is registered, so the decision waits a cycle when lane 0 walked
+//! longest), else by the slow path (lane `i` walks again
 //! once lane `i - 1` has taken its receive and unlinked it, skipping receives taken in
 //! this block).
 //!
@@ -214,6 +215,7 @@ pub struct ThreadArray {
     slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
+    lane_index9: Vec<Constant<Bits<9>>>,
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
     lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
@@ -372,10 +374,15 @@ pub struct ThreadArray {
     /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
     /// so the fast path's run compares a register, not a `D`-way read by pointer.
     cand_seq0: DFF<Bits<16>>,
-    /// Lane 0's candidate's label above its low byte, plus one, taken with the candidate:
-    /// the run's label distance is a byte subtraction beside equalities of the high bits
-    /// with this and with the candidate's own, not a 32-bit subtraction per descriptor.
+    /// Lane 0's candidate's label above its low byte, plus one, taken with the candidate.
     cand_page_up0: DFF<Bits<24>>,
+    /// Per lane `i`: the low byte of lane 0's candidate's label plus `i`, and whether that
+    /// addition carried into the high bits. Lane `i`'s receive of the run is the descriptor
+    /// whose low byte is this and whose high bits are the candidate's (after a carry, the
+    /// candidate's plus one): equalities of registers per descriptor and lane, taken with
+    /// the candidate, instead of a subtraction and a magnitude compare per descriptor.
+    cand_run_low: Vec<DFF<Bits<8>>>,
+    cand_run_carry: Vec<DFF<Bit>>,
     /// The best match of the walk under way, first or second (0: none yet): the compare
     /// stage reads a register, not a select of the two walks' candidates by lane state.
     ln_best: Vec<DFF<Bits<16>>>,
@@ -501,6 +508,8 @@ pub struct ThreadArray {
     g_mask: Signal<Local, Bits<MAX_LANES>>,
     w_new_seq0: Signal<Local, Bits<16>>,
     w_new_page_up0: Signal<Local, Bits<24>>,
+    /// Lane 0's new candidate's label's low 9 bits plus `i` (the run's target of lane `i`).
+    w_new_run: Vec<Signal<Local, Bits<9>>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
@@ -517,11 +526,13 @@ pub struct ThreadArray {
     g_total: Signal<Local, Bits<16>>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
-    /// The label's distance from lane 0's candidate's, modulo 256; `s_page_wrap`: the
-    /// low bytes' subtraction borrowed, so the high bits must be the candidate's plus one.
-    s_distance: Vec<Signal<Local, Bits<8>>>,
-    s_page_wrap: Vec<Signal<Local, Bit>>,
+    /// The label's high 24 bits are lane 0's candidate's, or its plus one.
     s_same_page: Vec<Signal<Local, Bit>>,
+    s_next_page: Vec<Signal<Local, Bit>>,
+    /// Valid, with the candidate's sequence id.
+    s_run_seq: Vec<Signal<Local, Bit>>,
+    /// Per lane and slot: the slot is lane `i`'s receive of the run.
+    s_run_lane: Vec<Signal<Local, Bit>>,
     s_in_run: Vec<Signal<Local, Bit>>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
@@ -644,6 +655,7 @@ impl ThreadArray {
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
+            lane_index9: (0..n).map(|i| k(i as u64)).collect(),
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
             lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
             lanes: k(n as u64),
@@ -771,6 +783,8 @@ impl ThreadArray {
             ln_cand_label: dffs(n),
             cand_seq0: Default::default(),
             cand_page_up0: Default::default(),
+            cand_run_low: dffs(n),
+            cand_run_carry: dffs(n),
             ln_cand_list: dffs(n),
             ln_best: dffs(n),
             ln_best_label: dffs(n),
@@ -857,6 +871,7 @@ impl ThreadArray {
             g_mask: Default::default(),
             w_new_seq0: Default::default(),
             w_new_page_up0: Default::default(),
+            w_new_run: locals(n),
             g_targets: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
@@ -868,9 +883,10 @@ impl ThreadArray {
             g_posting: Default::default(),
             g_total: Default::default(),
             s_take: locals(d),
-            s_distance: locals(d),
-            s_page_wrap: locals(d),
             s_same_page: locals(d),
+            s_next_page: locals(d),
+            s_run_seq: locals(d),
+            s_run_lane: locals(n * d),
             s_in_run: locals(d),
             s_more: locals(d),
             s_before: locals(d),
@@ -1062,6 +1078,8 @@ impl Logic for ThreadArray {
             self.ex_next[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
+            self.cand_run_low[i].clock.next = self.clock.val();
+            self.cand_run_carry[i].clock.next = self.clock.val();
             self.ln_cand_list[i].clock.next = self.clock.val();
             self.ln_best[i].clock.next = self.clock.val();
             self.ln_best_label[i].clock.next = self.clock.val();
@@ -1115,6 +1133,8 @@ impl Logic for ThreadArray {
             self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
+            self.cand_run_low[i].d.next = self.cand_run_low[i].q.val();
+            self.cand_run_carry[i].d.next = self.cand_run_carry[i].q.val();
             self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
             self.ln_best[i].d.next = self.ln_best[i].q.val();
             self.ln_best_label[i].d.next = self.ln_best_label[i].q.val();
@@ -1392,6 +1412,10 @@ impl Logic for ThreadArray {
         self.dr_seq0.read_address.next = self.w_ptr[0].val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
         self.w_new_page_up0.next = self.cand_page_up0.q.val();
+        for i in 0..self._lanes {
+            self.w_new_run[i].next =
+                self.dr_label[0].read_data.val().get_bits::<9>(0) + self.lane_index9[i].val();
+        }
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
         // logic mapped differently by ABC9), so it stays written twice.
@@ -1406,44 +1430,63 @@ impl Logic for ThreadArray {
             self.cand_seq0.d.next = self.w_new_seq0.val();
             self.cand_page_up0.d.next = self.w_new_page_up0.val();
         }
+        // The run's targets follow the candidate (the same select as `w_new_seq0`).
+        if self.w_walking[0].val()
+            & !self.w_rewalk[0].val()
+            & self.w_hit[0].val()
+            & ((self.ln_best[0].q.val() == self.zero16.val())
+                | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
+        {
+            for i in 0..self._lanes {
+                self.cand_run_low[i].d.next = self.w_new_run[i].val().get_bits::<8>(0);
+                self.cand_run_carry[i].d.next =
+                    self.w_new_run[i].val().get_bit(8) ^ self.dr_label[0].read_data.val().get_bit(8);
+            }
+        }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
-        // descriptor measures its label's distance from k's at once, and the run is
-        // registered: lane 0's candidate is final once it has booked, so the run is ready
-        // a cycle later (at the full barrier unless lane 0 walked longest), and the label
-        // subtraction is not in series with the decision and the takes. ----
+        // descriptor compares its label with each lane's target k + i at once, and the
+        // run is registered: lane 0's candidate is final once it has booked, so the run is
+        // ready a cycle later (at the full barrier unless lane 0 walked longest), and the
+        // compares are not in series with the decision and the takes. A label is k + i
+        // when its low byte is k + i's and its high 24 bits are k's, or k's plus one when
+        // k + i carried past the low byte (modulo 2^32, as labels count). ----
         self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
         for s in 0..self._descriptors {
-            // The distance is below 256 exactly when the high 24 bits are the
-            // candidate's (no borrow) or the candidate's plus one (a borrow), modulo 2^24
-            // as the 32-bit subtraction was: two short equalities beside a byte
-            // subtraction, no carry through 32 bits.
-            self.s_distance[s].next =
-                self.d_label[s].q.val().get_bits::<8>(0) - self.ln_cand_label[0].q.val().get_bits::<8>(0);
-            self.s_page_wrap[s].next =
-                self.d_label[s].q.val().get_bits::<8>(0) < self.ln_cand_label[0].q.val().get_bits::<8>(0);
             self.s_same_page[s].next =
                 self.d_label[s].q.val().get_bits::<24>(8) == self.ln_cand_label[0].q.val().get_bits::<24>(8);
-            if self.s_page_wrap[s].val() {
-                self.s_same_page[s].next =
-                    self.d_label[s].q.val().get_bits::<24>(8) == self.cand_page_up0.q.val();
-            }
-            self.s_in_run[s].next = self.d_valid[s].q.val()
-                & (self.d_seq[s].q.val() == self.cand_seq0.q.val())
-                & self.s_same_page[s].val()
-                & (self.s_distance[s].val() < self.count.q.val());
-            self.r_in_run[s].clock.next = self.clock.val();
-            self.r_in_run[s].d.next = self.s_in_run[s].val();
+            self.s_next_page[s].next =
+                self.d_label[s].q.val().get_bits::<24>(8) == self.cand_page_up0.q.val();
+            self.s_run_seq[s].next =
+                self.d_valid[s].q.val() & (self.d_seq[s].q.val() == self.cand_seq0.q.val());
+            self.s_in_run[s].next = false;
         }
         for descriptors in self._descriptors..self._descriptors_once {
             for i in 0..self._lanes {
                 for s in 0..self._descriptors {
+                    // Lanes past the block's count have no receive in the run.
+                    self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
+                        & self.ln_valid[i].q.val()
+                        & (self.d_label[s].q.val().get_bits::<8>(0) == self.cand_run_low[i].q.val());
+                    if self.cand_run_carry[i].q.val() {
+                        self.s_run_lane[i * descriptors + s].next =
+                            self.s_run_lane[i * descriptors + s].val() & self.s_next_page[s].val();
+                    } else {
+                        self.s_run_lane[i * descriptors + s].next =
+                            self.s_run_lane[i * descriptors + s].val() & self.s_same_page[s].val();
+                    }
+                    if self.s_run_lane[i * descriptors + s].val() {
+                        self.s_in_run[s].next = true;
+                    }
                     self.r_run[i * descriptors + s].clock.next = self.clock.val();
-                    self.r_run[i * descriptors + s].d.next =
-                        self.s_in_run[s].val() & (self.s_distance[s].val() == self.lane_index[i].val());
+                    self.r_run[i * descriptors + s].d.next = self.s_run_lane[i * descriptors + s].val();
                     self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
                 }
             }
+        }
+        for s in 0..self._descriptors {
+            self.r_in_run[s].clock.next = self.clock.val();
+            self.r_in_run[s].d.next = self.s_in_run[s].val();
         }
         self.g_targets.next = true;
         for i in 0..self._lanes {
@@ -1754,6 +1797,8 @@ impl Logic for ThreadArray {
                         }
                         self.ln_cand[i].d.next = self.zero16.val();
                         self.ln_cand_label[i].d.next = self.zero32.val();
+                        self.cand_run_low[i].d.next = self.lane_index[i].val();
+                        self.cand_run_carry[i].d.next = false;
                         self.ln_cand_list[i].d.next = self.zero16.val();
                         self.ln_best[i].d.next = self.zero16.val();
                         self.ln_slot[i].d.next = self.zero16.val();
@@ -1762,7 +1807,8 @@ impl Logic for ThreadArray {
                         self.ln_pending[i].d.next = false;
                         self.ln_slow[i].d.next = false;
                     }
-                    // Lane 0's candidate label is 0: its high bits plus one.
+                    // Lane 0's candidate label is 0: its high bits plus one (and the run's
+                    // targets are the lane indexes, above).
                     self.cand_page_up0.d.next = self.one24.val();
                 } else {
                     // An unknown operation or an empty or oversized block: nothing is
