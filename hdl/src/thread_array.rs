@@ -16,7 +16,7 @@
 //!   read is the compare stage's entry, and compares the envelope once. Read through a
 //!   `D`-way mux per lane and field instead, these reads took about 88,000 of the 212,000
 //!   LUT4s of 16 lanes with 32 descriptors on an ECP5; a RAM read takes no logic. Only
-//!   the link and the flags are still read through a parallel mux ([`crate::select`]),
+//!   the link and the flags are still read through a mux tree ([`crate::select`]),
 //!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
 //!   candidate's id is a register beside the candidate and the fast path's run compares
 //!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
