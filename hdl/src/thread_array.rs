@@ -526,7 +526,8 @@ pub struct ThreadArray {
     g_total: Signal<Local, Bits<16>>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
-    /// The label's high 24 bits are lane 0's candidate's, or its plus one.
+    /// The label's high 24 bits are lane 0's candidate's (`s_same_page`), or those plus
+    /// one (`s_next_page`).
     s_same_page: Vec<Signal<Local, Bit>>,
     s_next_page: Vec<Signal<Local, Bit>>,
     /// Valid, with the candidate's sequence id.
@@ -1418,7 +1419,7 @@ impl Logic for ThreadArray {
         }
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
-        // logic mapped differently by ABC9), so it stays written twice.
+        // logic mapped differently by ABC9), so it is written out where it is used.
         if self.w_hit[0].val()
             & ((self.ln_best[0].q.val() == self.zero16.val())
                 | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))

@@ -115,8 +115,8 @@ fn reset_clears_power_up_garbage() {
 }
 
 /// The fast path's run found across a 256-label boundary: the run compares each label's
-/// low byte with the candidate's, and its high bits with the candidate's or, when the low
-/// bytes' subtraction borrows, with the candidate's plus one. Rounds of eight alike
+/// low byte with each lane's target `k + i`, and its high bits with the candidate's or,
+/// when `k + i` carried past the low byte, with the candidate's plus one. Rounds of eight alike
 /// receives and their eight messages (two 4-lane blocks, each a run from its first
 /// receive) with one receive and message of another envelope between rounds shift the
 /// runs' labels by 9 a round, so some runs start at a label 253, 254 or 255 past a
