@@ -36,12 +36,31 @@ fn stream(seed: u64) -> Vec<Op> {
     ops
 }
 
+/// The cycle model's configuration of the shape (and the golden model's table sizes).
+fn config_of(shape: &ThreadArrayShape) -> OptimisticConfig {
+    let mut config = OptimisticConfig::hardware(
+        shape.lanes,
+        shape.descriptors,
+        1 << (shape.head_bits - 2),
+        shape.unexpected,
+    );
+    config.fast_path = shape.fast_path;
+    config
+}
+
+/// The shape's Verilog under its cache name.
+fn under_test(shape: &ThreadArrayShape) -> ThreadArrayUnderTest {
+    let config = config_of(shape);
+    ThreadArrayUnderTest {
+        name: thread_array_build_name(&config),
+        verilog: thread_array_verilog(shape),
+        config,
+    }
+}
+
 fn check(shape: ThreadArrayShape) {
-    let ThreadArrayShape { lanes, descriptors, head_bits, unexpected, fast_path } = shape;
-    let mut config = OptimisticConfig::hardware(lanes, descriptors, 1 << (head_bits - 2), unexpected);
-    config.fast_path = fast_path;
-    let verilog = thread_array_verilog(&shape);
-    let array = ThreadArrayUnderTest { name: thread_array_build_name(&config), verilog, config };
+    let ThreadArrayShape { lanes, fast_path, .. } = shape;
+    let array = under_test(&shape);
     let mut totals = (0, 0, 0, 0);
     let (mut flushes, mut resets) = (0, 0);
     for seed in 1..=3 {
@@ -87,7 +106,7 @@ fn sixteen_lanes() {
     check(small(16, true));
 }
 
-/// Without the fast path the hardware differs (no run registers or label distances), so
+/// Without the fast path the hardware differs (no run registers or label compares), so
 /// the one- and sixteen-lane shapes are checked both ways too.
 #[test]
 fn one_lane_without_the_fast_path() {
@@ -104,8 +123,7 @@ fn sixteen_lanes_without_the_fast_path() {
 #[test]
 fn reset_clears_power_up_garbage() {
     let shape = small(4, true);
-    let config =
-        OptimisticConfig::hardware(4, shape.descriptors, 1 << (shape.head_bits - 2), shape.unexpected);
+    let config = config_of(&shape);
     let verilog = with_power_up_garbage(&thread_array_verilog(&shape)).unwrap();
     let name = format!("{}-power-up-garbage", thread_array_build_name(&config));
     let array = ThreadArrayUnderTest { name, verilog, config };
@@ -116,21 +134,14 @@ fn reset_clears_power_up_garbage() {
 
 /// The fast path's run found across a 256-label boundary: the run compares each label's
 /// low byte with each lane's target `k + i`, and its high bits with the candidate's or,
-/// when `k + i` carried past the low byte, with the candidate's plus one. Rounds of eight alike
-/// receives and their eight messages (two 4-lane blocks, each a run from its first
+/// when `k + i` carried past the low byte, with the candidate's plus one. Rounds of eight
+/// alike receives and their eight messages (two 4-lane blocks, each a run from its first
 /// receive) with one receive and message of another envelope between rounds shift the
 /// runs' labels by 9 a round, so some runs start at a label 253, 254 or 255 past a
 /// multiple of 256 and end past it.
 #[test]
 fn fast_runs_across_label_pages() {
-    let shape = small(4, true);
-    let config =
-        OptimisticConfig::hardware(4, shape.descriptors, 1 << (shape.head_bits - 2), shape.unexpected);
-    let array = ThreadArrayUnderTest {
-        name: thread_array_build_name(&config),
-        verilog: thread_array_verilog(&shape),
-        config,
-    };
+    let array = under_test(&small(4, true));
     let (alike, other) = (Envelope::new(0, 1, 1), Envelope::new(1, 2, 0));
     let mut ops = Vec::new();
     let mut handle = 0;
