@@ -307,6 +307,10 @@ pub struct ThreadArray {
     last_tag_any: DFF<Bit>,
     alloc: DFF<Bits<16>>,
     post_list: DFF<Bits<16>>,
+    /// The posted receive's sequence id, registered in `c_post` (its inputs, the command
+    /// and the last posted envelope, are final then), so the shared-sequence compare is not
+    /// in series with the insert's writes.
+    post_seq: DFF<Bits<16>>,
     /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
     /// The clearing pass was started by `reset`: it ends without an answer.
@@ -510,6 +514,10 @@ pub struct ThreadArray {
     w_new_page_up0: Signal<Local, Bits<24>>,
     /// Lane 0's new candidate's label's low 9 bits plus `i` (the run's target of lane `i`).
     w_new_run: Vec<Signal<Local, Bits<9>>>,
+    /// Lane `i`'s run target as lane 0's walk leaves it: `cand_run_low`/`cand_run_carry`
+    /// held, or from `w_new_run` when the entry read is the new candidate.
+    w_new_run_low: Vec<Signal<Local, Bits<8>>>,
+    w_new_run_carry: Vec<Signal<Local, Bit>>,
     g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
@@ -743,6 +751,7 @@ impl ThreadArray {
             last_tag_any: Default::default(),
             alloc: Default::default(),
             post_list: Default::default(),
+            post_seq: Default::default(),
             clear_at: Default::default(),
             resetting: Default::default(),
             tail_phase: Default::default(),
@@ -873,6 +882,8 @@ impl ThreadArray {
             w_new_seq0: Default::default(),
             w_new_page_up0: Default::default(),
             w_new_run: locals(n),
+            w_new_run_low: locals(n),
+            w_new_run_carry: locals(n),
             g_targets: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
@@ -992,6 +1003,7 @@ impl Logic for ThreadArray {
             last_tag_any,
             alloc,
             post_list,
+            post_seq,
             clear_at,
             resetting,
             tail_phase,
@@ -1416,6 +1428,8 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.w_new_run[i].next =
                 self.dr_label[0].read_data.val().get_bits::<9>(0) + self.lane_index9[i].val();
+            self.w_new_run_low[i].next = self.cand_run_low[i].q.val();
+            self.w_new_run_carry[i].next = self.cand_run_carry[i].q.val();
         }
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
@@ -1426,22 +1440,19 @@ impl Logic for ThreadArray {
         {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
             self.w_new_page_up0.next = self.dr_label[0].read_data.val().get_bits::<24>(8) + self.one24.val();
+            for i in 0..self._lanes {
+                self.w_new_run_low[i].next = self.w_new_run[i].val().get_bits::<8>(0);
+                self.w_new_run_carry[i].next =
+                    self.w_new_run[i].val().get_bit(8) ^ self.dr_label[0].read_data.val().get_bit(8);
+            }
         }
+        // The run's targets follow the candidate, as its sequence id does.
         if self.w_walking[0].val() & !self.w_rewalk[0].val() {
             self.cand_seq0.d.next = self.w_new_seq0.val();
             self.cand_page_up0.d.next = self.w_new_page_up0.val();
-        }
-        // The run's targets follow the candidate (the same select as `w_new_seq0`).
-        if self.w_walking[0].val()
-            & !self.w_rewalk[0].val()
-            & self.w_hit[0].val()
-            & ((self.ln_best[0].q.val() == self.zero16.val())
-                | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
-        {
             for i in 0..self._lanes {
-                self.cand_run_low[i].d.next = self.w_new_run[i].val().get_bits::<8>(0);
-                self.cand_run_carry[i].d.next =
-                    self.w_new_run[i].val().get_bit(8) ^ self.dr_label[0].read_data.val().get_bit(8);
+                self.cand_run_low[i].d.next = self.w_new_run_low[i].val();
+                self.cand_run_carry[i].d.next = self.w_new_run_carry[i].val();
             }
         }
 
@@ -1741,7 +1752,7 @@ impl Logic for ThreadArray {
         self.dr_seq0.clock.next = self.clock.val();
         self.dr_seq0.write_enable.next = self.g_posting.val();
         self.dr_seq0.write_address.next = self.alloc.q.val();
-        self.dr_seq0.write_data.next = self.p_seq.val();
+        self.dr_seq0.write_data.next = self.post_seq.q.val();
         self.p_tail.next = self.tails.read_data[0].val();
 
         // ---- Controller. ----
@@ -1864,6 +1875,7 @@ impl Logic for ThreadArray {
             } else {
                 self.alloc.d.next = self.free_slot.pointer.val();
                 self.post_list.d.next = self.p_list.val();
+                self.post_seq.d.next = self.p_seq.val();
                 self.state.d.next = self.c_insert.val();
             }
         } else if self.state.q.val() == self.c_insert.val() {
@@ -1873,7 +1885,7 @@ impl Logic for ThreadArray {
                     self.d_valid[s].d.next = true;
                     self.d_handle[s].d.next = self.handle.q.val();
                     self.d_label[s].d.next = self.label.q.val() + self.one32.val();
-                    self.d_seq[s].d.next = self.p_seq.val();
+                    self.d_seq[s].d.next = self.post_seq.q.val();
                     self.d_list[s].d.next = self.post_list.q.val();
                     self.d_next[s].d.next = self.zero16.val();
                     self.d_prev[s].d.next = self.p_tail.val();
@@ -1890,7 +1902,7 @@ impl Logic for ThreadArray {
                 }
             }
             self.label.d.next = self.label.q.val() + self.one32.val();
-            self.seq_id.d.next = self.p_seq.val();
+            self.seq_id.d.next = self.post_seq.q.val();
             self.last_valid.d.next = true;
             self.last_comm.d.next = self.comm.q.val();
             self.last_src.d.next = self.src.q.val();
