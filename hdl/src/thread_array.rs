@@ -406,6 +406,9 @@ pub struct ThreadArray {
     /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
     r_run: Vec<DFF<Bit>>,
     r_in_run: Vec<DFF<Bit>>,
+    /// Every lane of the block has its receive in the run: registered with the run, so
+    /// the fast path's decision reads one flop, not an OR over the descriptors per lane.
+    r_run_complete: DFF<Bit>,
     fp_ready: DFF<Bit>,
     // Memories.
     /// The list heads (a read port, hence a copy, per lane) and tails (one port).
@@ -518,7 +521,6 @@ pub struct ThreadArray {
     /// held, or from `w_new_run` when the entry read is the new candidate.
     w_new_run_low: Vec<Signal<Local, Bits<8>>>,
     w_new_run_carry: Vec<Signal<Local, Bit>>,
-    g_targets: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
@@ -543,6 +545,9 @@ pub struct ThreadArray {
     /// Per lane and slot: the slot is lane `i`'s receive of the run.
     s_run_lane: Vec<Signal<Local, Bit>>,
     s_in_run: Vec<Signal<Local, Bit>>,
+    /// Lane `i` has a receive in the run (an OR over the descriptors).
+    s_lane_in_run: Vec<Signal<Local, Bit>>,
+    s_run_complete: Signal<Local, Bit>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
@@ -807,6 +812,7 @@ impl ThreadArray {
             ln_took: dffs(n),
             r_run: dffs(n * d),
             r_in_run: dffs(d),
+            r_run_complete: Default::default(),
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
@@ -884,7 +890,6 @@ impl ThreadArray {
             w_new_run: locals(n),
             w_new_run_low: locals(n),
             w_new_run_carry: locals(n),
-            g_targets: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
@@ -900,6 +905,8 @@ impl ThreadArray {
             s_run_seq: locals(d),
             s_run_lane: locals(n * d),
             s_in_run: locals(d),
+            s_lane_in_run: locals(n),
+            s_run_complete: Default::default(),
             s_more: locals(d),
             s_before: locals(d),
             s_after: locals(d),
@@ -1008,6 +1015,7 @@ impl Logic for ThreadArray {
             resetting,
             tail_phase,
             fast_taken,
+            r_run_complete,
             fp_ready,
             cand_seq0,
             cand_page_up0,
@@ -1475,6 +1483,7 @@ impl Logic for ThreadArray {
         }
         for descriptors in self._descriptors..self._descriptors_once {
             for i in 0..self._lanes {
+                self.s_lane_in_run[i].next = false;
                 for s in 0..self._descriptors {
                     // Lanes past the block's count have no receive in the run.
                     self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
@@ -1489,6 +1498,7 @@ impl Logic for ThreadArray {
                     }
                     if self.s_run_lane[i * descriptors + s].val() {
                         self.s_in_run[s].next = true;
+                        self.s_lane_in_run[i].next = true;
                     }
                     self.r_run[i * descriptors + s].clock.next = self.clock.val();
                     self.r_run[i * descriptors + s].d.next = self.s_run_lane[i * descriptors + s].val();
@@ -1500,17 +1510,18 @@ impl Logic for ThreadArray {
             self.r_in_run[s].clock.next = self.clock.val();
             self.r_in_run[s].d.next = self.s_in_run[s].val();
         }
-        self.g_targets.next = true;
+        self.s_run_complete.next = true;
         for i in 0..self._lanes {
-            if self.ln_valid[i].q.val() & (self.run_slot.pointers[i].val() == self.zero16.val()) {
-                self.g_targets.next = false;
+            if self.ln_valid[i].q.val() & !self.s_lane_in_run[i].val() {
+                self.s_run_complete.next = false;
             }
         }
+        self.r_run_complete.d.next = self.s_run_complete.val();
         self.g_shared.next = self.fast_path.val()
             & (self.count.q.val() >= self.two8.val())
             & (self.ln_cand[0].q.val() != self.zero16.val())
             & (self.w_bitmap[0].val() == self.g_mask.val())
-            & self.g_targets.val();
+            & self.r_run_complete.q.val();
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
