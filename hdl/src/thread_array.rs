@@ -448,6 +448,12 @@ pub struct ThreadArray {
     /// banks arbitrate.
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
+    /// Whether those neighbours exist (the link is not 0), read beside them from per-slot
+    /// flags, so the unlink's head and tail enables need no compare behind the read.
+    rd_has_prev_of: Select<1>,
+    rd_has_next_of: Select<1>,
+    /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
+    run_last_has_next: Select<1>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
     /// The found receive's list and links, by the search's one-hot first hit (no pointer
@@ -455,6 +461,8 @@ pub struct ThreadArray {
     cancel_list: OneHotSelect<16>,
     cancel_prev_of: OneHotSelect<16>,
     cancel_next_of: OneHotSelect<16>,
+    cancel_has_prev_of: OneHotSelect<1>,
+    cancel_has_next_of: OneHotSelect<1>,
     /// The unmatched messages' ranks; their fields packed in the tail's first cycle and
     /// rotated onto the UMQ's block ports by its count in the second.
     umq_rank: PrefixCount,
@@ -550,6 +558,8 @@ pub struct ThreadArray {
     s_run_complete: Signal<Local, Bit>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
+    /// The slot has a predecessor (`prev` is not 0).
+    s_has_prev: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
     /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
@@ -568,6 +578,8 @@ pub struct ThreadArray {
     u_list: Vec<Signal<Local, Bits<16>>>,
     u_prev: Vec<Signal<Local, Bits<16>>>,
     u_next: Vec<Signal<Local, Bits<16>>>,
+    u_has_prev: Vec<Signal<Local, Bit>>,
+    u_has_next: Vec<Signal<Local, Bit>>,
     u_front: Vec<Signal<Local, Bits<16>>>,
     u_back: Vec<Signal<Local, Bits<16>>>,
     /// Per bank: the unlink unit's second stage, registered from the first (or from a
@@ -576,6 +588,9 @@ pub struct ThreadArray {
     ur_list: Vec<DFF<Bits<16>>>,
     ur_prev: Vec<DFF<Bits<16>>>,
     ur_next: Vec<DFF<Bits<16>>>,
+    /// `ur_prev`/`ur_next` are not 0, registered beside them.
+    ur_has_prev: Vec<DFF<Bit>>,
+    ur_has_next: Vec<DFF<Bit>>,
     ur_front: Vec<DFF<Bits<16>>>,
     ur_back: Vec<DFF<Bits<16>>>,
     /// Per bank: the record the second stage wrote last cycle, whose writes the record now
@@ -583,11 +598,17 @@ pub struct ThreadArray {
     lr_en: Vec<DFF<Bit>>,
     lr_prev: Vec<DFF<Bits<16>>>,
     lr_next: Vec<DFF<Bits<16>>>,
+    lr_has_prev: Vec<DFF<Bit>>,
+    lr_has_next: Vec<DFF<Bit>>,
     lr_front: Vec<DFF<Bits<16>>>,
     lr_back: Vec<DFF<Bits<16>>>,
     /// Per bank: the second stage's neighbours after forwarding.
     f_prev: Vec<Signal<Local, Bits<16>>>,
     f_next: Vec<Signal<Local, Bits<16>>>,
+    /// The leaving receives had a predecessor / a successor, after forwarding: the head
+    /// is written when not, and the tail when not.
+    f_has_prev: Vec<Signal<Local, Bit>>,
+    f_has_next: Vec<Signal<Local, Bit>>,
     hb_en: Vec<Signal<Local, Bit>>,
     hb_addr: Vec<Signal<Local, Bits<16>>>,
     hb_data: Vec<Signal<Local, Bits<16>>>,
@@ -835,11 +856,16 @@ impl ThreadArray {
             run_last_slot: Select::shared(n, 1),
             rd_prev_of: Select::shared(d, n),
             rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
+            run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
             cancel_slot: LowestSet::new(d),
             cancel_list: OneHotSelect::new(d, 1),
             cancel_prev_of: OneHotSelect::new(d, 1),
             cancel_next_of: OneHotSelect::new(d, 1),
+            cancel_has_prev_of: OneHotSelect::new(d, 1),
+            cancel_has_next_of: OneHotSelect::new(d, 1),
             umq_rank: PrefixCount::new(n),
             pack_comm: Pack::new(n),
             pack_src: Pack::new(n),
@@ -908,6 +934,7 @@ impl ThreadArray {
             s_lane_in_run: locals(n),
             s_run_complete: Default::default(),
             s_more: locals(d),
+            s_has_prev: locals(d),
             s_before: locals(d),
             s_after: locals(d),
             s_new_next: locals(d),
@@ -920,21 +947,29 @@ impl ThreadArray {
             u_list: locals(nb),
             u_prev: locals(nb),
             u_next: locals(nb),
+            u_has_prev: locals(nb),
+            u_has_next: locals(nb),
             u_front: locals(nb),
             u_back: locals(nb),
             ur_en: dffs(nb),
             ur_list: dffs(nb),
             ur_prev: dffs(nb),
             ur_next: dffs(nb),
+            ur_has_prev: dffs(nb),
+            ur_has_next: dffs(nb),
             ur_front: dffs(nb),
             ur_back: dffs(nb),
             lr_en: dffs(nb),
             lr_prev: dffs(nb),
             lr_next: dffs(nb),
+            lr_has_prev: dffs(nb),
+            lr_has_next: dffs(nb),
             lr_front: dffs(nb),
             lr_back: dffs(nb),
             f_prev: locals(nb),
             f_next: locals(nb),
+            f_has_prev: locals(nb),
+            f_has_next: locals(nb),
             hb_en: locals(nb),
             hb_addr: locals(nb),
             hb_data: locals(nb),
@@ -1071,9 +1106,14 @@ impl Logic for ThreadArray {
             self.rd_more.entries[s].next = self.s_more[s].val().into();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.s_has_prev[s].next = self.d_prev[s].q.val() != self.zero16.val();
+            self.rd_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
+            self.rd_has_next_of.entries[s].next = self.s_more[s].val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
             self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
+            self.cancel_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
+            self.cancel_has_next_of.entries[s].next = self.s_more[s].val().into();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next = self.d_cancel_match[s].q.val();
         }
@@ -1174,6 +1214,9 @@ impl Logic for ThreadArray {
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
+            self.rd_has_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
             self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
             self.pack_comm.entries[i].next = self.ln_comm[i].q.val();
             self.pack_src.entries[i].next = self.ln_src[i].q.val();
@@ -1527,6 +1570,7 @@ impl Logic for ThreadArray {
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
@@ -1633,6 +1677,8 @@ impl Logic for ThreadArray {
             self.cancel_list.selects[s].next = self.cancel_slot.first[s].val();
             self.cancel_prev_of.selects[s].next = self.cancel_slot.first[s].val();
             self.cancel_next_of.selects[s].next = self.cancel_slot.first[s].val();
+            self.cancel_has_prev_of.selects[s].next = self.cancel_slot.first[s].val();
+            self.cancel_has_next_of.selects[s].next = self.cancel_slot.first[s].val();
         }
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
@@ -1642,6 +1688,8 @@ impl Logic for ThreadArray {
                 self.u_en[b].next = self.a_any[b].val();
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
+                self.u_has_prev[b].next = false;
+                self.u_has_next[b].next = false;
                 self.u_list[b].next = self.zero16.val();
                 self.u_front[b].next = self.zero16.val();
                 self.u_back[b].next = self.zero16.val();
@@ -1649,6 +1697,8 @@ impl Logic for ThreadArray {
                     if self.a_grant[b * lanes + i].val() {
                         self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
                         self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
+                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
+                        self.u_has_next[b].next = self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
                         self.u_front[b].next = self.u_front[b].val() | self.ln_slot[i].q.val();
                         self.u_back[b].next = self.u_back[b].val() | self.ln_slot[i].q.val();
@@ -1657,6 +1707,7 @@ impl Logic for ThreadArray {
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
                     self.u_next[b].next = self.run_last.values[0].val();
+                    self.u_has_next[b].next = self.run_last_has_next.values[0].val().any();
                     self.u_back[b].next = self.run_last_slot.values[0].val();
                 }
             }
@@ -1668,17 +1719,23 @@ impl Logic for ThreadArray {
             self.ur_list[b].clock.next = self.clock.val();
             self.ur_prev[b].clock.next = self.clock.val();
             self.ur_next[b].clock.next = self.clock.val();
+            self.ur_has_prev[b].clock.next = self.clock.val();
+            self.ur_has_next[b].clock.next = self.clock.val();
             self.ur_front[b].clock.next = self.clock.val();
             self.ur_back[b].clock.next = self.clock.val();
             self.lr_en[b].clock.next = self.clock.val();
             self.lr_prev[b].clock.next = self.clock.val();
             self.lr_next[b].clock.next = self.clock.val();
+            self.lr_has_prev[b].clock.next = self.clock.val();
+            self.lr_has_next[b].clock.next = self.clock.val();
             self.lr_front[b].clock.next = self.clock.val();
             self.lr_back[b].clock.next = self.clock.val();
             self.ur_en[b].d.next = self.u_en[b].val();
             self.ur_list[b].d.next = self.u_list[b].val();
             self.ur_prev[b].d.next = self.u_prev[b].val();
             self.ur_next[b].d.next = self.u_next[b].val();
+            self.ur_has_prev[b].d.next = self.u_has_prev[b].val();
+            self.ur_has_next[b].d.next = self.u_has_next[b].val();
             self.ur_front[b].d.next = self.u_front[b].val();
             self.ur_back[b].d.next = self.u_back[b].val();
             if self.state.q.val() == self.c_cancel.val() {
@@ -1687,6 +1744,8 @@ impl Logic for ThreadArray {
                 self.ur_list[b].d.next = self.cancel_list.values[0].val();
                 self.ur_prev[b].d.next = self.cancel_prev_of.values[0].val();
                 self.ur_next[b].d.next = self.cancel_next_of.values[0].val();
+                self.ur_has_prev[b].d.next = self.cancel_has_prev_of.values[0].val().any();
+                self.ur_has_next[b].d.next = self.cancel_has_next_of.values[0].val().any();
                 self.ur_front[b].d.next = self.cancel_slot.pointer.val();
                 self.ur_back[b].d.next = self.cancel_slot.pointer.val();
             }
@@ -1697,15 +1756,21 @@ impl Logic for ThreadArray {
             // for the successor. Older records' writes had landed when this one was read.
             self.f_prev[b].next = self.ur_prev[b].q.val();
             self.f_next[b].next = self.ur_next[b].q.val();
+            self.f_has_prev[b].next = self.ur_has_prev[b].q.val();
+            self.f_has_next[b].next = self.ur_has_next[b].q.val();
             if self.lr_en[b].q.val() & (self.ur_prev[b].q.val() == self.lr_back[b].q.val()) {
                 self.f_prev[b].next = self.lr_prev[b].q.val();
+                self.f_has_prev[b].next = self.lr_has_prev[b].q.val();
             }
             if self.lr_en[b].q.val() & (self.ur_next[b].q.val() == self.lr_front[b].q.val()) {
                 self.f_next[b].next = self.lr_next[b].q.val();
+                self.f_has_next[b].next = self.lr_has_next[b].q.val();
             }
             self.lr_en[b].d.next = self.ur_en[b].q.val();
             self.lr_prev[b].d.next = self.f_prev[b].val();
             self.lr_next[b].d.next = self.f_next[b].val();
+            self.lr_has_prev[b].d.next = self.f_has_prev[b].val();
+            self.lr_has_next[b].d.next = self.f_has_next[b].val();
             self.lr_front[b].d.next = self.ur_front[b].q.val();
             self.lr_back[b].d.next = self.ur_back[b].q.val();
         }
@@ -1994,10 +2059,10 @@ impl Logic for ThreadArray {
             if self.ur_en[b].q.val() {
                 self.hb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
                 self.hb_data[b].next = self.f_next[b].val();
-                self.hb_en[b].next = self.f_prev[b].val() == self.zero16.val();
+                self.hb_en[b].next = !self.f_has_prev[b].val();
                 self.tb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
                 self.tb_data[b].next = self.f_prev[b].val();
-                self.tb_en[b].next = self.f_next[b].val() == self.zero16.val();
+                self.tb_en[b].next = !self.f_has_next[b].val();
             }
         }
         // The neighbours' new links, in the second stage. The slot before a leaving
