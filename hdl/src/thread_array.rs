@@ -406,9 +406,9 @@ pub struct ThreadArray {
     /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
     r_run: Vec<DFF<Bit>>,
     r_in_run: Vec<DFF<Bit>>,
-    /// Every lane of the block has its receive in the run: registered with the run, so
-    /// the fast path's decision reads one flop, not an OR over the descriptors per lane.
-    r_run_complete: DFF<Bit>,
+    /// Lane `i` has its receive in the run: registered with the run, so the fast path's
+    /// decision reads a flop per lane, not an OR over the descriptors.
+    r_lane_in_run: Vec<DFF<Bit>>,
     fp_ready: DFF<Bit>,
     // Memories.
     /// The list heads (a read port, hence a copy, per lane) and tails (one port).
@@ -555,7 +555,8 @@ pub struct ThreadArray {
     s_in_run: Vec<Signal<Local, Bit>>,
     /// Lane `i` has a receive in the run (an OR over the descriptors).
     s_lane_in_run: Vec<Signal<Local, Bit>>,
-    s_run_complete: Signal<Local, Bit>,
+    /// Every lane of the block has its receive in the run.
+    g_run_complete: Signal<Local, Bit>,
     /// Per slot: its `next` is a receive.
     s_more: Vec<Signal<Local, Bit>>,
     /// The slot has a predecessor (`prev` is not 0).
@@ -833,7 +834,7 @@ impl ThreadArray {
             ln_took: dffs(n),
             r_run: dffs(n * d),
             r_in_run: dffs(d),
-            r_run_complete: Default::default(),
+            r_lane_in_run: dffs(n),
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
@@ -932,7 +933,7 @@ impl ThreadArray {
             s_run_lane: locals(n * d),
             s_in_run: locals(d),
             s_lane_in_run: locals(n),
-            s_run_complete: Default::default(),
+            g_run_complete: Default::default(),
             s_more: locals(d),
             s_has_prev: locals(d),
             s_before: locals(d),
@@ -1050,7 +1051,6 @@ impl Logic for ThreadArray {
             resetting,
             tail_phase,
             fast_taken,
-            r_run_complete,
             fp_ready,
             cand_seq0,
             cand_page_up0,
@@ -1553,18 +1553,19 @@ impl Logic for ThreadArray {
             self.r_in_run[s].clock.next = self.clock.val();
             self.r_in_run[s].d.next = self.s_in_run[s].val();
         }
-        self.s_run_complete.next = true;
+        self.g_run_complete.next = true;
         for i in 0..self._lanes {
-            if self.ln_valid[i].q.val() & !self.s_lane_in_run[i].val() {
-                self.s_run_complete.next = false;
+            self.r_lane_in_run[i].clock.next = self.clock.val();
+            self.r_lane_in_run[i].d.next = self.s_lane_in_run[i].val();
+            if self.ln_valid[i].q.val() & !self.r_lane_in_run[i].q.val() {
+                self.g_run_complete.next = false;
             }
         }
-        self.r_run_complete.d.next = self.s_run_complete.val();
         self.g_shared.next = self.fast_path.val()
             & (self.count.q.val() >= self.two8.val())
             & (self.ln_cand[0].q.val() != self.zero16.val())
             & (self.w_bitmap[0].val() == self.g_mask.val())
-            & self.r_run_complete.q.val();
+            & self.g_run_complete.val();
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
@@ -1697,8 +1698,10 @@ impl Logic for ThreadArray {
                     if self.a_grant[b * lanes + i].val() {
                         self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
                         self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
-                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
-                        self.u_has_next[b].next = self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
+                        self.u_has_prev[b].next =
+                            self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
+                        self.u_has_next[b].next =
+                            self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
                         self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
                         self.u_front[b].next = self.u_front[b].val() | self.ln_slot[i].q.val();
                         self.u_back[b].next = self.u_back[b].val() | self.ln_slot[i].q.val();
