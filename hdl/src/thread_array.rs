@@ -60,8 +60,9 @@
 //! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
 //! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
 //! compares its label with each lane's `k + i` at once, targets registered with lane 0's
-//! candidate; the run is registered, so the decision waits a cycle when lane 0 walked
-//! longest), else by the slow path (lane `i` walks again
+//! candidate; the run is registered, with a flag per lane that its receive is in it, so
+//! the decision reads flops, and waits a cycle when lane 0 walked longest), else by the
+//! slow path (lane `i` walks again
 //! once lane `i - 1` has taken its receive and unlinked it, skipping receives taken in
 //! this block).
 //!
@@ -70,8 +71,9 @@
 //! cycle (the lowest lane's of that bank) in two pipeline stages, so the `D`-way read
 //! and the writes are in different clock cycles: the first arbitrates and registers the
 //! granted receive, its list and its `prev` and `next` (each lane reads its own while the
-//! banks arbitrate); the second links them to each other and writes the head or tail
-//! when it was first or last. The first stage of one record reads while the second
+//! banks arbitrate), and whether they exist (per-slot flags read beside them); the second
+//! links them to each other and writes the head or tail when it was first or last, by
+//! those flags rather than a compare with 0 behind the forwarding. The first stage of one record reads while the second
 //! stage of the record before it writes, so when that one was its neighbour (same list,
 //! hence same bank) it takes that one's neighbour instead (forwarding); older records'
 //! writes have landed. The slots whose links change are found in the second stage by
@@ -101,7 +103,8 @@
 //! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
 //! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
 //! acceptance (50 with the default 64 bins and 4 lanes). Consecutive receives with the
-//! same pattern share a sequence id; a successful cancel ends the sequence.
+//! same pattern share a sequence id (decided in a post's first cycle, registered for its
+//! insert); a successful cancel ends the sequence.
 //!
 //! Reset (`reset`, synchronous, active high, one cycle or more) is a flush's clearing pass
 //! that ends without an answer: whatever was under way stops (a block's lanes and their
