@@ -73,10 +73,10 @@
 //! granted receive, its list and its `prev` and `next` (each lane reads its own while the
 //! banks arbitrate), and whether they exist (per-slot flags read beside them); the second
 //! links them to each other and writes the head or tail when it was first or last, by
-//! those flags rather than a compare with 0 behind the forwarding. The first stage of one record reads while the second
-//! stage of the record before it writes, so when that one was its neighbour (same list,
-//! hence same bank) it takes that one's neighbour instead (forwarding); older records'
-//! writes have landed. The slots whose links change are found in the second stage by
+//! those flags rather than a compare with 0 behind the forwarding. The first stage of
+//! one record reads while the second stage of the record before it writes, so when
+//! that one was its neighbour (same list, hence same bank) it takes that one's
+//! neighbour instead (forwarding); older records' writes have landed. The slots whose links change are found in the second stage by
 //! compares of registers: the one before a leaving receive is the slot whose `next`
 //! holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
 //! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
@@ -609,8 +609,8 @@ pub struct ThreadArray {
     /// Per bank: the second stage's neighbours after forwarding.
     f_prev: Vec<Signal<Local, Bits<16>>>,
     f_next: Vec<Signal<Local, Bits<16>>>,
-    /// The leaving receives had a predecessor / a successor, after forwarding: the head
-    /// is written when not, and the tail when not.
+    /// The leaving receives had a predecessor / a successor, after forwarding: without a
+    /// predecessor the head is written, without a successor the tail.
     f_has_prev: Vec<Signal<Local, Bit>>,
     f_has_next: Vec<Signal<Local, Bit>>,
     hb_en: Vec<Signal<Local, Bit>>,
