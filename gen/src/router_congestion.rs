@@ -7,8 +7,9 @@
 //! not brought it below [`GAIN`] times the fewest so far. A route down to its last few
 //! overused wires ([`ENDGAME_WIRES`] or fewer) gets [`ENDGAME_PASSES`] instead: there 2 %
 //! is less than a wire, and router2 can sit on one wire for several passes before it
-//! clears it (the 16-lane array: 1 overused wire from pass 27 to 35 without the fast
-//! path, from pass 33 to 36 with it, then none).
+//! clears it (the 16-lane array without the fast path: one overused wire from pass 27
+//! to 36, none at 37, where the 8-pass watch had stopped it at 35; with the fast path one
+//! from pass 33 to 36, none at 37).
 //!
 //! router2's congestion heatmaps (`--router2-heatmap`) name, every pass, each net that
 //! uses an overused wire and how many it uses. [`by_register`] adds them up by the
