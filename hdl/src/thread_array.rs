@@ -76,9 +76,9 @@
 //! those flags rather than a compare with 0 behind the forwarding. The first stage of
 //! one record reads while the second stage of the record before it writes, so when
 //! that one was its neighbour (same list, hence same bank) it takes that one's
-//! neighbour instead (forwarding); older records' writes have landed. The slots whose links change are found in the second stage by
-//! compares of registers: the one before a leaving receive is the slot whose `next`
-//! holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
+//! neighbour instead (forwarding); older records' writes have landed. The slots whose
+//! links change are found in the second stage by compares of registers: the one before
+//! a leaving receive is the slot whose `next` holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
 //! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
 //! the cycle after it is taken (slow lanes take one after another, so nothing else is
 //! unlinking), and the next slow lane walks once its writes are in. The tail's last
