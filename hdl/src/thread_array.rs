@@ -95,9 +95,9 @@
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
 //! cancel (search the table by handle: every slot's handle compare is registered in the
-//! cycle that accepts the command, the lowest hit and its list and links in the next,
-//! and the unlink in the one after, from those registers, so no two of them are one
-//! long path), probe and matched
+//! cycle that accepts the command, the lowest hit (a prefix OR over the slots, one-hot)
+//! in the next, its list and links in the one after, selected by that one-hot register,
+//! and the unlink in the fourth, so no two of them are one long path), probe and matched
 //! probe (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
 //! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
@@ -168,9 +168,12 @@ const C_RESPOND: u64 = 6;
 /// The flush's clearing pass: one word of every bank (every lane's head copy and the
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
-/// A cancel's second cycle: the receive the search found (slot in `alloc`, its list and
-/// links in the unlink unit's second stage, loaded by the search) leaves its list.
+/// A cancel's third cycle: the receive the search found (slot in `alloc`, its list and
+/// links in the unlink unit's second stage, loaded in `C_SELECT`) leaves its list.
 const C_UNLINK: u64 = 8;
+/// A cancel's second cycle: the search's lowest hit, registered one-hot in
+/// `cancel_first`, selects the receive's list and links into the unlink's second stage.
+const C_SELECT: u64 = 9;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
 const L_IDLE: u64 = 0;
@@ -259,6 +262,7 @@ pub struct ThreadArray {
     c_respond: Constant<Bits<4>>,
     c_flush: Constant<Bits<4>>,
     c_unlink: Constant<Bits<4>>,
+    c_select: Constant<Bits<4>>,
     l_idle: Constant<Bits<3>>,
     l_start: Constant<Bits<3>>,
     l_walk: Constant<Bits<3>>,
@@ -345,6 +349,9 @@ pub struct ThreadArray {
     /// that accepts it, nothing changes the table while it waits, and the compare's
     /// operand is the command port's, registered upstream).
     d_cancel_match: Vec<DFF<Bit>>,
+    /// The lowest of those hits, one-hot, registered by the search: the prefix OR that
+    /// finds it and the select of its list and links are in different cycles.
+    cancel_first: Vec<DFF<Bit>>,
     // The lanes.
     ln_valid: Vec<DFF<Bit>>,
     ln_comm: Vec<DFF<Bits<16>>>,
@@ -372,8 +379,8 @@ pub struct ThreadArray {
     ex_list: Vec<DFF<Bits<16>>>,
     ex_last: Vec<DFF<Bit>>,
     ex_final: Vec<DFF<Bit>>,
-    ex_valid: Vec<DFF<Bit>>,
-    ex_taken: Vec<DFF<Bit>>,
+    /// Valid, and not taken in this block if the lane walks again.
+    ex_usable: Vec<DFF<Bit>>,
     ex_next: Vec<DFF<Bits<16>>>,
     ln_cand: Vec<DFF<Bits<16>>>,
     ln_cand_label: Vec<DFF<Bits<32>>>,
@@ -409,9 +416,11 @@ pub struct ThreadArray {
     /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
     r_run: Vec<DFF<Bit>>,
     r_in_run: Vec<DFF<Bit>>,
-    /// Lane `i` has its receive in the run: registered with the run, so the fast path's
-    /// decision reads a flop per lane, not an OR over the descriptors.
-    r_lane_in_run: Vec<DFF<Bit>>,
+    /// Lane `i` has its receive in the run, or no message: registered with the run, so
+    /// the fast path's decision ANDs a flop per lane, not an OR over the descriptors
+    /// (`ln_valid` does not change during a block, and the run is read a cycle after
+    /// lane 0 booked at the earliest).
+    r_lane_run_ok: Vec<DFF<Bit>>,
     fp_ready: DFF<Bit>,
     // Memories.
     /// The list heads (a read port, hence a copy, per lane) and tails (one port).
@@ -459,8 +468,8 @@ pub struct ThreadArray {
     run_last_has_next: Select<1>,
     free_slot: LowestSet,
     cancel_slot: LowestSet,
-    /// The found receive's list and links, by the search's one-hot first hit (no pointer
-    /// to encode and decode between the search and its registers).
+    /// The found receive's list and links, by the search's registered one-hot first hit
+    /// (no pointer to encode and decode between the search and its registers).
     cancel_list: OneHotSelect<16>,
     cancel_prev_of: OneHotSelect<16>,
     cancel_next_of: OneHotSelect<16>,
@@ -731,6 +740,7 @@ impl ThreadArray {
             c_respond: k(C_RESPOND),
             c_flush: k(C_FLUSH),
             c_unlink: k(C_UNLINK),
+            c_select: k(C_SELECT),
             l_idle: k(L_IDLE),
             l_start: k(L_START),
             l_walk: k(L_WALK),
@@ -800,6 +810,7 @@ impl ThreadArray {
             d_prev: dffs(d),
             d_taken: dffs(d),
             d_cancel_match: dffs(d),
+            cancel_first: dffs(d),
             ln_valid: dffs(n),
             ln_comm: dffs(n),
             ln_src: dffs(n),
@@ -816,8 +827,7 @@ impl ThreadArray {
             ex_list: dffs(n),
             ex_last: dffs(n),
             ex_final: dffs(n),
-            ex_valid: dffs(n),
-            ex_taken: dffs(n),
+            ex_usable: dffs(n),
             ex_next: dffs(n),
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
@@ -837,7 +847,7 @@ impl ThreadArray {
             ln_took: dffs(n),
             r_run: dffs(n * d),
             r_in_run: dffs(d),
-            r_lane_in_run: dffs(n),
+            r_lane_run_ok: dffs(n),
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
@@ -1090,6 +1100,8 @@ impl Logic for ThreadArray {
             self.d_prev[s].clock.next = self.clock.val();
             self.d_taken[s].clock.next = self.clock.val();
             self.d_cancel_match[s].clock.next = self.clock.val();
+            self.cancel_first[s].clock.next = self.clock.val();
+            self.cancel_first[s].d.next = self.cancel_first[s].q.val();
             self.d_cancel_match[s].d.next =
                 self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.cmd_handle.val());
             self.d_valid[s].d.next = self.d_valid[s].q.val();
@@ -1137,8 +1149,7 @@ impl Logic for ThreadArray {
             self.ex_list[i].clock.next = self.clock.val();
             self.ex_last[i].clock.next = self.clock.val();
             self.ex_final[i].clock.next = self.clock.val();
-            self.ex_valid[i].clock.next = self.clock.val();
-            self.ex_taken[i].clock.next = self.clock.val();
+            self.ex_usable[i].clock.next = self.clock.val();
             self.ex_next[i].clock.next = self.clock.val();
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
@@ -1332,21 +1343,23 @@ impl Logic for ThreadArray {
             self.ex_ptr[i].d.next = self.w_ptr[i].val();
             self.ex_list[i].d.next = self.e_list_now[i].val();
             self.ex_final[i].d.next = self.e_class[i].val() == self.class3.val();
-            self.ex_valid[i].d.next = self.rd_valid.values[i].val().any();
-            self.ex_taken[i].d.next = self.rd_taken.values[i].val().any();
+            // Valid, and not taken in this block when walking again: one flop for the
+            // compare stage's AND. The lane's state does not change between the read and
+            // the compare while it walks, and the compare is ignored once it stops.
+            self.ex_usable[i].d.next = self.rd_valid.values[i].val().any()
+                & !(self.w_rewalk[i].val() & self.rd_taken.values[i].val().any());
             self.ex_next[i].d.next = self.rd_next.values[i].val();
             self.w_last[i].next = !self.rd_more.values[i].val().any();
             self.ex_last[i].d.next = self.w_last[i].val();
 
             // The compare stage.
             self.w_hit[i].next = self.ex_live[i].q.val()
-                & self.ex_valid[i].q.val()
+                & self.ex_usable[i].q.val()
                 & (self.dr_comm[i].read_data.val() == self.ln_comm[i].q.val())
                 & (self.dr_src_any[i].read_data.val().any()
                     | (self.dr_src[i].read_data.val() == self.ln_src[i].q.val()))
                 & (self.dr_tag_any[i].read_data.val().any()
-                    | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()))
-                & !(self.w_rewalk[i].val() & self.ex_taken[i].q.val());
+                    | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()));
             self.w_new[i].next = self.ln_best[i].q.val();
             self.w_new_label[i].next = self.ln_best_label[i].q.val();
             self.w_new_list[i].next = self.ln_best_list[i].q.val();
@@ -1558,9 +1571,9 @@ impl Logic for ThreadArray {
         }
         self.g_run_complete.next = true;
         for i in 0..self._lanes {
-            self.r_lane_in_run[i].clock.next = self.clock.val();
-            self.r_lane_in_run[i].d.next = self.s_lane_in_run[i].val();
-            if self.ln_valid[i].q.val() & !self.r_lane_in_run[i].q.val() {
+            self.r_lane_run_ok[i].clock.next = self.clock.val();
+            self.r_lane_run_ok[i].d.next = self.s_lane_in_run[i].val() | !self.ln_valid[i].q.val();
+            if !self.r_lane_run_ok[i].q.val() {
                 self.g_run_complete.next = false;
             }
         }
@@ -1678,11 +1691,11 @@ impl Logic for ThreadArray {
             }
         }
         for s in 0..self._descriptors {
-            self.cancel_list.selects[s].next = self.cancel_slot.first[s].val();
-            self.cancel_prev_of.selects[s].next = self.cancel_slot.first[s].val();
-            self.cancel_next_of.selects[s].next = self.cancel_slot.first[s].val();
-            self.cancel_has_prev_of.selects[s].next = self.cancel_slot.first[s].val();
-            self.cancel_has_next_of.selects[s].next = self.cancel_slot.first[s].val();
+            self.cancel_list.selects[s].next = self.cancel_first[s].q.val();
+            self.cancel_prev_of.selects[s].next = self.cancel_first[s].q.val();
+            self.cancel_next_of.selects[s].next = self.cancel_first[s].q.val();
+            self.cancel_has_prev_of.selects[s].next = self.cancel_first[s].q.val();
+            self.cancel_has_next_of.selects[s].next = self.cancel_first[s].q.val();
         }
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
@@ -1744,16 +1757,16 @@ impl Logic for ThreadArray {
             self.ur_has_next[b].d.next = self.u_has_next[b].val();
             self.ur_front[b].d.next = self.u_front[b].val();
             self.ur_back[b].d.next = self.u_back[b].val();
-            if self.state.q.val() == self.c_cancel.val() {
-                self.ur_en[b].d.next = self.cancel_slot.found.val()
-                    & ((self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val());
+            if self.state.q.val() == self.c_select.val() {
+                self.ur_en[b].d.next =
+                    (self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val();
                 self.ur_list[b].d.next = self.cancel_list.values[0].val();
                 self.ur_prev[b].d.next = self.cancel_prev_of.values[0].val();
                 self.ur_next[b].d.next = self.cancel_next_of.values[0].val();
                 self.ur_has_prev[b].d.next = self.cancel_has_prev_of.values[0].val().any();
                 self.ur_has_next[b].d.next = self.cancel_has_next_of.values[0].val().any();
-                self.ur_front[b].d.next = self.cancel_slot.pointer.val();
-                self.ur_back[b].d.next = self.cancel_slot.pointer.val();
+                self.ur_front[b].d.next = self.alloc.q.val();
+                self.ur_back[b].d.next = self.alloc.q.val();
             }
             // Forwarding: the first stage read this record's neighbours while last
             // cycle's record was being written. Neighbours share a list, so a bank's
@@ -1994,19 +2007,25 @@ impl Logic for ThreadArray {
             self.kind.d.next = self.r_queued.val();
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_cancel.val() {
-            // The search; the unlink in the next cycle, from registers.
+            // The search's lowest hit; its list and links are selected in the next cycle
+            // and it leaves its list in the one after, each from registers.
             self.alloc.d.next = self.cancel_slot.pointer.val();
+            for s in 0..self._descriptors {
+                self.cancel_first[s].d.next = self.cancel_slot.first[s].val();
+            }
             if self.cancel_slot.found.val() {
                 self.last_valid.d.next = false;
                 self.kind.d.next = self.r_cancelled.val();
-                self.state.d.next = self.c_unlink.val();
+                self.state.d.next = self.c_select.val();
             } else {
                 self.kind.d.next = self.r_not_found.val();
                 self.state.d.next = self.c_respond.val();
             }
+        } else if self.state.q.val() == self.c_select.val() {
+            self.state.d.next = self.c_unlink.val();
         } else if self.state.q.val() == self.c_unlink.val() {
             for s in 0..self._descriptors {
-                if self.alloc.q.val() == self.slot1[s].val() {
+                if self.cancel_first[s].q.val() {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
                 }

@@ -58,8 +58,9 @@
 //! The block answers at `E + 1 + max(1, R, 2 if a message is unmatched)`. Single
 //! operations: a receive that matches an unexpected message, or finds the table full,
 //! answers at `A + 2` (one CAM search); one that is queued at `A + 3` (the list's tail is
-//! read, then the descriptor written); a cancel at `A + 3` (search by handle, then
-//! unlink), or `A + 2` when nothing is found; probes at `A + 2`.
+//! read, then the descriptor written); a cancel at `A + 4` (the compares by handle, the
+//! lowest hit, its list and links, the unlink: each from registers), or `A + 2` when
+//! nothing is found; probes at `A + 2`.
 
 use super::{BlockTrace, Path};
 use crate::ops::Outcome;
@@ -75,9 +76,12 @@ pub fn post_latency(outcome: &Outcome) -> u64 {
 /// Cycles from acceptance to answer of a probe.
 pub const SEARCH_LATENCY: u64 = 2;
 
-/// Cycles from acceptance to answer of a cancel: the search by handle, then the unlink
-/// from registers (one cycle each, so neither sits behind the other in one clock).
-pub const CANCEL_LATENCY: u64 = 3;
+/// Cycles from acceptance to answer of a cancel that finds its receive: the compares by
+/// handle, the lowest hit (a prefix OR over the slots), the select of its list and links,
+/// then the unlink, each a cycle from registers. The lowest hit and the select were one
+/// cycle until the cancel's path limited 1- and 2-lane arrays and every array without
+/// the fast path (a prefix OR then an AND-OR over all slots, both `log D` deep).
+pub const CANCEL_LATENCY: u64 = 4;
 
 /// Cycles from acceptance to answer of a flush: a clearing pass writes one word of every
 /// head and tail bank a cycle (list `l` is word `l / banks` of bank `l mod banks`, so the

@@ -143,7 +143,9 @@ mod tests {
         let a = e.apply(&[Op::PostRecv { recv: RecvId(1), spec }]).unwrap();
         assert_eq!((a.outcomes[0], a.accepted, a.responded), (Outcome::Queued, 0, 3));
         let b = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
-        assert_eq!((b.accepted, b.responded), (4, 7));
+        assert_eq!((b.accepted, b.responded), (4, 8));
+        let c = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
+        assert_eq!((c.outcomes[0], c.accepted, c.responded), (Outcome::NotFound, 9, 11));
         assert!(e.apply(&[Op::Cancel { recv: RecvId(1) }, Op::Cancel { recv: RecvId(1) }]).is_err());
     }
 }
