@@ -569,8 +569,8 @@ pub struct ThreadArray {
     s_lane_in_run: Vec<Signal<Local, Bit>>,
     /// Every lane of the block has its receive in the run.
     g_run_complete: Signal<Local, Bit>,
-    /// Per slot: its `next` is a receive.
-    s_more: Vec<Signal<Local, Bit>>,
+    /// The slot has a successor (`next` is not 0).
+    s_has_next: Vec<Signal<Local, Bit>>,
     /// The slot has a predecessor (`prev` is not 0).
     s_has_prev: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
@@ -947,7 +947,7 @@ impl ThreadArray {
             s_in_run: locals(d),
             s_lane_in_run: locals(n),
             g_run_complete: Default::default(),
-            s_more: locals(d),
+            s_has_next: locals(d),
             s_has_prev: locals(d),
             s_before: locals(d),
             s_after: locals(d),
@@ -1117,18 +1117,18 @@ impl Logic for ThreadArray {
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
-            self.s_more[s].next = self.d_next[s].q.val() != self.zero16.val();
-            self.rd_more.entries[s].next = self.s_more[s].val().into();
+            self.s_has_next[s].next = self.d_next[s].q.val() != self.zero16.val();
+            self.rd_more.entries[s].next = self.s_has_next[s].val().into();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
             self.s_has_prev[s].next = self.d_prev[s].q.val() != self.zero16.val();
             self.rd_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
-            self.rd_has_next_of.entries[s].next = self.s_more[s].val().into();
+            self.rd_has_next_of.entries[s].next = self.s_has_next[s].val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
             self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
             self.cancel_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
-            self.cancel_has_next_of.entries[s].next = self.s_more[s].val().into();
+            self.cancel_has_next_of.entries[s].next = self.s_has_next[s].val().into();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next = self.d_cancel_match[s].q.val();
         }
