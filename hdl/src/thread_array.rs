@@ -6,16 +6,17 @@
 //!
 //! Storage:
 //! - the receive descriptor table, `D` slots, split by how its fields change. What
-//!   changes during a block — valid and taken flags, `next`/`prev` links — and what every
-//!   slot needs at once — the handle (cancel's search), the label and sequence id (the
-//!   fast path's run), the index list — are registers, because any lane may take any
-//!   slot in the same cycle and the tail unlinks several receives at once. What a walk
-//!   reads and never changes after posting — envelope, wildcard flags, label, handle — is
-//!   also kept in a RAM per lane ([`TableRam`], written in all copies together at
-//!   posting): a lane selects its descriptor by pointer in its own RAM, whose registered
-//!   read is the compare stage's entry, and compares the envelope once. Read through a
-//!   `D`-way mux per lane and field instead, these reads took about 88,000 of the 212,000
-//!   LUT4s of 16 lanes with 32 descriptors on an ECP5; a RAM read takes no logic. Only
+//!   changes during a block — valid and taken flags, `next`/`prev` links and whether each
+//!   is a receive — and what every slot needs at once — the handle (cancel's search), the
+//!   label and sequence id (the fast path's run), the index list — are registers,
+//!   because any lane may take any slot in the same cycle and the tail unlinks several
+//!   receives at once. What a walk reads and never changes after posting — envelope,
+//!   wildcard flags, label, handle — is also kept in a RAM per lane ([`TableRam`],
+//!   written in all copies together at posting): a lane selects its descriptor by
+//!   pointer in its own RAM, whose registered read is the compare stage's entry, and
+//!   compares the envelope once. Read through a `D`-way mux per lane and field instead,
+//!   these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with 32 descriptors
+//!   on an ECP5; a RAM read takes no logic. Only
 //!   the link and the flags are still read through a mux tree ([`crate::select`]),
 //!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
 //!   candidate's id is a register beside the candidate and the fast path's run compares
@@ -344,6 +345,12 @@ pub struct ThreadArray {
     d_next: Vec<DFF<Bits<16>>>,
     d_prev: Vec<DFF<Bits<16>>>,
     d_taken: Vec<DFF<Bit>>,
+    /// The slot has a successor (`next` is not 0), and a predecessor: written with the
+    /// links, from the flags that travel with them (a post knows its neighbours, the
+    /// unlink's record carries them), so every read of "end of list" is a flop behind
+    /// its mux, not a compare of the link with 0 in front of it.
+    d_has_next: Vec<DFF<Bit>>,
+    d_has_prev: Vec<DFF<Bit>>,
     /// Per slot: it is valid and holds the handle on the command port, registered every
     /// cycle, so a cancel's search starts from registers (the compare is in the cycle
     /// that accepts it, nothing changes the table while it waits, and the compare's
@@ -569,16 +576,14 @@ pub struct ThreadArray {
     s_lane_in_run: Vec<Signal<Local, Bit>>,
     /// Every lane of the block has its receive in the run.
     g_run_complete: Signal<Local, Bit>,
-    /// The slot has a successor (`next` is not 0).
-    s_has_next: Vec<Signal<Local, Bit>>,
-    /// The slot has a predecessor (`prev` is not 0).
-    s_has_prev: Vec<Signal<Local, Bit>>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
     /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
     s_after: Vec<Signal<Local, Bit>>,
     s_new_next: Vec<Signal<Local, Bits<16>>>,
     s_new_prev: Vec<Signal<Local, Bits<16>>>,
+    s_new_has_next: Vec<Signal<Local, Bit>>,
+    s_new_has_prev: Vec<Signal<Local, Bit>>,
     // Per bank × lane: the lane has a receive to unlink in the bank; per bank, one lower does.
     a_wants: Vec<Signal<Local, Bit>>,
     a_below: Vec<Signal<Local, Bit>>,
@@ -809,6 +814,8 @@ impl ThreadArray {
             d_next: dffs(d),
             d_prev: dffs(d),
             d_taken: dffs(d),
+            d_has_next: dffs(d),
+            d_has_prev: dffs(d),
             d_cancel_match: dffs(d),
             cancel_first: dffs(d),
             ln_valid: dffs(n),
@@ -947,12 +954,12 @@ impl ThreadArray {
             s_in_run: locals(d),
             s_lane_in_run: locals(n),
             g_run_complete: Default::default(),
-            s_has_next: locals(d),
-            s_has_prev: locals(d),
             s_before: locals(d),
             s_after: locals(d),
             s_new_next: locals(d),
             s_new_prev: locals(d),
+            s_new_has_next: locals(d),
+            s_new_has_prev: locals(d),
             a_wants: locals(nb * n),
             a_below: locals(nb * n),
             a_any: locals(nb),
@@ -1111,24 +1118,26 @@ impl Logic for ThreadArray {
             self.d_list[s].d.next = self.d_list[s].q.val();
             self.d_next[s].d.next = self.d_next[s].q.val();
             self.d_prev[s].d.next = self.d_prev[s].q.val();
+            self.d_has_next[s].clock.next = self.clock.val();
+            self.d_has_prev[s].clock.next = self.clock.val();
+            self.d_has_next[s].d.next = self.d_has_next[s].q.val();
+            self.d_has_prev[s].d.next = self.d_has_prev[s].q.val();
             self.d_taken[s].d.next = self.d_taken[s].q.val();
             self.s_take[s].next = false;
             // The tables every lane reads by pointer.
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
-            self.s_has_next[s].next = self.d_next[s].q.val() != self.zero16.val();
-            self.rd_more.entries[s].next = self.s_has_next[s].val().into();
+            self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
-            self.s_has_prev[s].next = self.d_prev[s].q.val() != self.zero16.val();
-            self.rd_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
-            self.rd_has_next_of.entries[s].next = self.s_has_next[s].val().into();
+            self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
+            self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
             self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
-            self.cancel_has_prev_of.entries[s].next = self.s_has_prev[s].val().into();
-            self.cancel_has_next_of.entries[s].next = self.s_has_next[s].val().into();
+            self.cancel_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
+            self.cancel_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
             self.cancel_slot.bits[s].next = self.d_cancel_match[s].q.val();
         }
@@ -1984,10 +1993,13 @@ impl Logic for ThreadArray {
                     self.d_list[s].d.next = self.post_list.q.val();
                     self.d_next[s].d.next = self.zero16.val();
                     self.d_prev[s].d.next = self.p_tail.val();
+                    self.d_has_next[s].d.next = false;
+                    self.d_has_prev[s].d.next = self.p_tail.val() != self.zero16.val();
                     self.d_taken[s].d.next = false;
                 }
                 if self.p_tail.val() == self.slot1[s].val() {
                     self.d_next[s].d.next = self.alloc.q.val();
+                    self.d_has_next[s].d.next = true;
                 }
             }
             for b in 0..self._banks {
@@ -2111,19 +2123,25 @@ impl Logic for ThreadArray {
             // The slot's list is in its bank, so its new links come from that bank's unit.
             self.s_new_next[s].next = self.zero16.val();
             self.s_new_prev[s].next = self.zero16.val();
+            self.s_new_has_next[s].next = false;
+            self.s_new_has_prev[s].next = false;
             for b in 0..self._banks {
                 if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
                     self.s_new_next[s].next = self.s_new_next[s].val() | self.f_next[b].val();
                     self.s_new_prev[s].next = self.s_new_prev[s].val() | self.f_prev[b].val();
+                    self.s_new_has_next[s].next = self.s_new_has_next[s].val() | self.f_has_next[b].val();
+                    self.s_new_has_prev[s].next = self.s_new_has_prev[s].val() | self.f_has_prev[b].val();
                 }
             }
             // Masked: the links' loop (link -> unlink record -> link) is where synthesis
             // would otherwise keep all 16 bits of every pointer register.
             if self.s_before[s].val() {
                 self.d_next[s].d.next = self.s_new_next[s].val() & self.pointer_mask.val();
+                self.d_has_next[s].d.next = self.s_new_has_next[s].val();
             }
             if self.s_after[s].val() {
                 self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
+                self.d_has_prev[s].d.next = self.s_new_has_prev[s].val();
             }
         }
         // The block ends: taken receives' descriptors are free (a take of the last
