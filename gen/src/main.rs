@@ -335,15 +335,14 @@ struct TimingArgs {
     #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
     /// nextpnr's router: router1 (nextpnr's default; every record but the 16-lane thread
-    /// arrays') or router2, which progresses faster on large, congested designs such as the thread array and is
-    /// stopped when its overused wires stop falling, with what congests them listed. The
-    /// record names the router it was measured with.
+    /// arrays') or router2, which progresses faster on large, congested designs such as
+    /// the thread array and is stopped when its overused wires stop falling, with what
+    /// congests them listed. The record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
     /// nextpnr's placer: heap (nextpnr's default) or static (every thread-array record),
     /// which spreads a wire-bound design such as the thread array further, so routing has
-    /// room.
-    /// The record names the placer it was measured with.
+    /// room. The record names the placer it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Placer::Heap, requires = "timing")]
     placer: timing::Placer,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
