@@ -340,11 +340,12 @@ struct TimingArgs {
     /// congests them listed. The record names the router it was measured with.
     #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
     router: timing::Router,
-    /// nextpnr's placer: heap (nextpnr's default) or static (every thread-array record),
-    /// which spreads a wire-bound design such as the thread array further, so routing has
-    /// room. The record names the placer it was measured with.
-    #[arg(long, value_enum, default_value_t = timing::Placer::Heap, requires = "timing")]
-    placer: timing::Placer,
+    /// nextpnr's placer: heap (nextpnr's default) or static, which spreads a wire-bound
+    /// design such as the thread array further, so routing has room. Default: static for
+    /// the thread array (every record of it), heap for the rest. The record names the
+    /// placer it was measured with.
+    #[arg(long, value_enum, requires = "timing")]
+    placer: Option<timing::Placer>,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
     /// and the netlist's deepest registers, in minutes where routing takes hours (the
     /// thread array). An estimate, so it cannot be recorded.
@@ -389,7 +390,7 @@ impl TimingArgs {
         let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
         let nextpnr = timing::Nextpnr {
             target_mhz: self.target_mhz,
-            placer: self.placer,
+            placer: self.placer.unwrap_or_else(|| timing::Placer::default_for(design)),
             router: self.router,
             seed: self.seed,
             stage,

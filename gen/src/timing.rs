@@ -67,10 +67,11 @@ impl Router {
 
 /// nextpnr's placer. heap (analytic, nextpnr-ecp5's default) measured the two-level
 /// engine's, the CAM's and the one-sided unit's records; static (electrostatic), every
-/// thread-array record. It spreads a wire-bound design further: on the 4-lane thread
-/// array, heap's placement left router2 stuck at about 12,000 overused wires, static's at
-/// about 3,200 (then rising again), and static's estimate after placement was higher
-/// (55.6 MHz against 50.6 for the same netlist and seed). The 16-lane array with the
+/// thread-array record, and it is the thread array's default ([`Placer::default_for`]).
+/// It spreads a wire-bound design further: on the 4-lane thread array, heap's placement
+/// left router2 stuck at about 12,000 overused wires, static's at about 3,200 (then
+/// rising again), and static's estimate after placement was higher (55.6 MHz against
+/// 50.6 for the same netlist and seed). The 16-lane array with the
 /// small tables routes after static (router2: 37.8 MHz, 40.0 without the fast path)
 /// where heap's placement left router2 at about 17,000 overused wires. With router1,
 /// static routes the 4-lane array with the small tables at 96.9 MHz where heap gives
@@ -86,6 +87,17 @@ impl Placer {
         match self {
             Placer::Heap => "heap",
             Placer::Static => "static",
+        }
+    }
+
+    /// The placer a design's flow uses unless told: static for the thread array (every
+    /// record of it is static's, so the default command reproduces them), heap (nextpnr's
+    /// own default) for the rest.
+    pub fn default_for(design: &str) -> Placer {
+        if design == "optimistic" {
+            Placer::Static
+        } else {
+            Placer::Heap
         }
     }
 }
@@ -832,6 +844,14 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_thread_array_is_placed_by_static_unless_told() {
+        assert_eq!(Placer::default_for("optimistic"), Placer::Static);
+        for design in ["two-level", "cam", "onesided"] {
+            assert_eq!(Placer::default_for(design), Placer::Heap, "{design}");
+        }
+    }
+
     use super::*;
 
     /// A report of the form nextpnr-ecp5 0.11 writes (one path segment of each kind).
