@@ -47,9 +47,10 @@ pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
 /// The pinned PyPI packages (`pip install -r`).
 pub const REQUIREMENTS: &str = include_str!("../../scripts/yowasp-requirements.txt");
 /// nextpnr's router. router1 is nextpnr-ecp5's default and routed every record but the
-/// 16-lane thread arrays'; router2 progresses faster on large, congested designs (the 4-lane thread array:
-/// router1 rerouted about 1,000 of 220,000 arcs a minute, router2 cut the overused wires
-/// from 95,361 to 23,555 in 20 minutes; neither finished within a session).
+/// 16-lane thread arrays'; router2 progresses faster on large, congested designs (the
+/// 4-lane thread array: router1 rerouted about 1,000 of 220,000 arcs a minute, router2 cut
+/// the overused wires from 95,361 to 23,555 in 20 minutes; neither finished within a
+/// session).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Router {
     Router1,
@@ -71,11 +72,11 @@ impl Router {
 /// It spreads a wire-bound design further: on the 4-lane thread array, heap's placement
 /// left router2 stuck at about 12,000 overused wires, static's at about 3,200 (then
 /// rising again), and static's estimate after placement was higher (55.6 MHz against
-/// 50.6 for the same netlist and seed). The 16-lane array with the
-/// small tables routes after static (router2: 37.8 MHz, 40.0 without the fast path)
-/// where heap's placement left router2 at about 17,000 overused wires. With router1,
-/// static routes the 4-lane array with the small tables at 96.9 MHz where heap gives
-/// 90.9 and 93.9 (seeds 1 and 2) on the same netlist, and 1 lane at 120.0 against 112.6.
+/// 50.6 for the same netlist and seed). The 16-lane array with the small tables routes
+/// after static (router2: 37.8 MHz, 40.0 without the fast path) where heap's placement
+/// left router2 at about 17,000 overused wires. With router1, static routes the 4-lane
+/// array with the small tables at 96.9 MHz where heap gives 90.9 and 93.9 (seeds 1 and
+/// 2) on the same netlist, and 1 lane at 120.0 against 112.6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Placer {
     Heap,
@@ -844,6 +845,8 @@ pub fn run(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn the_thread_array_is_placed_by_static_unless_told() {
         assert_eq!(Placer::default_for("optimistic"), Placer::Static);
@@ -851,8 +854,6 @@ mod tests {
             assert_eq!(Placer::default_for(design), Placer::Heap, "{design}");
         }
     }
-
-    use super::*;
 
     /// A report of the form nextpnr-ecp5 0.11 writes (one path segment of each kind).
     fn sample() -> Value {
