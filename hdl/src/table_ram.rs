@@ -15,7 +15,11 @@
 //! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.4 ns
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
-//! 16 to 64 bits.
+//! 16 to 64 bits. A table whose reads nothing compares in the next cycle (a lane's
+//! handles, read only for its answer) asks for LUT RAM only up to
+//! [`LUT_RAM_WORDS_READ_LATE`] words ([`TableRam::read_late`]): above that, block RAM's
+//! late answer costs no clock, and at 4 lanes of 128 descriptors the handle copies took
+//! about 1,900 LUT4s of LUT RAM and its read muxes.
 //! The words start at zero in simulation; the thread array uses what it reads from its
 //! descriptor copies only at slots written since.
 
@@ -28,6 +32,9 @@ pub const TABLE_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=16;
 /// Tables this deep or shallower ask for LUT RAM (module docs).
 pub const LUT_RAM_WORDS: usize = 256;
 
+/// The same for a table read late (module docs): four 16-word LUT RAMs deep.
+pub const LUT_RAM_WORDS_READ_LATE: usize = 64;
+
 #[derive(LogicBlock)]
 pub struct TableRam<const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -38,6 +45,8 @@ pub struct TableRam<const W: usize> {
     pub write_enable: Signal<In, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _address_bits: usize,
+    /// The deepest table that asks for LUT RAM.
+    _lut_ram_words: usize,
     _mem: Vec<Bits<W>>,
     _out: Bits<W>,
 }
@@ -53,6 +62,7 @@ impl<const W: usize> TableRam<W> {
             write_data: Default::default(),
             write_enable: Default::default(),
             _address_bits: address_bits,
+            _lut_ram_words: LUT_RAM_WORDS,
             _mem: vec![Bits::default(); 1 << address_bits],
             _out: Bits::default(),
         }
@@ -67,6 +77,13 @@ impl<const W: usize> TableRam<W> {
     /// 63,500 LUT4s were LUT RAM holding nothing, and 4,300 more its read muxes).
     pub fn for_pointers(slots: usize) -> Self {
         Self::new(bits_to_hold(slots.max(1) - 1).max(*TABLE_ADDRESS_BITS.start()))
+    }
+
+    /// A table whose reads nothing compares in the next cycle: block RAM above
+    /// [`LUT_RAM_WORDS_READ_LATE`] words.
+    pub fn read_late(mut self) -> Self {
+        self._lut_ram_words = LUT_RAM_WORDS_READ_LATE;
+        self
     }
 
     fn word(&self, address: Bits<16>) -> usize {
@@ -94,7 +111,7 @@ impl<const W: usize> Logic for TableRam<W> {
     fn hdl(&self) -> Verilog {
         let a = self._address_bits;
         let used = |port: &str| if a == 16 { port.to_string() } else { format!("{port}[{}:0]", a - 1) };
-        let style = if (1usize << a) <= LUT_RAM_WORDS {
+        let style = if (1usize << a) <= self._lut_ram_words {
             "(* ram_style = \"distributed\", ramstyle = \"MLAB\" *) "
         } else {
             ""
@@ -136,5 +153,14 @@ mod tests {
         assert!(text.contains("ram_style = \"distributed\""), "{text}");
         let Verilog::Custom(text) = TableRam::<16>::new(9).hdl() else { panic!("custom Verilog") };
         assert!(text.contains("reg [15:0] mem[0:511]") && !text.contains("ram_style"), "{text}");
+        // Read late: LUT RAM up to 64 words, block RAM beyond.
+        let Verilog::Custom(text) = TableRam::<32>::for_pointers(64).read_late().hdl() else {
+            panic!("custom Verilog")
+        };
+        assert!(text.contains("ram_style = \"distributed\""), "{text}");
+        let Verilog::Custom(text) = TableRam::<32>::for_pointers(128).read_late().hdl() else {
+            panic!("custom Verilog")
+        };
+        assert!(text.contains("reg [31:0] mem[0:127]") && !text.contains("ram_style"), "{text}");
     }
 }

@@ -107,6 +107,18 @@
 //! same pattern share a sequence id (decided in a post's first cycle, registered for its
 //! insert); a successful cancel ends the sequence.
 //!
+//! Sequence ids: a sequence's id is the label counter's value before its first receive,
+//! so no two sequences share one (labels do not wrap among the receives held, as their
+//! order needs anyway). That makes the fast path's run cheap: every receive of `k`'s
+//! sequence has a label in `k .. k + D`, so `log2 max(D, n)` low bits tell `k + i` from
+//! its other members, where a counter of sequences (which wraps) needed the whole label
+//! compared. Why: `k`, the earliest receive lane 0's message matches, is the oldest of
+//! its sequence still held (its members share one pattern, so they match in label
+//! order); and every member after `k` was posted while `k` was held and before any
+//! cancel (which ends the sequence), so they were all held at once with `k`: at most `D`.
+//! At 4 lanes and 128 descriptors this replaced two 24-bit and a 16-bit compare per
+//! descriptor, and an 8-bit one per descriptor and lane, by a 32-bit and a 7-bit one.
+//!
 //! Reset (`reset`, synchronous, active high, one cycle or more) is a flush's clearing pass
 //! that ends without an answer: whatever was under way stops (a block's lanes and their
 //! unlinks too), an answer not yet taken is dropped, and `cmd_ready` rises `3B/K + 2`
@@ -222,7 +234,7 @@ pub struct ThreadArray {
     slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
-    lane_index9: Vec<Constant<Bits<9>>>,
+    lane_index16: Vec<Constant<Bits<16>>>,
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
     lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
@@ -238,9 +250,11 @@ pub struct ThreadArray {
     /// and end are computed only as wide (the CAM's 16-bit count feeds back through its
     /// own register, so synthesis cannot narrow them itself).
     count_mask: Constant<Bits<16>>,
+    /// The label bits the fast path's run compares: enough for `max(descriptors, lanes)`
+    /// consecutive labels (module docs).
+    run_mask: Constant<Bits<16>>,
     zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
-    one24: Constant<Bits<24>>,
     zero32: Constant<Bits<32>>,
     zero_lanes: Constant<Bits<MAX_LANES>>,
     one2: Constant<Bits<2>>,
@@ -306,7 +320,8 @@ pub struct ThreadArray {
     msg_src_r: DFF<Bits<16>>,
     msg_tag_r: DFF<Bits<32>>,
     label: DFF<Bits<32>>,
-    seq_id: DFF<Bits<16>>,
+    /// The current sequence's id (module docs: the label counter when it began).
+    seq_id: DFF<Bits<32>>,
     last_valid: DFF<Bit>,
     last_comm: DFF<Bits<16>>,
     last_src: DFF<Bits<16>>,
@@ -318,7 +333,7 @@ pub struct ThreadArray {
     /// The posted receive's sequence id, registered in `c_post` (its inputs, the command
     /// and the last posted envelope, are final then), so the shared-sequence compare is not
     /// in series with the insert's writes.
-    post_seq: DFF<Bits<16>>,
+    post_seq: DFF<Bits<32>>,
     /// The bank word the flush's clearing pass writes this cycle.
     clear_at: DFF<Bits<16>>,
     /// The clearing pass was started by `reset`: it ends without an answer.
@@ -340,7 +355,7 @@ pub struct ThreadArray {
     d_valid: Vec<DFF<Bit>>,
     d_handle: Vec<DFF<Bits<32>>>,
     d_label: Vec<DFF<Bits<32>>>,
-    d_seq: Vec<DFF<Bits<16>>>,
+    d_seq: Vec<DFF<Bits<32>>>,
     d_list: Vec<DFF<Bits<16>>>,
     d_next: Vec<DFF<Bits<16>>>,
     d_prev: Vec<DFF<Bits<16>>>,
@@ -394,16 +409,12 @@ pub struct ThreadArray {
     ln_cand_list: Vec<DFF<Bits<16>>>,
     /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
     /// so the fast path's run compares a register, not a `D`-way read by pointer.
-    cand_seq0: DFF<Bits<16>>,
-    /// Lane 0's candidate's label above its low byte, plus one, taken with the candidate.
-    cand_page_up0: DFF<Bits<24>>,
-    /// Per lane `i`: the low byte of lane 0's candidate's label plus `i`, and whether that
-    /// addition carried into the high bits. Lane `i`'s receive of the run is the descriptor
-    /// whose low byte is this and whose high bits are the candidate's (after a carry, the
-    /// candidate's plus one): equalities of registers per descriptor and lane, taken with
-    /// the candidate, instead of a subtraction and a magnitude compare per descriptor.
-    cand_run_low: Vec<DFF<Bits<8>>>,
-    cand_run_carry: Vec<DFF<Bit>>,
+    cand_seq0: DFF<Bits<32>>,
+    /// Per lane `i`: lane 0's candidate's label plus `i`, its low bits only (`run_mask`).
+    /// Lane `i`'s receive of the run is the descriptor of the candidate's sequence whose
+    /// label has these low bits (module docs: within a sequence they are enough), an
+    /// equality of registers per descriptor and lane, taken with the candidate.
+    cand_run_low: Vec<DFF<Bits<16>>>,
     /// The best match of the walk under way, first or second (0: none yet): the compare
     /// stage reads a register, not a select of the two walks' candidates by lane state.
     ln_best: Vec<DFF<Bits<16>>>,
@@ -436,7 +447,8 @@ pub struct ThreadArray {
     /// Each lane's copy of the descriptors' fixed fields (written together at posting,
     /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
     /// walk's read stage presents its pointer and the registered read is the compare
-    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer. What a
+    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer only
+    /// (so in block RAM above 64 descriptors: [`TableRam::read_late`]). What a
     /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
     /// flag, a register read in which pointer 0 reads 0.
     dr_comm: Vec<TableRam<16>>,
@@ -447,7 +459,7 @@ pub struct ThreadArray {
     dr_label: Vec<TableRam<32>>,
     dr_handle: Vec<TableRam<32>>,
     /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
-    dr_seq0: TableRam<16>,
+    dr_seq0: TableRam<32>,
     umq_cam: SingleCycleCam,
     // Parallel reads (one port per lane unless said).
     rd_valid: Select<1>,
@@ -540,14 +552,12 @@ pub struct ThreadArray {
     g_booked: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
     g_mask: Signal<Local, Bits<MAX_LANES>>,
-    w_new_seq0: Signal<Local, Bits<16>>,
-    w_new_page_up0: Signal<Local, Bits<24>>,
-    /// Lane 0's new candidate's label's low 9 bits plus `i` (the run's target of lane `i`).
-    w_new_run: Vec<Signal<Local, Bits<9>>>,
-    /// Lane `i`'s run target as lane 0's walk leaves it: `cand_run_low`/`cand_run_carry`
-    /// held, or from `w_new_run` when the entry read is the new candidate.
-    w_new_run_low: Vec<Signal<Local, Bits<8>>>,
-    w_new_run_carry: Vec<Signal<Local, Bit>>,
+    w_new_seq0: Signal<Local, Bits<32>>,
+    /// Lane 0's new candidate's label plus `i`, low bits (the run's target of lane `i`).
+    w_new_run: Vec<Signal<Local, Bits<16>>>,
+    /// Lane `i`'s run target as lane 0's walk leaves it: `cand_run_low` held, or
+    /// `w_new_run` when the entry read is the new candidate.
+    w_new_run_low: Vec<Signal<Local, Bits<16>>>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
@@ -563,10 +573,6 @@ pub struct ThreadArray {
     g_total: Signal<Local, Bits<16>>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
-    /// The label's high 24 bits are lane 0's candidate's (`s_same_page`), or those plus
-    /// one (`s_next_page`).
-    s_same_page: Vec<Signal<Local, Bit>>,
-    s_next_page: Vec<Signal<Local, Bit>>,
     /// Valid, with the candidate's sequence id.
     s_run_seq: Vec<Signal<Local, Bit>>,
     /// Per lane and slot: the slot is lane `i`'s receive of the run.
@@ -638,7 +644,7 @@ pub struct ThreadArray {
     p_tagf: Signal<Local, Bits<16>>,
     p_list: Signal<Local, Bits<16>>,
     p_same: Signal<Local, Bit>,
-    p_seq: Signal<Local, Bits<16>>,
+    p_seq: Signal<Local, Bits<32>>,
     p_tail: Signal<Local, Bits<16>>,
     _lanes: usize,
     _descriptors: usize,
@@ -708,7 +714,7 @@ impl ThreadArray {
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
-            lane_index9: (0..n).map(|i| k(i as u64)).collect(),
+            lane_index16: (0..n).map(|i| k(i as u64)).collect(),
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
             lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
             lanes: k(n as u64),
@@ -721,9 +727,9 @@ impl ThreadArray {
             last_clear: k((3 * bins) >> bank_bits),
             umq_depth: k(u as u64),
             count_mask: k((1u64 << bits_to_hold(u)) - 1),
+            run_mask: k((1u64 << bits_to_hold(d.max(n) - 1)) - 1),
             zero2: k(0),
             zero16: k(0),
-            one24: k(1),
             zero32: k(0),
             zero_lanes: k(0),
             one2: k(1),
@@ -839,9 +845,7 @@ impl ThreadArray {
             ln_cand: dffs(n),
             ln_cand_label: dffs(n),
             cand_seq0: Default::default(),
-            cand_page_up0: Default::default(),
             cand_run_low: dffs(n),
-            cand_run_carry: dffs(n),
             ln_cand_list: dffs(n),
             ln_best: dffs(n),
             ln_best_label: dffs(n),
@@ -864,7 +868,7 @@ impl ThreadArray {
             dr_src_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
             dr_tag_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
             dr_label: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_handle: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_handle: (0..n).map(|_| TableRam::for_pointers(d).read_late()).collect(),
             dr_seq0: TableRam::for_pointers(d),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
             rd_valid: Select::shared(d, n),
@@ -933,10 +937,8 @@ impl ThreadArray {
             g_done: Default::default(),
             g_mask: Default::default(),
             w_new_seq0: Default::default(),
-            w_new_page_up0: Default::default(),
             w_new_run: locals(n),
             w_new_run_low: locals(n),
-            w_new_run_carry: locals(n),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
@@ -947,8 +949,6 @@ impl ThreadArray {
             g_posting: Default::default(),
             g_total: Default::default(),
             s_take: locals(d),
-            s_same_page: locals(d),
-            s_next_page: locals(d),
             s_run_seq: locals(d),
             s_run_lane: locals(n * d),
             s_in_run: locals(d),
@@ -1073,7 +1073,6 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
-            cand_page_up0,
             st_end
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
@@ -1163,7 +1162,6 @@ impl Logic for ThreadArray {
             self.ln_cand[i].clock.next = self.clock.val();
             self.ln_cand_label[i].clock.next = self.clock.val();
             self.cand_run_low[i].clock.next = self.clock.val();
-            self.cand_run_carry[i].clock.next = self.clock.val();
             self.ln_cand_list[i].clock.next = self.clock.val();
             self.ln_best[i].clock.next = self.clock.val();
             self.ln_best_label[i].clock.next = self.clock.val();
@@ -1218,7 +1216,6 @@ impl Logic for ThreadArray {
             self.ln_cand[i].d.next = self.ln_cand[i].q.val();
             self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
             self.cand_run_low[i].d.next = self.cand_run_low[i].q.val();
-            self.cand_run_carry[i].d.next = self.cand_run_carry[i].q.val();
             self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
             self.ln_best[i].d.next = self.ln_best[i].q.val();
             self.ln_best_label[i].d.next = self.ln_best_label[i].q.val();
@@ -1500,12 +1497,11 @@ impl Logic for ThreadArray {
         // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
         self.dr_seq0.read_address.next = self.w_ptr[0].val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
-        self.w_new_page_up0.next = self.cand_page_up0.q.val();
         for i in 0..self._lanes {
-            self.w_new_run[i].next =
-                self.dr_label[0].read_data.val().get_bits::<9>(0) + self.lane_index9[i].val();
+            self.w_new_run[i].next = (self.dr_label[0].read_data.val().get_bits::<16>(0)
+                + self.lane_index16[i].val())
+                & self.run_mask.val();
             self.w_new_run_low[i].next = self.cand_run_low[i].q.val();
-            self.w_new_run_carry[i].next = self.cand_run_carry[i].q.val();
         }
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
@@ -1515,20 +1511,15 @@ impl Logic for ThreadArray {
                 | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
         {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
-            self.w_new_page_up0.next = self.dr_label[0].read_data.val().get_bits::<24>(8) + self.one24.val();
             for i in 0..self._lanes {
-                self.w_new_run_low[i].next = self.w_new_run[i].val().get_bits::<8>(0);
-                self.w_new_run_carry[i].next =
-                    self.w_new_run[i].val().get_bit(8) ^ self.dr_label[0].read_data.val().get_bit(8);
+                self.w_new_run_low[i].next = self.w_new_run[i].val();
             }
         }
         // The run's targets follow the candidate, as its sequence id does.
         if self.w_walking[0].val() & !self.w_rewalk[0].val() {
             self.cand_seq0.d.next = self.w_new_seq0.val();
-            self.cand_page_up0.d.next = self.w_new_page_up0.val();
             for i in 0..self._lanes {
                 self.cand_run_low[i].d.next = self.w_new_run_low[i].val();
-                self.cand_run_carry[i].d.next = self.w_new_run_carry[i].val();
             }
         }
 
@@ -1536,15 +1527,10 @@ impl Logic for ThreadArray {
         // descriptor compares its label with each lane's target k + i at once, and the
         // run is registered: lane 0's candidate is final once it has booked, so the run is
         // ready a cycle later (at the full barrier unless lane 0 walked longest), and the
-        // compares are not in series with the decision and the takes. A label is k + i
-        // when its low byte is k + i's and its high 24 bits are k's, or k's plus one when
-        // k + i carried past the low byte (modulo 2^32, as labels count). ----
+        // compares are not in series with the decision and the takes. Within k's sequence
+        // a label is k + i when its low bits are (module docs, sequence ids). ----
         self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
         for s in 0..self._descriptors {
-            self.s_same_page[s].next =
-                self.d_label[s].q.val().get_bits::<24>(8) == self.ln_cand_label[0].q.val().get_bits::<24>(8);
-            self.s_next_page[s].next =
-                self.d_label[s].q.val().get_bits::<24>(8) == self.cand_page_up0.q.val();
             self.s_run_seq[s].next =
                 self.d_valid[s].q.val() & (self.d_seq[s].q.val() == self.cand_seq0.q.val());
             self.s_in_run[s].next = false;
@@ -1556,14 +1542,8 @@ impl Logic for ThreadArray {
                     // Lanes past the block's count have no receive in the run.
                     self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
                         & self.ln_valid[i].q.val()
-                        & (self.d_label[s].q.val().get_bits::<8>(0) == self.cand_run_low[i].q.val());
-                    if self.cand_run_carry[i].q.val() {
-                        self.s_run_lane[i * descriptors + s].next =
-                            self.s_run_lane[i * descriptors + s].val() & self.s_next_page[s].val();
-                    } else {
-                        self.s_run_lane[i * descriptors + s].next =
-                            self.s_run_lane[i * descriptors + s].val() & self.s_same_page[s].val();
-                    }
+                        & ((self.d_label[s].q.val().get_bits::<16>(0) & self.run_mask.val())
+                            == self.cand_run_low[i].q.val());
                     if self.s_run_lane[i * descriptors + s].val() {
                         self.s_in_run[s].next = true;
                         self.s_lane_in_run[i].next = true;
@@ -1849,7 +1829,9 @@ impl Logic for ThreadArray {
             & (self.last_tag.q.val() == self.tag.q.val())
             & (self.last_src_any.q.val() == self.src_any.q.val())
             & (self.last_tag_any.q.val() == self.tag_any.q.val());
-        self.p_seq.next = self.seq_id.q.val() + self.one16.val();
+        // A new sequence's id is the label counter before its first receive: distinct for
+        // every sequence (module docs).
+        self.p_seq.next = self.label.q.val();
         if self.p_same.val() {
             self.p_seq.next = self.seq_id.q.val();
         }
@@ -1913,8 +1895,7 @@ impl Logic for ThreadArray {
                         }
                         self.ln_cand[i].d.next = self.zero16.val();
                         self.ln_cand_label[i].d.next = self.zero32.val();
-                        self.cand_run_low[i].d.next = self.lane_index[i].val();
-                        self.cand_run_carry[i].d.next = false;
+                        self.cand_run_low[i].d.next = self.lane_index16[i].val();
                         self.ln_cand_list[i].d.next = self.zero16.val();
                         self.ln_best[i].d.next = self.zero16.val();
                         self.ln_slot[i].d.next = self.zero16.val();
@@ -1923,9 +1904,6 @@ impl Logic for ThreadArray {
                         self.ln_pending[i].d.next = false;
                         self.ln_slow[i].d.next = false;
                     }
-                    // Lane 0's candidate label is 0: its high bits plus one (and the run's
-                    // targets are the lane indexes, above).
-                    self.cand_page_up0.d.next = self.one24.val();
                 } else {
                     // An unknown operation or an empty or oversized block: nothing is
                     // applied, the answer is overflow (the host keeps the operation).
@@ -2076,7 +2054,7 @@ impl Logic for ThreadArray {
                 }
                 self.umq_cam.clear.next = true;
                 self.label.d.next = self.zero32.val();
-                self.seq_id.d.next = self.zero16.val();
+                self.seq_id.d.next = self.zero32.val();
                 self.last_valid.d.next = false;
             }
             if self.clear_at.q.val() == self.last_clear.val() {

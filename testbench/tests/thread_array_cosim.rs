@@ -132,15 +132,14 @@ fn reset_clears_power_up_garbage() {
     assert!(report.matched > 0 && report.overflows > 0, "{report:?}");
 }
 
-/// The fast path's run found across a 256-label boundary: the run compares each label's
-/// low byte with each lane's target `k + i`, and its high bits with the candidate's or,
-/// when `k + i` carried past the low byte, with the candidate's plus one. Rounds of eight
-/// alike receives and their eight messages (two 4-lane blocks, each a run from its first
-/// receive) with one receive and message of another envelope between rounds shift the
-/// runs' labels by 9 a round, so some runs start at a label 253, 254 or 255 past a
-/// multiple of 256 and end past it.
+/// The fast path's run found across a boundary of its label compare: with 32 descriptors
+/// and 4 lanes the run compares each label's low 5 bits with each lane's target `k + i`,
+/// which wraps at multiples of 32. Rounds of eight alike receives and their eight messages
+/// (two 4-lane blocks, each a run from its first receive) with one receive and message of
+/// another envelope between rounds shift the runs' labels by 9 a round, so some runs
+/// start 29 to 31 labels past a multiple of 32 and end past it.
 #[test]
-fn fast_runs_across_label_pages() {
+fn fast_runs_across_label_boundaries() {
     let array = under_test(&small(4, true));
     let (alike, other) = (Envelope::new(0, 1, 1), Envelope::new(1, 2, 0));
     let mut ops = Vec::new();
@@ -165,15 +164,41 @@ fn fast_runs_across_label_pages() {
         }
         // The runs' first labels (labels count posts from 1).
         for first in [label + 1, label + 5] {
-            straddling += usize::from(first % 256 > (first + 3) % 256);
+            straddling += usize::from(first % 32 > (first + 3) % 32);
         }
         label += 8;
     }
-    assert!(straddling >= 3, "the stream crosses label pages in {straddling} runs");
+    assert!(straddling >= 20, "the stream crosses a 32-label boundary in {straddling} runs");
     let report = cosim_thread_array_with_resets(&array, &ops, &|_| None, &mut |_| {})
         .unwrap_or_else(|e| panic!("{e}"));
     // Lanes 1 to 3 of every block take the run's receives by the fast path.
     assert_eq!(report.fast_path, 120 * 2 * 3, "{report:?}");
+}
+
+/// The run compares only a label's low bits, so receives of other sequences with the
+/// low bits of a missing member must not stand in for it. Four alike receives (labels 1
+/// to 4), the second cancelled (which ends their sequence); 29 receives of another
+/// envelope matched at once move the label counter on, so the alike receive posted next
+/// is label 34, the cancelled one's low bits; and one of the other envelope, 35 (label
+/// 3's). A block of four alike messages: every lane books receive 1, the run's lane 1
+/// finds no label 2 of that sequence, and the conflicts go the slow way (to 1, 3, 4, 34).
+#[test]
+fn the_fast_run_skips_other_sequences_with_the_same_low_bits() {
+    let array = under_test(&small(4, true));
+    let (alike, other) = (Envelope::new(0, 1, 1), Envelope::new(1, 2, 0));
+    let post = |recv, env| Op::PostRecv { recv: RecvId(recv), spec: RecvSpec::exact(env) };
+    let mut ops: Vec<Op> = (1..=4).map(|r| post(r, alike)).collect();
+    ops.push(Op::Cancel { recv: RecvId(2) });
+    for r in 5..=33 {
+        ops.push(post(r, other));
+        ops.push(Op::Arrive { msg: MsgId(r), env: other });
+    }
+    ops.push(post(34, alike));
+    ops.push(post(35, other));
+    ops.extend((100..104).map(|m| Op::Arrive { msg: MsgId(m), env: alike }));
+    let report = cosim_thread_array_with_resets(&array, &ops, &|_| None, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((report.fast_path, report.matched), (0, 29 + 4), "{report:?}");
 }
 
 /// A shape no catalogue had: 3 lanes, 20 descriptors, 2 bins per index, a 10-entry UMQ.
