@@ -7,8 +7,8 @@
 //! Storage:
 //! - the receive descriptor table, `D` slots, split by how its fields change. What
 //!   changes during a block — valid and taken flags, `next`/`prev` links and whether each
-//!   is a receive — and what every slot needs at once — the handle (cancel's search), the
-//!   label and sequence id (the fast path's run), the index list — are registers,
+//!   is a receive — and what every slot needs at once — the label and sequence id (the
+//!   fast path's run), the index list — are registers,
 //!   because any lane may take any slot in the same cycle and the tail unlinks several
 //!   receives at once. What a walk reads and never changes after posting — envelope,
 //!   wildcard flags, label, handle — is also kept in a RAM per lane ([`TableRam`],
@@ -95,11 +95,13 @@
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
-//! cancel (search the table by handle: every slot's handle compare is registered in the
-//! cycle that accepts the command, the lowest hit (a prefix OR over the slots, one-hot)
-//! in the next, its list and links in the one after, selected by that one-hot register,
-//! and the unlink in the fourth, so no two of them are one long path), probe and matched
-//! probe (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
+//! cancel (a scan of the handles in the lanes' RAM copies, one slot per lane a cycle,
+//! `ceil(D / n)` cycles: each read's compare is registered and the lowest hit kept; then
+//! the found receive's list and links are read by pointer, lane 0's reads of its slot,
+//! and it is unlinked, each a cycle. Every slot's handle in a register, compared at
+//! once, answered in 4 cycles but took about 5,000 LUT4s at 4 lanes and 128
+//! descriptors, for an operation MPI programs rarely issue), probe and matched probe
+//! (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
 //! into every lane's head copy and the tail table (block RAM has no reset), while the
 //! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
 //! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
@@ -131,7 +133,7 @@ use crate::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
 };
-use crate::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
+use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
 use crate::table_ram::TableRam;
 use crate::trees::bits_to_hold;
@@ -181,11 +183,12 @@ const C_RESPOND: u64 = 6;
 /// The flush's clearing pass: one word of every bank (every lane's head copy and the
 /// tails) a cycle.
 const C_FLUSH: u64 = 7;
-/// A cancel's third cycle: the receive the search found (slot in `alloc`, its list and
-/// links in the unlink unit's second stage, loaded in `C_SELECT`) leaves its list.
+/// After `C_SELECT`: the receive the scan found (slot in `alloc`, its list and links in
+/// the unlink unit's second stage) leaves its list.
 const C_UNLINK: u64 = 8;
-/// A cancel's second cycle: the search's lowest hit, registered one-hot in
-/// `cancel_first`, selects the receive's list and links into the unlink's second stage.
+/// After a cancel's scan (`C_CANCEL`) found the receive (`alloc`, and lane 0's
+/// `ln_slot`): its list and links, read by that pointer, go into the unlink's second
+/// stage.
 const C_SELECT: u64 = 9;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -238,6 +241,14 @@ pub struct ThreadArray {
     lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
     lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
+    lanes16: Constant<Bits<16>>,
+    /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
+    lane_pointer1: Vec<Constant<Bits<16>>>,
+    /// A cancel's last scan cycle: `ceil(D / n) + 1` (its steps, then the last read's
+    /// compare, then its hits).
+    scan_last: Constant<Bits<16>>,
+    /// Its steps, `ceil(D / n)`.
+    scan_steps: Constant<Bits<16>>,
     bin_mask: Constant<Bits<16>>,
     any_src_base: Constant<Bits<16>>,
     any_tag_base: Constant<Bits<16>>,
@@ -353,7 +364,6 @@ pub struct ThreadArray {
     st_handle: Vec<DFF<Bits<32>>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
-    d_handle: Vec<DFF<Bits<32>>>,
     d_label: Vec<DFF<Bits<32>>>,
     d_seq: Vec<DFF<Bits<32>>>,
     d_list: Vec<DFF<Bits<16>>>,
@@ -366,14 +376,18 @@ pub struct ThreadArray {
     /// its mux, not a compare of the link with 0 in front of it.
     d_has_next: Vec<DFF<Bit>>,
     d_has_prev: Vec<DFF<Bit>>,
-    /// Per slot: it is valid and holds the handle on the command port, registered every
-    /// cycle, so a cancel's search starts from registers (the compare is in the cycle
-    /// that accepts it, nothing changes the table while it waits, and the compare's
-    /// operand is the command port's, registered upstream).
-    d_cancel_match: Vec<DFF<Bit>>,
-    /// The lowest of those hits, one-hot, registered by the search: the prefix OR that
-    /// finds it and the select of its list and links are in different cycles.
-    cancel_first: Vec<DFF<Bit>>,
+    /// A cancel's scan (module docs): the cycle count in `C_CANCEL`, the first slot
+    /// (lane 0's) of the step presented to the RAMs, of the step read out, and of the
+    /// step whose compares are in `scan_hit`; whether a step was presented and read.
+    scan_at: DFF<Bits<16>>,
+    scan_base: DFF<Bits<16>>,
+    scan_data_base: DFF<Bits<16>>,
+    scan_hit_base: DFF<Bits<16>>,
+    scan_data_active: DFF<Bit>,
+    /// Per lane: the slot it read holds the cancel's handle and is valid.
+    scan_hit: Vec<DFF<Bit>>,
+    /// A hit was found (its pointer in `alloc`).
+    scan_found: DFF<Bit>,
     // The lanes.
     ln_valid: Vec<DFF<Bit>>,
     ln_comm: Vec<DFF<Bits<16>>>,
@@ -486,14 +500,12 @@ pub struct ThreadArray {
     /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
     run_last_has_next: Select<1>,
     free_slot: LowestSet,
-    cancel_slot: LowestSet,
-    /// The found receive's list and links, by the search's registered one-hot first hit
-    /// (no pointer to encode and decode between the search and its registers).
-    cancel_list: OneHotSelect<16>,
-    cancel_prev_of: OneHotSelect<16>,
-    cancel_next_of: OneHotSelect<16>,
-    cancel_has_prev_of: OneHotSelect<1>,
-    cancel_has_next_of: OneHotSelect<1>,
+    /// The lowest lane whose scanned slot hit.
+    cancel_lane: LowestSet,
+    /// The valid flag of the slot each lane read last cycle in a cancel's scan.
+    scan_valid: Select<1>,
+    /// The found receive's list, by pointer (its links are lane 0's reads).
+    cancel_list: Select<16>,
     /// The unmatched messages' ranks; their fields packed in the tail's first cycle and
     /// rotated onto the UMQ's block ports by its count in the second.
     umq_rank: PrefixCount,
@@ -559,6 +571,8 @@ pub struct ThreadArray {
     /// `w_new_run` when the entry read is the new candidate.
     w_new_run_low: Vec<Signal<Local, Bits<16>>>,
     g_shared: Signal<Local, Bit>,
+    /// A cancel's found receive: kept in `alloc`, or the lowest hit of this cycle.
+    w_scan_ptr: Signal<Local, Bits<16>>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
     /// The unlink's second stage writes this cycle.
@@ -718,6 +732,10 @@ impl ThreadArray {
             lane_bit: (0..n).map(|i| k(1 << i)).collect(),
             lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
             lanes: k(n as u64),
+            lanes16: k(n as u64),
+            lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
+            scan_last: k(d.div_ceil(n) as u64 + 1),
+            scan_steps: k(d.div_ceil(n) as u64),
             bin_mask: k(bins - 1),
             any_src_base: k(bins),
             any_tag_base: k(2 * bins),
@@ -813,7 +831,6 @@ impl ThreadArray {
             st_tag: dffs(n),
             st_handle: dffs(n),
             d_valid: dffs(d),
-            d_handle: dffs(d),
             d_label: dffs(d),
             d_seq: dffs(d),
             d_list: dffs(d),
@@ -822,8 +839,13 @@ impl ThreadArray {
             d_taken: dffs(d),
             d_has_next: dffs(d),
             d_has_prev: dffs(d),
-            d_cancel_match: dffs(d),
-            cancel_first: dffs(d),
+            scan_at: Default::default(),
+            scan_base: Default::default(),
+            scan_data_base: Default::default(),
+            scan_hit_base: Default::default(),
+            scan_data_active: Default::default(),
+            scan_hit: dffs(n),
+            scan_found: Default::default(),
             ln_valid: dffs(n),
             ln_comm: dffs(n),
             ln_src: dffs(n),
@@ -885,12 +907,9 @@ impl ThreadArray {
             rd_has_next_of: Select::shared(d, n),
             run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
-            cancel_slot: LowestSet::new(d),
-            cancel_list: OneHotSelect::new(d, 1),
-            cancel_prev_of: OneHotSelect::new(d, 1),
-            cancel_next_of: OneHotSelect::new(d, 1),
-            cancel_has_prev_of: OneHotSelect::new(d, 1),
-            cancel_has_next_of: OneHotSelect::new(d, 1),
+            cancel_lane: LowestSet::new(n),
+            scan_valid: Select::shared(d, n),
+            cancel_list: Select::shared(d, 1),
             umq_rank: PrefixCount::new(n),
             pack_comm: Pack::new(n),
             pack_src: Pack::new(n),
@@ -940,6 +959,7 @@ impl ThreadArray {
             w_new_run: locals(n),
             w_new_run_low: locals(n),
             g_shared: Default::default(),
+            w_scan_ptr: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
             g_unlinking: Default::default(),
@@ -1073,7 +1093,13 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
-            st_end
+            st_end,
+            scan_at,
+            scan_base,
+            scan_data_base,
+            scan_hit_base,
+            scan_data_active,
+            scan_found
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
         for i in 0..self._lanes {
@@ -1098,20 +1124,13 @@ impl Logic for ThreadArray {
         }
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
-            self.d_handle[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
             self.d_seq[s].clock.next = self.clock.val();
             self.d_list[s].clock.next = self.clock.val();
             self.d_next[s].clock.next = self.clock.val();
             self.d_prev[s].clock.next = self.clock.val();
             self.d_taken[s].clock.next = self.clock.val();
-            self.d_cancel_match[s].clock.next = self.clock.val();
-            self.cancel_first[s].clock.next = self.clock.val();
-            self.cancel_first[s].d.next = self.cancel_first[s].q.val();
-            self.d_cancel_match[s].d.next =
-                self.d_valid[s].q.val() & (self.d_handle[s].q.val() == self.cmd_handle.val());
             self.d_valid[s].d.next = self.d_valid[s].q.val();
-            self.d_handle[s].d.next = self.d_handle[s].q.val();
             self.d_label[s].d.next = self.d_label[s].q.val();
             self.d_seq[s].d.next = self.d_seq[s].q.val();
             self.d_list[s].d.next = self.d_list[s].q.val();
@@ -1125,6 +1144,7 @@ impl Logic for ThreadArray {
             self.s_take[s].next = false;
             // The tables every lane reads by pointer.
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
+            self.scan_valid.entries[s].next = self.d_valid[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
             self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
@@ -1133,12 +1153,7 @@ impl Logic for ThreadArray {
             self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
             self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
             self.cancel_list.entries[s].next = self.d_list[s].q.val();
-            self.cancel_prev_of.entries[s].next = self.d_prev[s].q.val();
-            self.cancel_next_of.entries[s].next = self.d_next[s].q.val();
-            self.cancel_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
-            self.cancel_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
             self.free_slot.bits[s].next = !self.d_valid[s].q.val();
-            self.cancel_slot.bits[s].next = self.d_cancel_match[s].q.val();
         }
         for i in 0..self._lanes {
             self.ln_valid[i].clock.next = self.clock.val();
@@ -1230,7 +1245,18 @@ impl Logic for ThreadArray {
             // one edge before the answer is valid (the block ends in the cycle after the
             // last take at the earliest), which is the edge the registered read needs.
             self.dr_handle[i].read_address.next = self.ln_slot[i].q.val();
+            if self.state.q.val() == self.c_cancel.val() {
+                self.dr_handle[i].read_address.next = self.scan_base.q.val() + self.lane_pointer1[i].val();
+            }
             self.lane_recv[i].next = self.dr_handle[i].read_data.val();
+            // A cancel's scan: the slot this lane read last cycle holds the handle and
+            // is valid (registered, so the lowest hit is chosen from flops).
+            self.scan_valid.pointers[i].next = self.scan_data_base.q.val() + self.lane_pointer1[i].val();
+            self.scan_hit[i].clock.next = self.clock.val();
+            self.scan_hit[i].d.next = self.scan_data_active.q.val()
+                & self.scan_valid.values[i].val().any()
+                & (self.dr_handle[i].read_data.val() == self.handle.q.val());
+            self.cancel_lane.bits[i].next = self.scan_hit[i].q.val();
             self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
             self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
@@ -1679,12 +1705,17 @@ impl Logic for ThreadArray {
                 self.g_more.next = true;
             }
         }
-        for s in 0..self._descriptors {
-            self.cancel_list.selects[s].next = self.cancel_first[s].q.val();
-            self.cancel_prev_of.selects[s].next = self.cancel_first[s].q.val();
-            self.cancel_next_of.selects[s].next = self.cancel_first[s].q.val();
-            self.cancel_has_prev_of.selects[s].next = self.cancel_first[s].q.val();
-            self.cancel_has_next_of.selects[s].next = self.cancel_first[s].q.val();
+        self.cancel_list.pointers[0].next = self.alloc.q.val();
+        // The scan's pipeline: a step's slots are presented, read out a cycle later, and
+        // their compares are in `scan_hit` the cycle after.
+        self.scan_data_active.d.next =
+            (self.state.q.val() == self.c_cancel.val()) & (self.scan_at.q.val() < self.scan_steps.val());
+        self.scan_data_base.d.next = self.scan_base.q.val();
+        self.scan_hit_base.d.next = self.scan_data_base.q.val();
+        // The lowest hit of the step in `scan_hit`, as a pointer (lane `i`'s slot + 1).
+        self.w_scan_ptr.next = self.scan_hit_base.q.val() + self.cancel_lane.pointer.val();
+        if self.scan_found.q.val() {
+            self.w_scan_ptr.next = self.alloc.q.val();
         }
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
@@ -1747,13 +1778,15 @@ impl Logic for ThreadArray {
             self.ur_front[b].d.next = self.u_front[b].val();
             self.ur_back[b].d.next = self.u_back[b].val();
             if self.state.q.val() == self.c_select.val() {
+                // The found receive's links: lane 0's reads by its `ln_slot`, which the
+                // scan set (no lane is walking).
                 self.ur_en[b].d.next =
                     (self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val();
                 self.ur_list[b].d.next = self.cancel_list.values[0].val();
-                self.ur_prev[b].d.next = self.cancel_prev_of.values[0].val();
-                self.ur_next[b].d.next = self.cancel_next_of.values[0].val();
-                self.ur_has_prev[b].d.next = self.cancel_has_prev_of.values[0].val().any();
-                self.ur_has_next[b].d.next = self.cancel_has_next_of.values[0].val().any();
+                self.ur_prev[b].d.next = self.rd_prev_of.values[0].val();
+                self.ur_next[b].d.next = self.rd_next_of.values[0].val();
+                self.ur_has_prev[b].d.next = self.rd_has_prev_of.values[0].val().any();
+                self.ur_has_next[b].d.next = self.rd_has_next_of.values[0].val().any();
                 self.ur_front[b].d.next = self.alloc.q.val();
                 self.ur_back[b].d.next = self.alloc.q.val();
             }
@@ -1870,6 +1903,9 @@ impl Logic for ThreadArray {
                     self.clear_at.d.next = self.zero16.val();
                     self.state.d.next = self.c_flush.val();
                 } else if self.cmd_op.val() == self.op_cancel.val() {
+                    self.scan_at.d.next = self.zero16.val();
+                    self.scan_base.d.next = self.zero16.val();
+                    self.scan_found.d.next = false;
                     self.state.d.next = self.c_cancel.val();
                 } else if (self.cmd_op.val() == self.op_probe.val())
                     | (self.cmd_op.val() == self.op_matched_probe.val())
@@ -1965,7 +2001,6 @@ impl Logic for ThreadArray {
             for s in 0..self._descriptors {
                 if self.alloc.q.val() == self.slot1[s].val() {
                     self.d_valid[s].d.next = true;
-                    self.d_handle[s].d.next = self.handle.q.val();
                     self.d_label[s].d.next = self.label.q.val() + self.one32.val();
                     self.d_seq[s].d.next = self.post_seq.q.val();
                     self.d_list[s].d.next = self.post_list.q.val();
@@ -1997,25 +2032,31 @@ impl Logic for ThreadArray {
             self.kind.d.next = self.r_queued.val();
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_cancel.val() {
-            // The search's lowest hit; its list and links are selected in the next cycle
-            // and it leaves its list in the one after, each from registers.
-            self.alloc.d.next = self.cancel_slot.pointer.val();
-            for s in 0..self._descriptors {
-                self.cancel_first[s].d.next = self.cancel_slot.first[s].val();
+            // The scan (module docs): the first hit is kept; once the last step's
+            // compares are in, the found receive's list and links are read by its pointer
+            // in the next cycle (lane 0's reads) and it leaves its list in the one after.
+            self.scan_at.d.next = self.scan_at.q.val() + self.one16.val();
+            self.scan_base.d.next = self.scan_base.q.val() + self.lanes16.val();
+            if self.cancel_lane.found.val() {
+                self.scan_found.d.next = true;
             }
-            if self.cancel_slot.found.val() {
-                self.last_valid.d.next = false;
-                self.kind.d.next = self.r_cancelled.val();
-                self.state.d.next = self.c_select.val();
-            } else {
-                self.kind.d.next = self.r_not_found.val();
-                self.state.d.next = self.c_respond.val();
+            self.alloc.d.next = self.w_scan_ptr.val();
+            if self.scan_at.q.val() == self.scan_last.val() {
+                if self.scan_found.q.val() | self.cancel_lane.found.val() {
+                    self.ln_slot[0].d.next = self.w_scan_ptr.val();
+                    self.last_valid.d.next = false;
+                    self.kind.d.next = self.r_cancelled.val();
+                    self.state.d.next = self.c_select.val();
+                } else {
+                    self.kind.d.next = self.r_not_found.val();
+                    self.state.d.next = self.c_respond.val();
+                }
             }
         } else if self.state.q.val() == self.c_select.val() {
             self.state.d.next = self.c_unlink.val();
         } else if self.state.q.val() == self.c_unlink.val() {
             for s in 0..self._descriptors {
-                if self.cancel_first[s].q.val() {
+                if self.alloc.q.val() == self.slot1[s].val() {
                     self.d_valid[s].d.next = false;
                     self.d_taken[s].d.next = false;
                 }

@@ -58,9 +58,9 @@
 //! The block answers at `E + 1 + max(1, R, 2 if a message is unmatched)`. Single
 //! operations: a receive that matches an unexpected message, or finds the table full,
 //! answers at `A + 2` (one CAM search); one that is queued at `A + 3` (the list's tail is
-//! read, then the descriptor written); a cancel at `A + 4` (the compares by handle, the
-//! lowest hit, its list and links, the unlink: each from registers), or `A + 2` when
-//! nothing is found; probes at `A + 2`.
+//! read, then the descriptor written); a cancel at `A + 5 + S` when it finds its
+//! receive, `A + 3 + S` when not, where `S = ceil(D / threads)` is its scan of the
+//! descriptors' handles ([`cancel_latency`]); probes at `A + 2`.
 
 use super::{BlockTrace, Path};
 use crate::ops::Outcome;
@@ -76,12 +76,23 @@ pub fn post_latency(outcome: &Outcome) -> u64 {
 /// Cycles from acceptance to answer of a probe.
 pub const SEARCH_LATENCY: u64 = 2;
 
-/// Cycles from acceptance to answer of a cancel that finds its receive: the compares by
-/// handle, the lowest hit (a prefix OR over the slots), the select of its list and links,
-/// then the unlink, each a cycle from registers. The lowest hit and the select were one
-/// cycle until the cancel's path limited 1- and 2-lane arrays and every array without
-/// the fast path (a prefix OR then an AND-OR over all slots, both `log D` deep).
-pub const CANCEL_LATENCY: u64 = 4;
+/// Cycles from acceptance to answer of a cancel. It scans the descriptors' handles in
+/// the lanes' RAM copies, one slot per lane a cycle, so `S = ceil(D / threads)` cycles
+/// present the slots; the last read and its compares take a cycle each, then the lowest
+/// hit is known (`S + 2`). A cancel that found its receive selects its list and links
+/// (lane 0's reads of the slot) and unlinks it, a cycle each, and answers in the next:
+/// `S + 5`; one that found nothing answers at `S + 3`. Every slot's handle compared in
+/// the cycle of acceptance (registers and a 32-bit compare per descriptor) answered at
+/// 4 and 2 but took about 5,000 of the 4-lane array's LUT4s at 128 descriptors, for an
+/// operation MPI programs rarely issue.
+pub fn cancel_latency(descriptors: usize, threads: usize, found: bool) -> u64 {
+    let scan = descriptors.div_ceil(threads.max(1)) as u64;
+    if found {
+        scan + 5
+    } else {
+        scan + 3
+    }
+}
 
 /// Cycles from acceptance to answer of a flush: a clearing pass writes one word of every
 /// head and tail bank a cycle (list `l` is word `l / banks` of bank `l mod banks`, so the

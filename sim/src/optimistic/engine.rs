@@ -3,7 +3,7 @@
 //! to `threads` consecutive arrivals (one per lane) — [`commands`] cuts a stream the way
 //! both sides do.
 
-use super::cost::{block_latency, flush_latency, head_banks, post_latency, CANCEL_LATENCY, SEARCH_LATENCY};
+use super::cost::{block_latency, cancel_latency, flush_latency, head_banks, post_latency, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
 use crate::cycle::check_fits;
 use crate::ops::{Op, Outcome};
@@ -104,7 +104,11 @@ impl OptimisticEngine {
                 };
                 let latency = match op {
                     Op::PostRecv { .. } => post_latency(&outcome),
-                    Op::Cancel { .. } if matches!(outcome, Outcome::Cancelled { .. }) => CANCEL_LATENCY,
+                    Op::Cancel { .. } => {
+                        let cfg = self.matcher.config();
+                        let found = matches!(outcome, Outcome::Cancelled { .. });
+                        cancel_latency(cfg.descriptors, cfg.threads, found)
+                    }
                     Op::Flush => {
                         let cfg = self.matcher.config();
                         flush_latency(cfg.bins, head_banks(cfg.threads, cfg.bins))
@@ -142,10 +146,11 @@ mod tests {
         let spec = RecvSpec::exact(Envelope::new(0, 1, 2));
         let a = e.apply(&[Op::PostRecv { recv: RecvId(1), spec }]).unwrap();
         assert_eq!((a.outcomes[0], a.accepted, a.responded), (Outcome::Queued, 0, 3));
+        // A cancel scans 8 descriptors on 4 lanes in 2 cycles.
         let b = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
-        assert_eq!((b.accepted, b.responded), (4, 8));
+        assert_eq!((b.accepted, b.responded), (4, 4 + 2 + 5));
         let c = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
-        assert_eq!((c.outcomes[0], c.accepted, c.responded), (Outcome::NotFound, 9, 11));
+        assert_eq!((c.outcomes[0], c.accepted, c.responded), (Outcome::NotFound, 12, 12 + 2 + 3));
         assert!(e.apply(&[Op::Cancel { recv: RecvId(1) }, Op::Cancel { recv: RecvId(1) }]).is_err());
     }
 }
