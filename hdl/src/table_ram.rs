@@ -15,11 +15,13 @@
 //! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.4 ns
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
-//! 16 to 64 bits. A table whose reads nothing compares in the next cycle (a lane's
-//! handles, read only for its answer) asks for LUT RAM only up to
-//! [`LUT_RAM_WORDS_READ_LATE`] words ([`TableRam::read_late`]): above that, block RAM's
-//! late answer costs no clock, and at 4 lanes of 128 descriptors the handle copies took
-//! about 1,900 LUT4s of LUT RAM and its read muxes.
+//! 16 to 64 bits. A table whose reads take a short path into a register (a lane's
+//! handles: its answer, and a cancel's scan, one equality into a flip-flop; lane 0's
+//! sequence ids, a mux into a register), not the walk's compares and choices, asks for
+//! LUT RAM only up to [`LUT_RAM_WORDS_READ_LATE`] words ([`TableRam::read_late`]):
+//! above that, block RAM's 4.26 ns leave the rest of a 10 ns cycle to that short path,
+//! and at 4 lanes of 128 descriptors the handle copies took about 1,900 LUT4s of LUT RAM
+//! and its read muxes.
 //! The words start at zero in simulation; the thread array uses what it reads from its
 //! descriptor copies only at slots written since.
 
@@ -79,7 +81,7 @@ impl<const W: usize> TableRam<W> {
         Self::new(bits_to_hold(slots.max(1) - 1).max(*TABLE_ADDRESS_BITS.start()))
     }
 
-    /// A table whose reads nothing compares in the next cycle: block RAM above
+    /// A table whose reads take a short path into a register: block RAM above
     /// [`LUT_RAM_WORDS_READ_LATE`] words.
     pub fn read_late(mut self) -> Self {
         self._lut_ram_words = LUT_RAM_WORDS_READ_LATE;

@@ -461,8 +461,9 @@ pub struct ThreadArray {
     /// Each lane's copy of the descriptors' fixed fields (written together at posting,
     /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
     /// walk's read stage presents its pointer and the registered read is the compare
-    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer only
-    /// (so in block RAM above 64 descriptors: [`TableRam::read_late`]). What a
+    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer and by
+    /// a cancel's scan, whose compare goes straight into a register (so in block RAM
+    /// above 64 descriptors: [`TableRam::read_late`]). What a
     /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
     /// flag, a register read in which pointer 0 reads 0.
     dr_comm: Vec<TableRam<16>>,
@@ -473,6 +474,7 @@ pub struct ThreadArray {
     dr_label: Vec<TableRam<32>>,
     dr_handle: Vec<TableRam<32>>,
     /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
+    /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
     dr_seq0: TableRam<32>,
     umq_cam: SingleCycleCam,
     // Parallel reads (one port per lane unless said).
@@ -891,7 +893,7 @@ impl ThreadArray {
             dr_tag_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
             dr_label: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
             dr_handle: (0..n).map(|_| TableRam::for_pointers(d).read_late()).collect(),
-            dr_seq0: TableRam::for_pointers(d),
+            dr_seq0: TableRam::for_pointers(d).read_late(),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
@@ -1713,7 +1715,10 @@ impl Logic for ThreadArray {
         self.scan_data_base.d.next = self.scan_base.q.val();
         self.scan_hit_base.d.next = self.scan_data_base.q.val();
         // The lowest hit of the step in `scan_hit`, as a pointer (lane `i`'s slot + 1).
-        self.w_scan_ptr.next = self.scan_hit_base.q.val() + self.cancel_lane.pointer.val();
+        // Masked: the pointer goes into `alloc` and from there into the links, whose loop
+        // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
+        self.w_scan_ptr.next =
+            (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
         if self.scan_found.q.val() {
             self.w_scan_ptr.next = self.alloc.q.val();
         }
