@@ -573,7 +573,7 @@ pub struct ThreadArray {
     /// `w_new_run` when the entry read is the new candidate.
     w_new_run_low: Vec<Signal<Local, Bits<16>>>,
     g_shared: Signal<Local, Bit>,
-    /// A cancel's found receive: kept in `alloc`, or the lowest hit of this cycle.
+    /// The lowest hit of a cancel's scan step in `scan_hit`, as a pointer.
     w_scan_ptr: Signal<Local, Bits<16>>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
@@ -1719,9 +1719,6 @@ impl Logic for ThreadArray {
         // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
         self.w_scan_ptr.next =
             (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
-        if self.scan_found.q.val() {
-            self.w_scan_ptr.next = self.alloc.q.val();
-        }
         // Every lane's neighbours are read by its own pointer while the banks arbitrate;
         // the grant then picks one lane's with an AND-OR, so the arbitration and the
         // D-way read are side by side, not in series.
@@ -2042,13 +2039,18 @@ impl Logic for ThreadArray {
             // in the next cycle (lane 0's reads) and it leaves its list in the one after.
             self.scan_at.d.next = self.scan_at.q.val() + self.one16.val();
             self.scan_base.d.next = self.scan_base.q.val() + self.lanes16.val();
-            if self.cancel_lane.found.val() {
+            // `alloc` is written by the first hit only, never from itself through a mux
+            // (which hid its narrow pointer from synthesis: every link register widened).
+            if self.cancel_lane.found.val() & !self.scan_found.q.val() {
                 self.scan_found.d.next = true;
+                self.alloc.d.next = self.w_scan_ptr.val();
             }
-            self.alloc.d.next = self.w_scan_ptr.val();
             if self.scan_at.q.val() == self.scan_last.val() {
                 if self.scan_found.q.val() | self.cancel_lane.found.val() {
                     self.ln_slot[0].d.next = self.w_scan_ptr.val();
+                    if self.scan_found.q.val() {
+                        self.ln_slot[0].d.next = self.alloc.q.val();
+                    }
                     self.last_valid.d.next = false;
                     self.kind.d.next = self.r_cancelled.val();
                     self.state.d.next = self.c_select.val();
