@@ -376,9 +376,9 @@ pub struct ThreadArray {
     /// its mux, not a compare of the link with 0 in front of it.
     d_has_next: Vec<DFF<Bit>>,
     d_has_prev: Vec<DFF<Bit>>,
-    /// A cancel's scan (module docs): the cycle count in `C_CANCEL`, the first slot
-    /// (lane 0's) of the step presented to the RAMs, of the step read out, and of the
-    /// step whose compares are in `scan_hit`; whether a step was presented and read.
+    /// A cancel's scan (module docs): its cycles in `C_CANCEL`; the first slot (lane
+    /// 0's) of the step presented to the RAMs, of the step read out, and of the step
+    /// whose compares are in `scan_hit`; whether the step read out is one of its steps.
     scan_at: DFF<Bits<16>>,
     scan_base: DFF<Bits<16>>,
     scan_data_base: DFF<Bits<16>>,
