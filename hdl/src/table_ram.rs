@@ -15,13 +15,10 @@
 //! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.4 ns
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
-//! 16 to 64 bits. A table whose reads take a short path into a register (a lane's
-//! handles: its answer, and a cancel's scan, one equality into a flip-flop; lane 0's
-//! sequence ids, a mux into a register), not the walk's compares and choices, asks for
-//! LUT RAM only up to [`LUT_RAM_WORDS_READ_LATE`] words ([`TableRam::read_late`]):
-//! above that, block RAM's 4.26 ns leave the rest of a 10 ns cycle to that short path,
-//! and at 4 lanes of 128 descriptors the handle copies took about 1,900 LUT4s of LUT RAM
-//! and its read muxes.
+//! 16 to 64 bits. A user of many tables can lower the limit ([`TableRam::lut_ram_up_to`]):
+//! the thread array's per-lane descriptor copies are block RAM above 64 words, because
+//! with LUT RAM its default tables do not fit the ECP5-85
+//! ([`crate::thread_array::COPY_LUT_RAM_WORDS`]).
 //! The words start at zero in simulation; the thread array uses what it reads from its
 //! descriptor copies only at slots written since.
 
@@ -33,9 +30,6 @@ pub const TABLE_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=16;
 
 /// Tables this deep or shallower ask for LUT RAM (module docs).
 pub const LUT_RAM_WORDS: usize = 256;
-
-/// The same for a table read late (module docs): four 16-word LUT RAMs deep.
-pub const LUT_RAM_WORDS_READ_LATE: usize = 64;
 
 #[derive(LogicBlock)]
 pub struct TableRam<const W: usize> {
@@ -81,10 +75,9 @@ impl<const W: usize> TableRam<W> {
         Self::new(bits_to_hold(slots.max(1) - 1).max(*TABLE_ADDRESS_BITS.start()))
     }
 
-    /// A table whose reads take a short path into a register: block RAM above
-    /// [`LUT_RAM_WORDS_READ_LATE`] words.
-    pub fn read_late(mut self) -> Self {
-        self._lut_ram_words = LUT_RAM_WORDS_READ_LATE;
+    /// Asks for LUT RAM only up to `words` words, block RAM beyond (module docs).
+    pub fn lut_ram_up_to(mut self, words: usize) -> Self {
+        self._lut_ram_words = words;
         self
     }
 
@@ -155,12 +148,12 @@ mod tests {
         assert!(text.contains("ram_style = \"distributed\""), "{text}");
         let Verilog::Custom(text) = TableRam::<16>::new(9).hdl() else { panic!("custom Verilog") };
         assert!(text.contains("reg [15:0] mem[0:511]") && !text.contains("ram_style"), "{text}");
-        // Read late: LUT RAM up to 64 words, block RAM beyond.
-        let Verilog::Custom(text) = TableRam::<32>::for_pointers(64).read_late().hdl() else {
+        // A lowered limit: LUT RAM up to 64 words, block RAM beyond.
+        let Verilog::Custom(text) = TableRam::<32>::for_pointers(64).lut_ram_up_to(64).hdl() else {
             panic!("custom Verilog")
         };
         assert!(text.contains("ram_style = \"distributed\""), "{text}");
-        let Verilog::Custom(text) = TableRam::<32>::for_pointers(128).read_late().hdl() else {
+        let Verilog::Custom(text) = TableRam::<32>::for_pointers(128).lut_ram_up_to(64).hdl() else {
             panic!("custom Verilog")
         };
         assert!(text.contains("reg [31:0] mem[0:127]") && !text.contains("ram_style"), "{text}");

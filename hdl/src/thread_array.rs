@@ -12,8 +12,10 @@
 //!   because any lane may take any slot in the same cycle and the tail unlinks several
 //!   receives at once. What a walk reads and never changes after posting — envelope,
 //!   wildcard flags, label, handle — is also kept in a RAM per lane ([`TableRam`],
-//!   written in all copies together at posting): a lane selects its descriptor by
-//!   pointer in its own RAM, whose registered read is the compare stage's entry, and
+//!   written in all copies together at posting; LUT RAM, and block RAM above
+//!   [`COPY_LUT_RAM_WORDS`] descriptors but for the wildcard flags): a lane selects its
+//!   descriptor by pointer in its own RAM, whose registered read is the compare stage's
+//!   entry, and
 //!   compares the envelope once. Read through a `D`-way mux per lane and field instead,
 //!   these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with 32 descriptors
 //!   on an ECP5; a RAM read takes no logic. Only
@@ -462,8 +464,8 @@ pub struct ThreadArray {
     /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
     /// walk's read stage presents its pointer and the registered read is the compare
     /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer and by
-    /// a cancel's scan, whose compare goes straight into a register (so in block RAM
-    /// above 64 descriptors: [`TableRam::read_late`]). What a
+    /// a cancel's scan. LUT RAM up to [`COPY_LUT_RAM_WORDS`] words, block RAM beyond
+    /// ([`descriptor_copy`]). What a
     /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
     /// flag, a register read in which pointer 0 reads 0.
     dr_comm: Vec<TableRam<16>>,
@@ -677,6 +679,20 @@ fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
     Constant::new(value.to_bits())
 }
 
+/// Each lane's descriptor copies are LUT RAM up to this many words and block RAM beyond.
+/// LUT RAM's word is in a flip-flop 0.4 ns after the clock, a DP16KD's 4.26 ns, in front
+/// of the walk's compare stage ([`crate::table_ram`]); but at the default 128 descriptors
+/// the 4-lane array's LUT RAM copies and their read muxes left it at 87,617 LUT4s, 105 %
+/// of the ECP5-85, and in block RAM it maps to 81,105 and routes (README, thread array).
+/// The one-bit wildcard flags stay LUT RAM at any depth: a few LUTs, where a DP16KD each
+/// would hold 128 bits of its 18 Kbit.
+pub const COPY_LUT_RAM_WORDS: usize = 64;
+
+/// A lane's copy of one descriptor field, a word a slot (module docs, storage).
+fn descriptor_copy<const W: usize>(descriptors: usize) -> TableRam<W> {
+    TableRam::for_pointers(descriptors).lut_ram_up_to(COPY_LUT_RAM_WORDS)
+}
+
 fn dffs<T: Synth>(count: usize) -> Vec<DFF<T>> {
     (0..count).map(|_| Default::default()).collect()
 }
@@ -886,14 +902,14 @@ impl ThreadArray {
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
-            dr_comm: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_src: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_tag: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_comm: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_src: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_tag: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_src_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
             dr_tag_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_label: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_handle: (0..n).map(|_| TableRam::for_pointers(d).read_late()).collect(),
-            dr_seq0: TableRam::for_pointers(d).read_late(),
+            dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_handle: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_seq0: descriptor_copy(d),
             umq_cam: SingleCycleCam::with_registered_search(u, rot),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
