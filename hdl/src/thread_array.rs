@@ -683,7 +683,8 @@ fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
 /// LUT RAM's word is in a flip-flop 0.4 ns after the clock, a DP16KD's 4.26 ns, in front
 /// of the walk's compare stage ([`crate::table_ram`]); but at the default 128 descriptors
 /// the 4-lane array's LUT RAM copies and their read muxes left it at 87,617 LUT4s, 105 %
-/// of the ECP5-85, and in block RAM it maps to 81,105 and routes (README, thread array).
+/// of the ECP5-85, which cannot place it; in block RAM it maps to 81,105 and places, but
+/// does not route (the wires it lacks are the per-slot flags' reads: README, thread array).
 /// The one-bit wildcard flags stay LUT RAM at any depth: a few LUTs, where a DP16KD each
 /// would hold 128 bits of its 18 Kbit.
 pub const COPY_LUT_RAM_WORDS: usize = 64;
