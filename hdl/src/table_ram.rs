@@ -15,7 +15,7 @@
 //! routed critical path started there), where a LUT RAM's word is in a flip-flop 0.4 ns
 //! after it. Left to itself, yosys put the 32-bit fields of 64-word tables in DP16KDs.
 //! Larger tables keep the tools' choice, block RAM, since LUT RAM grows by a LUT per
-//! 16 to 64 bits. A user of many tables can lower the limit ([`TableRam::lut_ram_up_to`]):
+//! 16 to 64 bits. A caller can lower the limit ([`TableRam::lut_ram_up_to`]):
 //! the thread array's per-lane descriptor copies are block RAM above 64 words, because
 //! with LUT RAM its default tables do not fit the ECP5-85
 //! ([`crate::thread_array::COPY_LUT_RAM_WORDS`]).

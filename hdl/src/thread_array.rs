@@ -15,10 +15,9 @@
 //!   written in all copies together at posting; LUT RAM, and block RAM above
 //!   [`COPY_LUT_RAM_WORDS`] descriptors but for the wildcard flags): a lane selects its
 //!   descriptor by pointer in its own RAM, whose registered read is the compare stage's
-//!   entry, and
-//!   compares the envelope once. Read through a `D`-way mux per lane and field instead,
-//!   these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with 32 descriptors
-//!   on an ECP5; a RAM read takes no logic. Only
+//!   entry, and compares the envelope once. Read through a `D`-way mux per lane and
+//!   field instead, these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with
+//!   32 descriptors on an ECP5; a RAM read takes no logic. Only
 //!   the link and the flags are still read through a mux tree ([`crate::select`]),
 //!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
 //!   candidate's id is a register beside the candidate and the fast path's run compares
