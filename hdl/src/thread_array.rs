@@ -245,12 +245,11 @@ pub struct ThreadArray {
     lanes16: Constant<Bits<16>>,
     /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
     lane_pointer1: Vec<Constant<Bits<16>>>,
-    /// `scan_base` in a cancel's last scan cycle, `(ceil(D / n) + 1) n` (its steps, then
-    /// the last read's compare, then its hits): `scan_base` counts its cycles, `n` a
-    /// cycle, so no counter of its own does.
-    scan_last_base: Constant<Bits<16>>,
-    /// `scan_base` past its steps, `ceil(D / n) n`.
-    scan_end_base: Constant<Bits<16>>,
+    /// A cancel's last scan cycle: `ceil(D / n) + 1` (its steps, then the last read's
+    /// compare, then its hits).
+    scan_last: Constant<Bits<16>>,
+    /// Its steps, `ceil(D / n)`.
+    scan_steps: Constant<Bits<16>>,
     bin_mask: Constant<Bits<16>>,
     any_src_base: Constant<Bits<16>>,
     any_tag_base: Constant<Bits<16>>,
@@ -378,9 +377,10 @@ pub struct ThreadArray {
     /// its mux, not a compare of the link with 0 in front of it.
     d_has_next: Vec<DFF<Bit>>,
     d_has_prev: Vec<DFF<Bit>>,
-    /// A cancel's scan (module docs): the first slot (lane 0's) of the step presented to
-    /// the RAMs, of the step read out, and of the step whose compares are in `scan_hit`;
-    /// whether the step read out is one of its steps.
+    /// A cancel's scan (module docs): its cycles in `C_CANCEL`; the first slot (lane
+    /// 0's) of the step presented to the RAMs, of the step read out, and of the step
+    /// whose compares are in `scan_hit`; whether the step read out is one of its steps.
+    scan_at: DFF<Bits<16>>,
     scan_base: DFF<Bits<16>>,
     scan_data_base: DFF<Bits<16>>,
     scan_hit_base: DFF<Bits<16>>,
@@ -752,8 +752,8 @@ impl ThreadArray {
             lanes: k(n as u64),
             lanes16: k(n as u64),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
-            scan_last_base: k(((d.div_ceil(n) + 1) * n) as u64),
-            scan_end_base: k((d.div_ceil(n) * n) as u64),
+            scan_last: k(d.div_ceil(n) as u64 + 1),
+            scan_steps: k(d.div_ceil(n) as u64),
             bin_mask: k(bins - 1),
             any_src_base: k(bins),
             any_tag_base: k(2 * bins),
@@ -857,6 +857,7 @@ impl ThreadArray {
             d_taken: dffs(d),
             d_has_next: dffs(d),
             d_has_prev: dffs(d),
+            scan_at: Default::default(),
             scan_base: Default::default(),
             scan_data_base: Default::default(),
             scan_hit_base: Default::default(),
@@ -1111,6 +1112,7 @@ impl Logic for ThreadArray {
             fp_ready,
             cand_seq0,
             st_end,
+            scan_at,
             scan_base,
             scan_data_base,
             scan_hit_base,
@@ -1725,7 +1727,7 @@ impl Logic for ThreadArray {
         // The scan's pipeline: a step's slots are presented, read out a cycle later, and
         // their compares are in `scan_hit` the cycle after.
         self.scan_data_active.d.next =
-            (self.state.q.val() == self.c_cancel.val()) & (self.scan_base.q.val() < self.scan_end_base.val());
+            (self.state.q.val() == self.c_cancel.val()) & (self.scan_at.q.val() < self.scan_steps.val());
         self.scan_data_base.d.next = self.scan_base.q.val();
         self.scan_hit_base.d.next = self.scan_data_base.q.val();
         // The lowest hit of the step in `scan_hit`, as a pointer (lane `i`'s slot + 1).
@@ -1919,6 +1921,7 @@ impl Logic for ThreadArray {
                     self.clear_at.d.next = self.zero16.val();
                     self.state.d.next = self.c_flush.val();
                 } else if self.cmd_op.val() == self.op_cancel.val() {
+                    self.scan_at.d.next = self.zero16.val();
                     self.scan_base.d.next = self.zero16.val();
                     self.scan_found.d.next = false;
                     self.state.d.next = self.c_cancel.val();
@@ -1962,13 +1965,6 @@ impl Logic for ThreadArray {
                 }
             }
         } else if self.state.q.val() == self.c_block.val() {
-            // The tail's second cycle inserts. Its phase leaves 0 only once every lane is
-            // done, and a lane stays done until the block ends, so the insert does not
-            // wait for `g_done` (a lane's valid flag → the block's end → the insert's
-            // enable on every UMQ slot was the 4-lane array's critical path).
-            if self.tail_phase.q.val() == self.one2.val() {
-                self.umq_cam.block_valid.next = true;
-            }
             if self.g_done.val() {
                 // The tail: unlink rounds (above) until none is left; in its first cycle
                 // the UMQ places, in its second the insert.
@@ -1991,6 +1987,7 @@ impl Logic for ThreadArray {
                     }
                     self.tail_phase.d.next = self.one2.val();
                 } else if self.tail_phase.q.val() == self.one2.val() {
+                    self.umq_cam.block_valid.next = true;
                     self.tail_phase.d.next = self.two2.val();
                 }
                 self.g_finish.next = !self.g_more.val()
@@ -2056,6 +2053,7 @@ impl Logic for ThreadArray {
             // The scan (module docs): the first hit is kept; once the last step's
             // compares are in, the found receive's list and links are read by its pointer
             // in the next cycle (lane 0's reads) and it leaves its list in the one after.
+            self.scan_at.d.next = self.scan_at.q.val() + self.one16.val();
             self.scan_base.d.next = self.scan_base.q.val() + self.lanes16.val();
             // `alloc` is written by the first hit only, never from itself through a mux
             // (which hid its narrow pointer from synthesis: every link register widened).
@@ -2063,7 +2061,7 @@ impl Logic for ThreadArray {
                 self.scan_found.d.next = true;
                 self.alloc.d.next = self.w_scan_ptr.val();
             }
-            if self.scan_base.q.val() == self.scan_last_base.val() {
+            if self.scan_at.q.val() == self.scan_last.val() {
                 if self.scan_found.q.val() | self.cancel_lane.found.val() {
                     self.ln_slot[0].d.next = self.w_scan_ptr.val();
                     if self.scan_found.q.val() {
