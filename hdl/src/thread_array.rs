@@ -136,7 +136,7 @@ use crate::receive_engine::{
 };
 use crate::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::single_cycle_cam::SingleCycleCam;
-use crate::table_ram::TableRam;
+use crate::table_ram::{TableRam, LUT_RAM_WORDS};
 use crate::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
@@ -684,13 +684,15 @@ fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
 /// the 4-lane array's LUT RAM copies and their read muxes left it at 87,617 LUT4s, 105 %
 /// of the ECP5-85, which cannot place it; in block RAM it maps to 81,105 and places, but
 /// does not route (the wires it lacks are the per-slot flags' reads: README, thread array).
-/// The one-bit wildcard flags stay LUT RAM at any depth: a few LUTs, where a DP16KD each
-/// would hold 128 bits of its 18 Kbit.
+/// The one-bit wildcard flags keep the table's own limit (256 words): a few LUTs, where a
+/// DP16KD each would hold 128 bits of its 18 Kbit.
 pub const COPY_LUT_RAM_WORDS: usize = 64;
 
-/// A lane's copy of one descriptor field, a word a slot (module docs, storage).
+/// A lane's copy of one descriptor field, a word a slot (module docs, storage): LUT RAM
+/// up to [`COPY_LUT_RAM_WORDS`] words, a one-bit flag up to the table's own limit.
 fn descriptor_copy<const W: usize>(descriptors: usize) -> TableRam<W> {
-    TableRam::for_pointers(descriptors).lut_ram_up_to(COPY_LUT_RAM_WORDS)
+    let lut_ram_words = if W == 1 { LUT_RAM_WORDS } else { COPY_LUT_RAM_WORDS };
+    TableRam::for_pointers(descriptors).lut_ram_up_to(lut_ram_words)
 }
 
 fn dffs<T: Synth>(count: usize) -> Vec<DFF<T>> {
@@ -905,8 +907,8 @@ impl ThreadArray {
             dr_comm: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_src: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_tag: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_src_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
-            dr_tag_any: (0..n).map(|_| TableRam::for_pointers(d)).collect(),
+            dr_src_any: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_tag_any: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_handle: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_seq0: descriptor_copy(d),
