@@ -99,21 +99,21 @@ pub struct SingleCycleCam {
     insert_at: Signal<Local, Bits<INDEX_BITS>>,
     /// Per slot: it holds an entry the search matches.
     matches: Vec<Signal<Local, Bit>>,
-    /// A registered search's answer, the priority select's outputs over this cycle's
-    /// matches registered: the one-hot first hit (what the fields are selected by), the
-    /// prefix OR (the removal's shift) and the hit's pointer. Registering the raw matches
-    /// instead put the prefix OR and the field select in one cycle, two trees across the
-    /// whole CAM: with 64 entries that was the thread array's critical path (16.5 ns at 2
-    /// lanes, 14.3 of it wire), while the compares in front of the prefix sit beside
-    /// their slots.
+    /// The matches, registered: what a registered search of up to
+    /// [`FIRST_HIT_REGISTERED_ABOVE`] entries answers from (any other CAM has none).
+    matches_q: Vec<DFF<Bit>>,
+    /// A deeper registered search's answer: the priority select's outputs over this
+    /// cycle's matches, registered (the one-hot first hit, what the fields are selected
+    /// by; the prefix OR, the removal's shift; the hit's pointer), so each cycle crosses
+    /// the CAM once. Empty in any other CAM.
     first_q: Vec<DFF<Bit>>,
     reached_q: Vec<DFF<Bit>>,
-    pointer_q: DFF<Bits<16>>,
+    pointer_q: Vec<DFF<Bits<16>>>,
     /// Built with a registered search (a constant, so synthesis keeps one of the two).
     registered_search: Constant<Bit>,
     /// A registered search's `hit` and the condition of its `remove_first`: the OR of the
     /// matches (a tree), registered beside them, so the caller's enables and the removal's
-    /// shift start from a flip-flop (through the OR of registered matches, the thread array's
+    /// shift start from a flip-flop (through the OR of `matches_q`, the thread array's
     /// response enables were its 2- and 4-lane critical path, then the removal's shift).
     any_match: AnySet,
     hit_q: DFF<Bit>,
@@ -133,21 +133,43 @@ pub struct SingleCycleCam {
     tag_any: Vec<DFF<Bit>>,
     handle: Vec<DFF<Bits<HANDLE_BITS>>>,
     _depth: usize,
+    /// 1 when the registers are `matches_q`, else 0: a loop over `0..1` or `0..0` emits
+    /// its statements or nothing (a `Constant` would emit a parameter, and an `if` on it
+    /// registers the generator cannot drop).
+    _raw_matches: usize,
+    /// 1 when the registers are `first_q`, `reached_q` and `pointer_q`, else 0.
+    _first_registered: usize,
     _block: usize,
     /// `_block + 1`: a loop over `_block.._block_once` names the width as a loop variable.
     _block_once: usize,
 }
 
 /// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).
+/// A registered search of more entries than this registers the priority select's outputs
+/// (the first hit, its prefix, its pointer), fewer or as many its raw matches. Measured on
+/// the thread array (ECP5-85, seed 1): with 64 entries, the raw matches put the prefix OR
+/// and the field select, two trees across the CAM, in one cycle, the critical path at 4
+/// lanes and 64 descriptors (48.0 MHz; 62.9 with the select's outputs registered). With
+/// 16, the prefix is two LUT levels, and registering the select's outputs put the
+/// compares and the prefix in one cycle, the critical path of 1 lane without the fast
+/// path (109.8 MHz against 119.6).
+pub const FIRST_HIT_REGISTERED_ABOVE: usize = 16;
+
 pub const SINGLE_CYCLE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=65_535;
 
 impl SingleCycleCam {
     /// A CAM of `depth` entries whose block inserts take up to `block` entries (rounded up
     /// to a power of two); both are generation parameters.
     pub fn new(depth: usize, block: usize) -> Self {
+        SingleCycleCam::build(depth, block, false)
+    }
+
+    fn build(depth: usize, block: usize, registered: bool) -> Self {
         assert!(SINGLE_CYCLE_CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range");
         let d = depth;
         let m = block.max(1).next_power_of_two();
+        let first_registered = registered && d > FIRST_HIT_REGISTERED_ABOVE;
+        let (raw, first) = if first_registered { (0, d) } else { (d, 0) };
         SingleCycleCam {
             clock: Default::default(),
             insert_valid: Default::default(),
@@ -190,10 +212,11 @@ impl SingleCycleCam {
             mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
             insert_at: Default::default(),
             matches: (0..d).map(|_| Default::default()).collect(),
-            first_q: regs(d),
-            reached_q: regs(d - 1),
-            pointer_q: Default::default(),
-            registered_search: Constant::new(false),
+            matches_q: regs(raw),
+            first_q: regs(first),
+            reached_q: regs(first.saturating_sub(1)),
+            pointer_q: regs(first.min(1)),
+            registered_search: Constant::new(registered),
             any_match: AnySet::new(d),
             hit_q: Default::default(),
             first_hit: LowestSet::new(d),
@@ -210,21 +233,23 @@ impl SingleCycleCam {
             tag_any: regs(d),
             handle: regs(d),
             _depth: d,
+            _raw_matches: usize::from(!first_registered),
+            _first_registered: usize::from(first_registered),
             _block: m,
             _block_once: m + 1,
         }
     }
 
-    /// The same CAM with a registered search: the first hit (one-hot), the prefix OR
-    /// behind it and the OR of the matches are registered, so `hit`, the hit's fields and
-    /// `remove_first` answer the query presented in the cycle before, over the entries as
-    /// they were then. The caller must not insert, remove or clear between the query and
-    /// its use. The compares and the priority in front of the registers, the field select
-    /// and the removal's shift behind them: each cycle crosses the CAM once (the thread
-    /// array presents the command's envelope in the cycle that accepts it, when its UMQ
-    /// is idle).
+    /// The same CAM with a registered search: `hit`, the hit's fields and `remove_first`
+    /// answer the query presented in the cycle before, over the entries as they were
+    /// then. The caller must not insert, remove or clear between the query and its use.
+    /// The compares and the field select are then in different cycles (the thread array
+    /// presents the command's envelope in the cycle that accepts it, when its UMQ is
+    /// idle); the priority select is in the second up to [`FIRST_HIT_REGISTERED_ABOVE`]
+    /// entries (the matches and their OR registered), in the first above (the first hit,
+    /// its prefix and its pointer registered, so each cycle crosses the CAM once).
     pub fn with_registered_search(depth: usize, block: usize) -> Self {
-        SingleCycleCam { registered_search: Constant::new(true), ..SingleCycleCam::new(depth, block) }
+        SingleCycleCam::build(depth, block, true)
     }
 }
 
@@ -271,28 +296,39 @@ impl Logic for SingleCycleCam {
                         & ((self.tag[i].q.val() == self.search_tag.val())
                             | self.tag_any[i].q.val()
                             | self.search_tag_any.val())));
+            for _raw in 0..self._raw_matches {
+                self.matches_q[i].clock.next = self.clock.val();
+                self.matches_q[i].d.next = self.matches[i].val();
+            }
             self.any_match.bits[i].next = self.matches[i].val();
             self.first_hit.bits[i].next = self.matches[i].val();
-            self.first_q[i].clock.next = self.clock.val();
-            self.first_q[i].d.next = self.first_hit.first[i].val();
+            for _raw in 0..self._raw_matches {
+                if self.registered_search.val() {
+                    self.first_hit.bits[i].next = self.matches_q[i].q.val();
+                }
+            }
             self.hit_handle_sel.entries[i].next = self.handle[i].q.val();
             self.hit_src_sel.entries[i].next = self.src[i].q.val();
             self.hit_tag_sel.entries[i].next = self.tag[i].q.val();
             self.hit_handle_sel.selects[i].next = self.first_hit.first[i].val();
             self.hit_src_sel.selects[i].next = self.first_hit.first[i].val();
             self.hit_tag_sel.selects[i].next = self.first_hit.first[i].val();
-            if self.registered_search.val() {
+            for _first in 0..self._first_registered {
+                self.first_q[i].clock.next = self.clock.val();
+                self.first_q[i].d.next = self.first_hit.first[i].val();
                 self.hit_handle_sel.selects[i].next = self.first_q[i].q.val();
                 self.hit_src_sel.selects[i].next = self.first_q[i].q.val();
                 self.hit_tag_sel.selects[i].next = self.first_q[i].q.val();
             }
         }
-        for i in 1..self._depth {
-            self.reached_q[i - 1].clock.next = self.clock.val();
-            self.reached_q[i - 1].d.next = self.first_hit.reached[i - 1].val();
+        for _first in 0..self._first_registered {
+            for i in 1..self._depth {
+                self.reached_q[i - 1].clock.next = self.clock.val();
+                self.reached_q[i - 1].d.next = self.first_hit.reached[i - 1].val();
+            }
+            self.pointer_q[0].clock.next = self.clock.val();
+            self.pointer_q[0].d.next = self.first_hit.pointer.val();
         }
-        self.pointer_q.clock.next = self.clock.val();
-        self.pointer_q.d.next = self.first_hit.pointer.val();
         self.hit_q.clock.next = self.clock.val();
         self.hit_q.d.next = self.any_match.any.val();
         // With a registered search `hit_q` is `first_hit.found`, a register earlier.
@@ -304,10 +340,10 @@ impl Logic for SingleCycleCam {
         if self.first_hit.found.val() {
             self.hit_index.next = self.first_hit.pointer.val() - self.one.val();
         }
-        if self.registered_search.val() {
+        for _first in 0..self._first_registered {
             self.hit_index.next = self.zero_index.val();
             if self.hit_q.q.val() {
-                self.hit_index.next = self.pointer_q.q.val() - self.one.val();
+                self.hit_index.next = self.pointer_q[0].q.val() - self.one.val();
             }
         }
         self.hit_handle.next = self.hit_handle_sel.values[0].val();
@@ -326,7 +362,9 @@ impl Logic for SingleCycleCam {
             }
             for i in 1..self._depth {
                 self.shifts[i - 1].next = self.first_hit.reached[i - 1].val();
-                if self.registered_search.val() {
+            }
+            for _first in 0..self._first_registered {
+                for i in 1..self._depth {
                     self.shifts[i - 1].next = self.reached_q[i - 1].q.val();
                 }
             }

@@ -10,15 +10,17 @@ use common::{lint, write_top, yosys};
 use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
 
 /// Small head tables (banks in LUT RAM, selected before the read register) at 4 lanes,
-/// and large ones (block RAM, selected behind it) at 2 lanes and at 1 (one bank).
+/// and large ones (block RAM, selected behind it) at 2 lanes and at 1 (one bank); the
+/// 1-lane array's UMQ is deep enough to register its first hit rather than its matches
+/// (`FIRST_HIT_REGISTERED_ABOVE`).
 #[test]
 fn thread_array_lints_and_synthesizes() {
-    for (lanes, head_bits) in [(4, 4), (2, 12), (1, 10)] {
+    for (lanes, head_bits, unexpected) in [(4, 4, 8), (2, 12, 8), (1, 10, 32)] {
         let verilog = thread_array_verilog(&ThreadArrayShape {
             lanes,
             descriptors: 16,
             head_bits,
-            unexpected: 8,
+            unexpected,
             fast_path: true,
         });
         for (name, _, _) in thread_array_ports(lanes) {

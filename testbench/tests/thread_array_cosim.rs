@@ -207,6 +207,14 @@ fn three_lanes_with_odd_tables() {
     check(ThreadArrayShape { lanes: 3, descriptors: 20, head_bits: 3, unexpected: 10, fast_path: true });
 }
 
+/// A UMQ of 32 entries, deeper than `FIRST_HIT_REGISTERED_ABOVE`: its registered search
+/// keeps the first hit and its prefix instead of the matches, the same answers a cycle
+/// after the query.
+#[test]
+fn two_lanes_with_a_deep_umq() {
+    check(ThreadArrayShape { lanes: 2, descriptors: 32, head_bits: 4, unexpected: 32, fast_path: true });
+}
+
 /// Head banks of 1,024 words (2 lanes, 512 bins per index): block RAM, whose registered
 /// reads come before the bank select, where the small tables' LUT RAM selects first.
 #[test]
