@@ -134,8 +134,9 @@ pub struct SingleCycleCam {
     handle: Vec<DFF<Bits<HANDLE_BITS>>>,
     _depth: usize,
     /// 1 when the registers are `matches_q`, else 0: a loop over `0..1` or `0..0` emits
-    /// its statements or nothing (a `Constant` would emit a parameter, and an `if` on it
-    /// registers the generator cannot drop).
+    /// its statements or nothing, so a CAM's Verilog names only the registers it has (an
+    /// `if` on a `Constant` would emit both sets in every CAM, and the raw-match CAMs'
+    /// Verilog, with its timing records, would change for registers synthesis drops).
     _raw_matches: usize,
     /// 1 when the registers are `first_q`, `reached_q` and `pointer_q`, else 0.
     _first_registered: usize,
@@ -144,17 +145,18 @@ pub struct SingleCycleCam {
     _block_once: usize,
 }
 
-/// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).
 /// A registered search of more entries than this registers the priority select's outputs
 /// (the first hit, its prefix, its pointer), fewer or as many its raw matches. Measured on
 /// the thread array (ECP5-85, seed 1): with 64 entries, the raw matches put the prefix OR
 /// and the field select, two trees across the CAM, in one cycle, the critical path at 4
-/// lanes and 64 descriptors (48.0 MHz; 62.9 with the select's outputs registered). With
+/// lanes and 64 descriptors (48.0 MHz; 56.6 and 62.9, two netlists of the same logic under
+/// other names, with the select's outputs registered). With
 /// 16, the prefix is two LUT levels, and registering the select's outputs put the
 /// compares and the prefix in one cycle, the critical path of 1 lane without the fast
 /// path (109.8 MHz against 119.6).
 pub const FIRST_HIT_REGISTERED_ABOVE: usize = 16;
 
+/// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).
 pub const SINGLE_CYCLE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=65_535;
 
 impl SingleCycleCam {
