@@ -12,8 +12,9 @@
 
 use crate::report::Record;
 use serde_json::{json, Value};
+use std::io::Read;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// One synthesis' figures.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -103,7 +104,25 @@ fn path_length(ltp: &str) -> Option<u64> {
     ltp[at..].split(')').next()?.parse().ok()
 }
 
-fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(String, String, f64), String> {
+/// Whether to stop a synthesis under way (the timing flow's budget ran out, or its ECP5
+/// half failed); asked a few times a second.
+pub type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Never stops.
+fn never() -> bool {
+    false
+}
+
+/// The error of a synthesis stopped by its [`Stop`].
+pub const STOPPED: &str = "stopped before it finished";
+
+fn run_yosys(
+    dir: &Path,
+    verilog: &Path,
+    synth: &str,
+    cut: &str,
+    stop: Stop,
+) -> Result<(String, String, f64), String> {
     let stat = dir.join("stat.txt");
     let ltp = dir.join("ltp.txt");
     let script = format!(
@@ -113,14 +132,36 @@ fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(Stri
         l = ltp.display()
     );
     let started = std::time::Instant::now();
-    let out = Command::new("yosys")
+    let mut child = Command::new("yosys")
         .arg("-q")
         .arg("-p")
         .arg(&script)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| format!("cannot run yosys: {e} (apt-get install yosys)"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
+    // stderr is read beside the wait, so a talkative yosys never blocks on a full pipe.
+    let mut pipe = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut err = Vec::new();
+        let _ = pipe.read_to_end(&mut err);
+        err
+    });
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("yosys ({synth}) did not finish: {e}"))? {
+            Some(status) => break status,
+            None if stop() => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("yosys ({synth}) {STOPPED}"));
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(200)),
+        }
+    };
+    let stderr = reader.join().unwrap_or_default();
+    if !status.success() {
+        let err = String::from_utf8_lossy(&stderr);
         let last = err
             .lines()
             .find(|l| l.starts_with("ERROR"))
@@ -138,12 +179,18 @@ fn run_yosys(dir: &Path, verilog: &Path, synth: &str, cut: &str) -> Result<(Stri
 /// LUTs, flip-flops, RAMB18 units, LUT RAMs and the longest path in LUTs. `memory_bits`
 /// is left for the caller.
 pub fn xilinx(verilog: &Path, dir: &Path) -> Result<Estimate, String> {
+    xilinx_until(verilog, dir, &never)
+}
+
+/// [`xilinx`], killed (an error ending in [`STOPPED`]) once `stop` says so.
+pub fn xilinx_until(verilog: &Path, dir: &Path, stop: Stop) -> Result<Estimate, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let (stat, ltp, seconds) = run_yosys(
         dir,
         verilog,
         "synth_xilinx -family xcup -top top -flatten -noiopad",
         "t:FD* %d t:RAMB* %d t:RAM64* %d t:RAM32* %d",
+        stop,
     )?;
     let x = cell_counts(&stat);
     Ok(Estimate {
@@ -166,6 +213,7 @@ pub fn intel(verilog: &Path, dir: &Path) -> Result<Estimate, String> {
         verilog,
         "synth_intel_alm -family cyclonev -top top",
         "t:MISTRAL_FF %d t:MISTRAL_M10K %d t:MISTRAL_MLAB %d",
+        &never,
     )?;
     let i = cell_counts(&stat);
     Ok(Estimate {

@@ -17,7 +17,9 @@ mod onesided_gen;
 mod progress;
 mod rate_bench;
 mod report;
+mod router_choice;
 mod router_congestion;
+mod router_progress;
 mod software_bench;
 mod svg_plot;
 mod testbench_gen;
@@ -334,18 +336,26 @@ struct TimingArgs {
     /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
     #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
-    /// nextpnr's router: router1 (nextpnr's default; every record but the 16-lane thread
-    /// arrays') or router2, which progresses faster on large, congested designs such as
-    /// the thread array and is stopped when its overused wires stop falling, with what
-    /// congests them listed. The record names the router it was measured with.
-    #[arg(long, value_enum, default_value_t = timing::Router::Router1, requires = "timing")]
-    router: timing::Router,
+    /// nextpnr's router: router1 (nextpnr's default) or router2, which progresses faster
+    /// on large, congested designs such as the thread array and is stopped when its
+    /// overused wires stop falling, with what congests them listed. Default: chosen by the
+    /// netlist's size after synthesis, router2 above 40,000 LUT4s (48 % of the device),
+    /// router1 below, and router2 again if router1 stalls; a router1 asked for here is
+    /// stopped when it stalls. The manifest and the record name the router and why.
+    #[arg(long, value_enum, requires = "timing")]
+    router: Option<timing::Router>,
     /// nextpnr's placer: heap (nextpnr's default) or static, which spreads a wire-bound
-    /// design such as the thread array further, so routing has room. Default: static for
-    /// the thread array (every record of it), heap for the rest. The record names the
-    /// placer it was measured with.
+    /// design such as the thread array further, so routing has room. Default: static above
+    /// 40,000 LUT4s and for the thread array (every record of it), heap for the rest. The
+    /// manifest and the record name the placer and why.
     #[arg(long, value_enum, requires = "timing")]
     placer: Option<timing::Placer>,
+    /// The whole flow's time budget in minutes (synthesis, placement, routing): when it
+    /// runs out, the tool under way is stopped and the flow fails with one line naming the
+    /// step, its last progress figures, nextpnr's estimate after placement where there is
+    /// one, and what to try. 0: no limit.
+    #[arg(long, default_value_t = timing::DEFAULT_MAX_MINUTES, requires = "timing")]
+    max_minutes: u32,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
     /// and the netlist's deepest registers, in minutes where routing takes hours (the
     /// thread array). An estimate, so it cannot be recorded.
@@ -390,10 +400,13 @@ impl TimingArgs {
         let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
         let nextpnr = timing::Nextpnr {
             target_mhz: self.target_mhz,
-            placer: self.placer.unwrap_or_else(|| timing::Placer::default_for(design)),
+            placer: self.placer,
+            design_placer: timing::Placer::default_for(design),
             router: self.router,
             seed: self.seed,
             stage,
+            budget: (self.max_minutes > 0)
+                .then(|| std::time::Duration::from_secs(u64::from(self.max_minutes) * 60)),
         };
         let t = timing::run(tools, out, file, nextpnr, xilinx_levels)?;
         let mut json = t.to_json();

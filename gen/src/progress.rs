@@ -50,6 +50,20 @@ pub fn note(bar: &ProgressBar, line: &str) {
     bar.suspend(|| eprintln!("{line}"));
 }
 
+/// A count with thousands separators, as the progress lines and the timing flow's
+/// messages write counts: 238603 → `238,603`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,6 +79,15 @@ mod tests {
         note(&b, "tagmatch: a note still reaches stderr");
         b.finish();
         assert!(spinner("building").length().is_none());
+    }
+
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(238_603), "238,603");
+        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 
     #[test]

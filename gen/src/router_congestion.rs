@@ -50,7 +50,7 @@ impl Plateau {
             _ => self.fewest = Some((overused, pass)),
         }
         let (fewest, at) = self.fewest?;
-        let patience = if fewest <= ENDGAME_WIRES { ENDGAME_PASSES } else { PLATEAU_PASSES };
+        let patience = patience(fewest);
         (overused > 0 && pass >= at + patience).then(|| {
             format!(
                 "router2 is not converging: {overused} overused wires after pass {pass}, the fewest \
@@ -61,8 +61,18 @@ impl Plateau {
     }
 }
 
+/// Passes without a gain a route whose fewest overused wires so far are `fewest` gets
+/// before it is stopped.
+pub fn patience(fewest: u64) -> u32 {
+    if fewest <= ENDGAME_WIRES {
+        ENDGAME_PASSES
+    } else {
+        PLATEAU_PASSES
+    }
+}
+
 /// router2's per-pass line: `Info:     iter=7 wires=1015693 overused=21538 overuse=22248 archfail=NA`.
-fn parse_pass(line: &str) -> Option<(u32, u64)> {
+pub fn parse_pass(line: &str) -> Option<(u32, u64)> {
     let field = |key: &str| -> Option<&str> {
         line.split_whitespace().find_map(|w| w.strip_prefix(key)).filter(|v| !v.is_empty())
     };

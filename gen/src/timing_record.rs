@@ -98,6 +98,7 @@ pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing:
         "target_mhz",
         "router",
         "placer",
+        "choice",
         "seed",
         "critical_path",
         "luts",
