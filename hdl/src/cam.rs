@@ -1,56 +1,149 @@
-//! Level 1 of the two-level queue: a pipelined content-addressable memory that always
-//! answers with the OLDEST matching entry, with no path that grows linearly with its depth.
+//! Level 1 of the two-level queue: a pipelined content-addressable memory whose entries
+//! never move, and which always answers with the OLDEST matching entry.
 //!
-//! Age is kept by position, as a collapsing FIFO: slot 0 is the oldest, a new entry goes
-//! into the first free slot, and removing slot `k` moves every younger slot down by one
-//! in the same edge. The occupied slots are always a prefix, kept as a valid bit per slot
-//! (`valid`), so nothing compares a slot number with a count.
+//! # Storage
+//! A slot is written once, through one shared write bus with a per-slot write enable (a
+//! flip-flop clock enable, no per-bit multiplexer), and stays where it was written until it
+//! is removed (its valid bit cleared). Only what a search compares lives in flip-flops: the
+//! communicator, source, tag and the two wildcard flags. The source, tag and handle that an
+//! answer returns sit in a RAM indexed by slot (`mem`, read asynchronously, so distributed
+//! RAM: LUT RAM on Xilinx and ECP5, MLABs on Intel), read at the answer's slot number —
+//! no AND-OR tree over the slots.
 //!
-//! Timing (cycle `S` is the one `search` is high in):
-//! - `S`: every valid slot is compared with the key; the result is registered as the
-//!   match vector `mv` (one bit per slot).
-//! - `S + 1`: `hit` is the OR of `mv`, and the oldest hit is chosen from it by a
-//!   parallel-prefix OR (Kogge–Stone, `log2 D` levels: `upto[i]` = any hit at or below
-//!   `i`), which makes a one-hot `first`; `hit_*` are the fields of that slot, selected by
-//!   an AND-OR tree. Both trees are `log D` deep, so the depth costs levels, not a chain.
-//!   `upto` is registered at the end of `S + 1`.
-//! - `S + 2` or later, `remove` deletes that entry: every slot whose `upto` bit is set
-//!   takes its younger neighbour — one 2:1 mux in front of each slot, its select straight
-//!   from a register.
+//! # Age: banks that only append
+//! The `D` slots form `B` banks of `S` slots ([`bank_size`]: `S` the largest power of two
+//! with `S * S <= D` that divides `D`, so `B >= S`). One bank is *open*: inserts append to
+//! it in slot order. When it is used up, the next insert opens the lowest-numbered bank
+//! that is empty, which becomes the youngest bank. A bank-age matrix (one flip-flop per
+//! pair of banks, set when a bank opens) orders the banks, so the oldest hit is the lowest
+//! hit slot of the oldest bank that has a hit: per bank a prefix OR (`log2 S` levels), one
+//! AND per bank over its `B - 1` pair bits, then a one-hot encoder — trees, no chain, and
+//! no slot label or comparator.
 //!
-//! A removal clears the match vector, so a stale answer cannot be removed twice; an insert
-//! appends behind every stored entry and leaves the answer of the last search as it is.
-//! Insert and remove may share an edge (the insert lands after the shift); an insert into
-//! a full CAM is ignored (the queue checks `full` first). `reset` empties the CAM.
+//! Why banks and not the alternatives, measured on the LFE5U-85F (the records and
+//! `docs/` give today's figures):
+//! - the collapsing FIFO this replaces kept age by position and so gave every stored bit a
+//!   5-input next state (own bit, neighbour, new entry, shift, insert) and picked the hit by
+//!   AND-OR trees across slots: about 410–458 LUT4s per entry (128 entries: 58,580 LUT4s);
+//! - circular allocation (one ring, a rotating priority encoder) costs the least logic,
+//!   but a slot is reused only after every older slot is free: one long-lived entry (an
+//!   `ANY_SOURCE` receive posted at start-up) leaves the ring "full" with one live entry;
+//! - serial labels with a minimum tree reuse any free slot, but cost a label register and
+//!   a comparator per slot and pipeline stages for the tree, and a live label older than
+//!   half the label space still has to be refused, which brings back the same waste.
 //!
-//! A search may share its edge with a removal and an insert: the match vector it registers
-//! describes the slots as they are *after* that edge, so the engine can start the next
-//! operation's search in the cycle the previous one's result is applied (the removed entry
-//! is not found, the inserted one is). The current slots' matches take the removal's
-//! shift — one 2:1 mux behind the compare, its select from a register — and one more
-//! comparator checks the inserted entry for the slot it lands in.
+//! Banks waste less than the ring (a long-lived entry holds its own bank only) at the
+//! ring's logic cost plus `B * (B - 1) / 2` age flip-flops. The capacity the CAM
+//! guarantees: `full` rises only when the open bank is used up and no bank is empty, so it
+//! always takes an insert while it holds fewer than `B` entries, and holds `D` when
+//! entries leave in the order they came. The queue never relies on more: its data mover
+//! refills whenever `full` is low, and `full` is what the engine reads.
 //!
-//! The body is a `Verilog::Custom` block with packed vectors and generate loops (rust-hdl's
-//! generator would unroll a priority search into a chain of `D` nested ifs); `update`
-//! beside it is the same behaviour for rust-hdl's simulator.
+//! # Timing (cycle `S` is the one `search` is high in)
+//! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
+//!   are registered (a slot written in this edge is compared as its new entry, one more
+//!   comparator, so a search may share its edge with an insert and a removal and sees the
+//!   slots after them).
+//! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen and registered:
+//!   the slot number, its one-hot, `hit`, and `frees` (removing it empties its bank, or
+//!   the CAM is not full: so the queue knows whether its removal lets the mover refill).
+//! - `S + 2`: `answered` is high; `hit_*` are the RAM's word at the chosen slot.
+//! - `S + 2` or later, `remove` clears that slot's valid bit (once: it clears the answer).
+//!
+//! A search by handle (a cancel) has no comparator per slot: it scans the RAM's handles,
+//! one slot a cycle, into the match vector, then chooses as above, so it answers `D + 2`
+//! cycles later than an envelope search ([`handle_search_cycles`]). No insert or removal
+//! may come during a scan. An insert while `full` is ignored (the queue checks `full`
+//! first), even in the edge of a removal. `reset` empties the CAM and clears the answer;
+//! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
+//! only while its valid bit is set).
+//!
+//! The body is a `Verilog::Custom` block (rust-hdl's generator would unroll the priority
+//! search into a chain of nested ifs); `update` beside it is the same behaviour, register
+//! by register, for rust-hdl's simulator.
 
 use rust_hdl::prelude::*;
 
-use crate::fields::{in_word, outside, unused_sink, FieldWidths, FIELD_BITS};
+use crate::fields::{outside, unused_sink, FieldWidths, FIELD_BITS};
 pub use crate::single_cycle_cam::INDEX_BITS;
+use crate::trees::{bits_to_hold, encode_one_hot, prefix_or};
 
 /// Search modes, shared with the level-2 lists.
 pub use crate::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 
-/// One stored entry, for the Rust simulation.
+/// CAM depths the block builds: two slots at least (two banks), and the entry count
+/// (`count`) is `INDEX_BITS` wide.
+pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
+
+/// Slots per bank for a CAM of `depth` slots: the largest power of two `S` with
+/// `S * S <= depth` that divides `depth` (256: 16 banks of 16; 128: 16 of 8; 6: 3 of 2;
+/// a prime depth: one slot per bank).
+pub fn bank_size(depth: usize) -> usize {
+    let mut s = 1;
+    while (2 * s) * (2 * s) <= depth && depth % (2 * s) == 0 {
+        s *= 2;
+    }
+    s
+}
+
+/// Banks of a CAM of `depth` slots: also the fewest entries it holds when `full`.
+pub fn banks(depth: usize) -> usize {
+    depth / bank_size(depth)
+}
+
+/// Cycles from the search to the answer: 2 by envelope (or any entry), `depth + 4` by
+/// handle (the scan reads one slot a cycle, then two stages register and choose).
+pub fn handle_search_cycles(depth: usize) -> u64 {
+    depth as u64 + 4
+}
+
+/// Compared fields of one slot (flip-flops in the RTL).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Slot {
+struct Key {
     comm: u64,
     src: u64,
     tag: u64,
     src_any: bool,
     tag_any: bool,
+}
+
+/// The RAM word of one slot.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Word {
+    src: u64,
+    tag: u64,
     handle: u64,
+}
+
+/// The RTL's registers, for the Rust simulation.
+#[derive(Clone, Debug, Default)]
+struct Regs {
+    valid: Vec<bool>,
+    keys: Vec<Key>,
+    mem: Vec<Word>,
+    mv: Vec<bool>,
+    bank_hit: Vec<bool>,
+    sel_go: bool,
+    answered: bool,
+    hit: bool,
+    frees: bool,
+    sel: usize,
+    /// `older[b][c]`, `b < c`: bank `b` opened before bank `c`.
+    older: Vec<Vec<bool>>,
+    open: usize,
+    ptr: usize,
+    exhausted: bool,
+    spare: Option<usize>,
+    bank_empty: Vec<bool>,
+    full: bool,
+    used: usize,
+    scanning: bool,
+    scan_cnt: usize,
+    scan_live: bool,
+    scan_at: usize,
+    scan_rd: u64,
+    scan_end: bool,
+    k_handle: u64,
 }
 
 #[derive(LogicBlock)]
@@ -58,7 +151,7 @@ pub struct Cam {
     pub clock: Signal<In, Clock>,
     /// Synchronous: empties the CAM and clears the last answer.
     pub reset: Signal<In, Bit>,
-    /// Compare every slot with the key at this edge.
+    /// Compare every slot with the key at this edge (by handle: start the scan).
     pub search: Signal<In, Bit>,
     /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
     pub search_mode: Signal<In, Bits<2>>,
@@ -68,14 +161,19 @@ pub struct Cam {
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
     pub key_handle: Signal<In, Bits<FIELD_BITS>>,
-    /// The last search's answer, valid from the cycle after `search`.
+    /// The last search's answer is out (`hit`, `hit_*`, `frees`); low from the search's
+    /// edge until then, and after a removal.
+    pub answered: Signal<Out, Bit>,
     pub hit: Signal<Out, Bit>,
     pub hit_handle: Signal<Out, Bits<FIELD_BITS>>,
     pub hit_src: Signal<Out, Bits<FIELD_BITS>>,
     pub hit_tag: Signal<Out, Bits<FIELD_BITS>>,
-    /// Deletes the last search's answer (two cycles after `search` at the earliest).
+    /// Removing the answer leaves the CAM not full (it empties its bank, or the CAM is
+    /// not full now), as of the answer.
+    pub frees: Signal<Out, Bit>,
+    /// Deletes the last search's answer (while `answered`).
     pub remove: Signal<In, Bit>,
-    /// Appends an entry behind every stored one.
+    /// Appends an entry, younger than every stored one (ignored while `full`).
     pub insert: Signal<In, Bit>,
     pub in_comm: Signal<In, Bits<FIELD_BITS>>,
     pub in_src: Signal<In, Bits<FIELD_BITS>>,
@@ -85,19 +183,13 @@ pub struct Cam {
     pub in_handle: Signal<In, Bits<FIELD_BITS>>,
     /// Stored entries (an up/down counter).
     pub count: Signal<Out, Bits<INDEX_BITS>>,
-    /// Every slot holds an entry (the last slot's valid bit).
+    /// An insert would be ignored: the open bank is used up and no bank is empty.
     pub full: Signal<Out, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _depth: usize,
     _widths: FieldWidths,
-    _slots: Vec<Slot>,
-    _mv: Vec<bool>,
-    _upto: Vec<bool>,
+    _r: Regs,
 }
-
-/// CAM depths the block builds: the priority tree needs two slots, and the entry count
-/// (`count`) is `INDEX_BITS` wide.
-pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
 
 impl Cam {
     /// A CAM of `depth` slots (in [`CAM_DEPTHS`]) storing fields of `widths`; both are
@@ -106,8 +198,8 @@ impl Cam {
     /// wider values before they get here).
     pub fn new(depth: usize, widths: FieldWidths) -> Self {
         assert!(CAM_DEPTHS.contains(&depth), "CAM depth {depth} out of range (2 to 4,096)");
-        let d = depth;
-        Cam {
+        let b = banks(depth);
+        let mut cam = Cam {
             clock: Default::default(),
             reset: Default::default(),
             search: Default::default(),
@@ -118,10 +210,12 @@ impl Cam {
             key_src_any: Default::default(),
             key_tag_any: Default::default(),
             key_handle: Default::default(),
+            answered: Default::default(),
             hit: Default::default(),
             hit_handle: Default::default(),
             hit_src: Default::default(),
             hit_tag: Default::default(),
+            frees: Default::default(),
             remove: Default::default(),
             insert: Default::default(),
             in_comm: Default::default(),
@@ -132,27 +226,172 @@ impl Cam {
             in_handle: Default::default(),
             count: Default::default(),
             full: Default::default(),
-            _depth: d,
+            _depth: depth,
             _widths: widths,
-            _slots: Vec::with_capacity(d),
-            _mv: vec![false; d],
-            _upto: vec![false; d],
-        }
+            _r: Regs {
+                keys: vec![Key::default(); depth],
+                mem: vec![Word::default(); depth],
+                older: vec![vec![false; b]; b],
+                ..Default::default()
+            },
+        };
+        cam.reset_regs();
+        cam
     }
 
-    fn slot_matches(&self, s: &Slot) -> bool {
+    /// What `reset` leaves (the slots' fields, the RAM and the age matrix are kept).
+    fn reset_regs(&mut self) {
+        let (d, b) = (self._depth, banks(self._depth));
+        let r = &mut self._r;
+        r.valid = vec![false; d];
+        r.mv = vec![false; d];
+        r.bank_hit = vec![false; b];
+        r.bank_empty = vec![true; b];
+        r.spare = Some(0);
+        (r.sel_go, r.answered, r.hit, r.frees, r.sel) = (false, false, false, false, 0);
+        (r.open, r.ptr, r.exhausted, r.full, r.used) = (0, 0, true, false, 0);
+        (r.scanning, r.scan_cnt, r.scan_live, r.scan_at, r.scan_end) = (false, 0, false, 0, false);
+    }
+
+    fn key_of(&self, sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize) -> u64 {
+        low_bits(sig.val().index() as u64, bits)
+    }
+
+    /// Whether compared fields `k` match this cycle's search (mode 1, by handle, is the
+    /// scan's and matches nothing here).
+    fn matches(&self, k: &Key) -> bool {
         let w = self._widths;
-        let key = |sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize| low_bits(sig.val().index() as u64, bits);
         match self.search_mode.val().index() as u64 {
             MODE_ANY => true,
-            MODE_HANDLE => s.handle == key(&self.key_handle, w.handle),
             MODE_ENVELOPE => {
-                s.comm == key(&self.key_comm, w.comm)
-                    && (s.src == key(&self.key_src, w.src) || s.src_any || self.key_src_any.val())
-                    && (s.tag == key(&self.key_tag, w.tag) || s.tag_any || self.key_tag_any.val())
+                k.comm == self.key_of(&self.key_comm, w.comm)
+                    && (k.src == self.key_of(&self.key_src, w.src) || k.src_any || self.key_src_any.val())
+                    && (k.tag == self.key_of(&self.key_tag, w.tag) || k.tag_any || self.key_tag_any.val())
             }
             _ => false,
         }
+    }
+
+    /// `b` opened before `c` (both non-empty).
+    fn bank_older(&self, b: usize, c: usize) -> bool {
+        if b < c {
+            self._r.older[b][c]
+        } else {
+            !self._r.older[c][b]
+        }
+    }
+
+    /// The RAM's read address: the scan's slot while scanning, else the answer's.
+    fn read_address(&self) -> usize {
+        if self._r.scanning {
+            self._r.scan_cnt
+        } else {
+            self._r.sel
+        }
+    }
+
+    /// One clock edge, from the registers and inputs before it.
+    fn edge(&mut self) {
+        let (d, s) = (self._depth, bank_size(self._depth));
+        let b = d / s;
+        let w = self._widths;
+        let r = self._r.clone();
+        let ins = self.insert.val() && !r.full;
+        let rm = self.remove.val() && r.answered && r.hit;
+        // The slot an insert writes.
+        let target = if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
+        let new_key = Key {
+            comm: self.key_of(&self.in_comm, w.comm),
+            src: self.key_of(&self.in_src, w.src),
+            tag: self.key_of(&self.in_tag, w.tag),
+            src_any: self.in_src_any.val(),
+            tag_any: self.in_tag_any.val(),
+        };
+        let mut valid = r.valid.clone();
+        if rm {
+            valid[r.sel] = false;
+        }
+        if ins {
+            valid[target] = true;
+        }
+        let bank_empty: Vec<bool> = (0..b).map(|k| !valid[k * s..(k + 1) * s].iter().any(|&v| v)).collect();
+        let mut n = r.clone();
+        // Choose (S + 1): from the registered match vector.
+        if r.sel_go {
+            let oldest = (0..b).find(|&k| r.bank_hit[k] && (0..b).all(|c| c == k || !r.bank_hit[c] || self.bank_older(k, c)));
+            match oldest {
+                Some(k) => {
+                    let j = (0..s).find(|&j| r.mv[k * s + j]).expect("a bank with a hit has a hit slot");
+                    let alone = (0..s).all(|i| i == j || !r.valid[k * s + i]);
+                    (n.sel, n.hit, n.frees) = (k * s + j, true, !r.full || alone);
+                }
+                None => (n.sel, n.hit, n.frees) = (0, false, !r.full),
+            }
+            n.answered = true;
+        }
+        if rm {
+            (n.answered, n.hit) = (false, false);
+        }
+        n.sel_go = false;
+        n.scan_end = false;
+        if ins {
+            n.keys[target] = new_key;
+            n.mem[target] = Word {
+                src: self.key_of(&self.in_src, w.src),
+                tag: self.key_of(&self.in_tag, w.tag),
+                handle: self.key_of(&self.in_handle, w.handle),
+            };
+            if r.exhausted {
+                let opened = target / s;
+                for (x, row) in n.older.iter_mut().enumerate() {
+                    for (y, bit) in row.iter_mut().enumerate().skip(x + 1) {
+                        if y == opened {
+                            *bit = true;
+                        } else if x == opened {
+                            *bit = false;
+                        }
+                    }
+                }
+                (n.open, n.ptr, n.exhausted) = (opened, 1, s == 1);
+            } else {
+                (n.ptr, n.exhausted) = (r.ptr + 1, r.ptr + 1 == s);
+            }
+        }
+        if self.search.val() {
+            (n.answered, n.hit) = (false, false);
+            if self.search_mode.val().index() as u64 == MODE_HANDLE {
+                n.mv = vec![false; d];
+                (n.scanning, n.scan_cnt) = (true, 0);
+                n.k_handle = self.key_of(&self.key_handle, w.handle);
+            } else {
+                let in_hit = self.matches(&new_key);
+                n.mv = (0..d).map(|i| valid[i] && if ins && i == target { in_hit } else { self.matches(&r.keys[i]) }).collect();
+                n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
+                n.sel_go = true;
+            }
+        }
+        // The handle scan: read a slot's handle, then compare it into the match vector.
+        n.scan_live = r.scanning;
+        n.scan_at = r.scan_cnt;
+        n.scan_rd = r.mem[self.read_address()].handle;
+        if r.scanning {
+            n.scan_cnt = r.scan_cnt + 1;
+            n.scanning = r.scan_cnt != d - 1;
+        }
+        if r.scan_live {
+            n.mv[r.scan_at] = r.valid[r.scan_at] && r.scan_rd == r.k_handle;
+            n.scan_end = r.scan_at == d - 1;
+        }
+        if r.scan_end {
+            n.bank_hit = (0..b).map(|k| r.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
+            n.sel_go = true;
+        }
+        n.full = n.exhausted && !bank_empty.iter().any(|&e| e);
+        n.spare = bank_empty.iter().position(|&e| e);
+        n.bank_empty = bank_empty;
+        n.valid = valid;
+        n.used = r.used + ins as usize - rm as usize;
+        self._r = n;
     }
 }
 
@@ -165,63 +404,30 @@ impl Logic for Cam {
     fn update(&mut self) {
         if self.clock.pos_edge() {
             if self.reset.val() {
-                self._slots.clear();
-                self._mv.iter_mut().for_each(|b| *b = false);
-                self._upto.iter_mut().for_each(|b| *b = false);
+                self.reset_regs();
             } else {
-                // Registered at this edge from the values before it.
-                let mut seen = false;
-                let upto: Vec<bool> = self
-                    ._mv
-                    .iter()
-                    .map(|&m| {
-                        seen |= m;
-                        seen
-                    })
-                    .collect();
-                if self.remove.val() {
-                    if let Some(k) = self._upto.iter().position(|&u| u) {
-                        if k < self._slots.len() {
-                            self._slots.remove(k);
-                        }
-                    }
-                    self._mv.iter_mut().for_each(|b| *b = false);
-                }
-                if self.insert.val() && self._slots.len() < self._depth {
-                    let w = self._widths;
-                    self._slots.push(Slot {
-                        comm: low_bits(self.in_comm.val().index() as u64, w.comm),
-                        src: low_bits(self.in_src.val().index() as u64, w.src),
-                        tag: low_bits(self.in_tag.val().index() as u64, w.tag),
-                        src_any: self.in_src_any.val(),
-                        tag_any: self.in_tag_any.val(),
-                        handle: low_bits(self.in_handle.val().index() as u64, w.handle),
-                    });
-                }
-                if self.search.val() {
-                    // After this edge's removal and insert, as the RTL's shifted match vector.
-                    self._mv = (0..self._depth)
-                        .map(|i| self._slots.get(i).is_some_and(|s| self.slot_matches(s)))
-                        .collect();
-                }
-                self._upto = upto;
+                self.edge();
             }
         }
-        let first = self._mv.iter().position(|&m| m);
-        let s = first.and_then(|i| self._slots.get(i)).copied().unwrap_or_default();
-        self.hit.next = first.is_some();
-        self.hit_handle.next = s.handle.to_bits();
-        self.hit_src.next = s.src.to_bits();
-        self.hit_tag.next = s.tag.to_bits();
-        self.count.next = (self._slots.len() as u64).to_bits();
-        self.full.next = self._slots.len() == self._depth;
+        let r = &self._r;
+        let word = r.mem[self.read_address()];
+        self.answered.next = r.answered;
+        self.hit.next = r.hit;
+        self.frees.next = r.frees;
+        self.hit_handle.next = word.handle.to_bits();
+        self.hit_src.next = word.src.to_bits();
+        self.hit_tag.next = word.tag.to_bits();
+        self.count.next = (r.used as u64).to_bits();
+        self.full.next = r.full;
     }
 
     fn connect(&mut self) {
+        self.answered.connect();
         self.hit.connect();
         self.hit_handle.connect();
         self.hit_src.connect();
         self.hit_tag.connect();
+        self.frees.connect();
         self.count.connect();
         self.full.connect();
     }
@@ -234,154 +440,319 @@ impl Logic for Cam {
 /// The CAM's Verilog body for depth `d` and field widths `widths`.
 fn cam_body(d: usize, widths: FieldWidths) -> String {
     let (cw, sw, tw, hw, iw) = (widths.comm, widths.src, widths.tag, widths.handle, INDEX_BITS);
-    let ew = widths.entry_bits();
+    let s = bank_size(d);
+    let b = d / s;
+    let aw = bits_to_hold(d - 1).max(1);
+    let bw = bits_to_hold(b - 1).max(1);
+    let slot_bits = bits_to_hold(s - 1);
+    // Compared fields, in a slot's flip-flops: comm | src | tag | src_any | tag_any.
+    let kw = cw + sw + tw + 2;
+    let (so, to, sao, tao) = (cw, cw + sw, cw + sw + tw, cw + sw + tw + 1);
+    // The RAM word: src | tag | handle.
+    let fw = sw + tw + hw;
+    let pairs = b * (b - 1) / 2;
     // The insert ports' bits above each field are not stored (the engine refuses values
-    // that have them); the key ports' go into the compare functions whole.
-    let dropped: Vec<String> = [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw)]
+    // that have them), nor the handle's bits above its width on the key port.
+    let dropped: Vec<String> = [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw), ("key_handle", hw)]
         .iter()
         .flat_map(|&(port, w)| outside(port, 0, w))
         .collect();
-    let sink = unused_sink("unused_insert_bits", &dropped);
-    // Field offsets in an entry word: comm | src | tag | src_any | tag_any | handle.
-    let (so, to) = (cw, cw + sw);
-    let (sao, tao, ho) = (to + tw, to + tw + 1, to + tw + 2);
-    let hit_handle = in_word(&format!("hit_entry[{ho} +: {hw}]"), 0, hw);
-    let hit_src = in_word(&format!("hit_entry[{so} +: {sw}]"), 0, sw);
-    let hit_tag = in_word(&format!("hit_entry[{to} +: {tw}]"), 0, tw);
-    let prefix = crate::trees::prefix_or("upto", "mv", d);
+    let sink = unused_sink("unused_port_bits", &dropped);
+    // A slot number from a bank number and a slot in it (banks are a power of two long).
+    let slot_of = |bank: &str, slot: &str| {
+        if slot_bits == 0 {
+            bank.to_string()
+        } else {
+            format!("{{{bank}[{}:0], {slot}}}", aw - slot_bits - 1)
+        }
+    };
+    let waddr_open = slot_of("open_idx", "ptr_idx");
+    let waddr_spare = slot_of("spare_q", &format!("{slot_bits}'d0"));
+    let first_in_bank = if s == 1 {
+        "wire [S-1:0] first = bank_mv;\n".to_string()
+    } else {
+        // The prefix's top bit goes unused.
+        format!(
+            "/* verilator lint_off UNUSEDSIGNAL */\n{}/* verilator lint_on UNUSEDSIGNAL */\n\
+             wire [S-1:0] first = bank_mv & ~{{upto[S-2:0], 1'b0}};\n",
+            prefix_or("upto", "bank_mv", s)
+        )
+    };
+    let lowest_empty = if b == 1 {
+        "wire [B-1:0] spare_next = bank_empty_next;\n".to_string()
+    } else {
+        format!(
+            "/* verilator lint_off UNUSEDSIGNAL */\n{}/* verilator lint_on UNUSEDSIGNAL */\n\
+             wire [B-1:0] spare_next = bank_empty_next & ~{{empty_upto[B-2:0], 1'b0}};\n",
+            prefix_or("empty_upto", "bank_empty_next", b)
+        )
+    };
+    let ptr_step = if s == 1 { "1'b1".to_string() } else { "{ptr_oh[S-2:0], 1'b0}".to_string() };
+    let ptr_first = match s {
+        1 => "1'b1".to_string(),
+        2 => "2'b10".to_string(),
+        _ => format!("{{{}'d0, 2'b10}}", s - 2),
+    };
     format!(
         r#"
 localparam D = {d};
-localparam EW = {ew};
+localparam S = {s};
+localparam B = {b};
+localparam KW = {kw};
+localparam FW = {fw};
 
-// Bit b of every slot's entry word is one vector, col[b*D +: D] (bit i: slot i), so the
-// compare, the select and the shift are whole-vector operations. The valid slots are a
-// prefix.
+// Slot i is bank i / S, slot i % S of it. A slot's compared fields are flip-flops written
+// once through the shared bus `in_key` (enable `we[i]`); its source, tag and handle are
+// the RAM word `mem[i]`. Age: banks append in slot order; `older` orders the banks.
 reg [D-1:0] valid;
-reg [EW*D-1:0] col;
-// The last search's match vector, and its prefix OR registered a cycle later.
+reg [FW-1:0] mem [0:D-1];
+// The last search: its match vector and each bank's OR (registered at the search), then
+// the chosen slot (registered a cycle later).
 reg [D-1:0] mv;
-reg [D-1:0] upto_q;
+reg [B-1:0] bank_hit;
+reg sel_go;
+reg answered_q;
+reg hit_q;
+reg frees_q;
+reg [{aw_msb}:0] sel_q;
+reg [D-1:0] sel_oh_q;
+// The open bank (one-hot), its next slot (one-hot), and whether it has one (`room`).
+// All-zero is the empty CAM, as after reset: no room, so the next insert opens bank
+// `spare_q` = 0.
+reg [B-1:0] open_oh;
+reg [S-1:0] ptr_oh;
+reg room;
+// The lowest empty bank (where the next bank opens) and `full`, registered from the
+// slots after each edge.
+reg [{bw_msb}:0] spare_q;
+reg full_q;
 reg [{iw_msb}:0] used;
+// Bank-age matrix, upper triangle: bit (b, c), b < c, is set when bank b opened before c.
+reg [{pairs_msb}:0] older;
+// The handle scan: read slot `scan_cnt`, then compare slot `scan_at`'s handle.
+reg scanning;
+reg [{aw_msb}:0] scan_cnt;
+reg scan_live;
+reg [{aw_msb}:0] scan_at;
+reg [{hw_msb}:0] scan_rd;
+reg scan_end;
+reg [{hw_msb}:0] k_handle;
 
-// Slots whose field of `w` bits at entry bit `lo` equals `k`.
-function automatic [D-1:0] field_eq(input [EW*D-1:0] c, input integer lo, input integer w, input [63:0] k);
-    integer j;
-    begin
-        field_eq = {{D{{1'b1}}}};
-        for (j = 0; j < w; j = j + 1) field_eq = field_eq & ~(c[(lo+j)*D +: D] ^ {{D{{k[j]}}}});
-    end
-endfunction
-
-// Slots that match a search (0: envelope with wildcards either side, 1: handle, 2: any).
-function automatic [D-1:0] matching(input [EW*D-1:0] c, input [1:0] mode, input [63:0] k_comm,
-        input [63:0] k_src, input [63:0] k_tag, input s_any, input t_any, input [63:0] k_handle);
-    begin
-        if (mode == 2'd2) matching = {{D{{1'b1}}}};
-        else if (mode == 2'd1) matching = field_eq(c, {ho}, {hw}, k_handle);
-        else if (mode == 2'd0) matching = field_eq(c, 0, {cw}, k_comm)
-            & (field_eq(c, {so}, {sw}, k_src) | c[{sao}*D +: D] | {{D{{s_any}}}})
-            & (field_eq(c, {to}, {tw}, k_tag) | c[{tao}*D +: D] | {{D{{t_any}}}});
-        else matching = {{D{{1'b0}}}};
-    end
-endfunction
-
-// Whether one entry word matches a search (the same rules as `matching`).
+{sink}
+// Whether compared fields `k` match a search (0: envelope, wildcards on either side;
+// 2: any entry; 1, by handle, is the scan's).
 /* verilator lint_off UNUSEDSIGNAL */
-function automatic entry_matches(input [EW-1:0] w, input [1:0] mode, input [31:0] k_comm,
-        input [31:0] k_src, input [31:0] k_tag, input s_any, input t_any, input [31:0] k_handle);
+function automatic fields_match(input [KW-1:0] k, input [1:0] mode, input [31:0] k_comm, input [31:0] k_src,
+        input [31:0] k_tag, input s_any, input t_any);
     begin
-        if (mode == 2'd2) entry_matches = 1'b1;
-        else if (mode == 2'd1) entry_matches = w[{ho} +: {hw}] == k_handle[{hw}-1:0];
-        else if (mode == 2'd0) entry_matches = (w[0 +: {cw}] == k_comm[{cw}-1:0])
-            & ((w[{so} +: {sw}] == k_src[{sw}-1:0]) | w[{sao}] | s_any)
-            & ((w[{to} +: {tw}] == k_tag[{tw}-1:0]) | w[{tao}] | t_any);
-        else entry_matches = 1'b0;
+        if (mode == 2'd2) fields_match = 1'b1;
+        else if (mode == 2'd0) fields_match = (k[0 +: {cw}] == k_comm[{cw}-1:0])
+            & ((k[{so} +: {sw}] == k_src[{sw}-1:0]) | k[{sao}] | s_any)
+            & ((k[{to} +: {tw}] == k_tag[{tw}-1:0]) | k[{tao}] | t_any);
+        else fields_match = 1'b0;
     end
 endfunction
 /* verilator lint_on UNUSEDSIGNAL */
 
-{prefix}wire [D-1:0] first = mv & ~{{upto[D-2:0], 1'b0}};
-
-// The first hit's entry: an AND-OR tree over the one-hot `first` (yosys and the FPGA
-// tools build reduction ORs as balanced trees). Its communicator and flags go unused.
-/* verilator lint_off UNUSEDSIGNAL */
-wire [EW-1:0] hit_entry;
-/* verilator lint_on UNUSEDSIGNAL */
-genvar b;
+// Encoded open bank, its next slot and the lowest empty bank: the write address.
+{open_enc}{ptr_enc}
+wire ins = insert & ~full_q;
+wire rm = remove & answered_q & hit_q;
+genvar gb, gj, gc;
+wire [{aw_msb}:0] waddr = room ? {waddr_open} : {waddr_spare};
+wire [B-1:0] spare_oh;
 generate
-    for (b = 0; b < EW; b = b + 1) begin : select
-        assign hit_entry[b] = |(first & col[b*D +: D]);
+    for (gb = 0; gb < B; gb = gb + 1) begin : spare_decode
+        localparam [{bw_msb}:0] BANK = gb;
+        assign spare_oh[gb] = spare_q == BANK;
     end
 endgenerate
+wire [KW-1:0] in_key = {{in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
+wire in_hit = fields_match(in_key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
 
+wire [D-1:0] we;
+wire [D-1:0] slot_hit;
+wire [D-1:0] chosen_oh;
+wire [B-1:0] bank_alone;
+wire [B-1:0] oldest;
+generate
+    for (gb = 0; gb < B; gb = gb + 1) begin : bank
+        for (gj = 0; gj < S; gj = gj + 1) begin : slot
+            reg [KW-1:0] key;
+            assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
+            always @(posedge clock) if (we[gb*S+gj]) key <= in_key;
+            assign slot_hit[gb*S+gj] = fields_match(key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
+        end
+        // The bank's lowest hit slot (its oldest), and whether removing it empties the bank.
+        wire [S-1:0] bank_mv = mv[gb*S +: S];
+        {first_in_bank}
+        assign bank_alone[gb] = ~|(valid[gb*S +: S] & ~first);
+        // The oldest bank with a hit: every other bank with a hit is younger.
+        wire [B-1:0] beats;
+        for (gc = 0; gc < B; gc = gc + 1) begin : versus
+            if (gc == gb) begin : self_pair
+                assign beats[gc] = 1'b1;
+            end else if (gb < gc) begin : later
+                assign beats[gc] = ~bank_hit[gc] | older[gb*B - (gb*(gb+1))/2 + gc - gb - 1];
+            end else begin : earlier
+                assign beats[gc] = ~bank_hit[gc] | ~older[gc*B - (gc*(gc+1))/2 + gb - gc - 1];
+            end
+        end
+        assign oldest[gb] = bank_hit[gb] & (&beats);
+        assign chosen_oh[gb*S +: S] = first & {{S{{oldest[gb]}}}};
+    end
+endgenerate
+{chosen_enc}
+// The slots after this edge: the answer removed, the insert added.
+wire [D-1:0] valid_next = (valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}})) | we;
+wire [D-1:0] mv_next = valid_next & ((slot_hit & ~we) | (we & {{D{{in_hit}}}}));
+wire [B-1:0] bank_empty_next;
+wire [B-1:0] bank_hit_next;
+wire [B-1:0] bank_hit_scanned;
+generate
+    for (gb = 0; gb < B; gb = gb + 1) begin : bank_or
+        assign bank_empty_next[gb] = ~|valid_next[gb*S +: S];
+        assign bank_hit_next[gb] = |mv_next[gb*S +: S];
+        assign bank_hit_scanned[gb] = |mv[gb*S +: S];
+    end
+endgenerate
+{lowest_empty}{spare_next_enc}wire room_next = ins ? (room ? ~ptr_oh[S-1] : (S != 1)) : room;
+
+// A bank opening becomes the youngest.
+reg [{pairs_msb}:0] older_next;
+integer ob, oc;
 always @(*) begin
-    hit = upto[D-1];
-    hit_handle = {hit_handle};
-    hit_src = {hit_src};
-    hit_tag = {hit_tag};
-    count = used;
-    full = valid[D-1];
+    older_next = older;
+    if (ins & ~room)
+        for (ob = 0; ob < B; ob = ob + 1)
+            for (oc = ob + 1; oc < B; oc = oc + 1)
+                if (spare_oh[oc]) older_next[ob*B - (ob*(ob+1))/2 + oc - ob - 1] = 1'b1;
+                else if (spare_oh[ob]) older_next[ob*B - (ob*(ob+1))/2 + oc - ob - 1] = 1'b0;
 end
 
-// Removal: slot i takes slot i+1 where upto_q[i] is set. Insert: the first free slot
-// after that shift takes the new entry.
-wire [D-1:0] shift = remove ? upto_q : {{D{{1'b0}}}};
-wire [D-1:0] valid_shifted = (valid & ~shift) | ({{1'b0, valid[D-1:1]}} & shift);
-wire [D-1:0] insert_here = insert ? (~valid_shifted & {{valid_shifted[D-2:0], 1'b1}}) : {{D{{1'b0}}}};
-wire [EW-1:0] in_entry = {{in_handle[{hw}-1:0], in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
-{sink}
-wire removed = remove & (|(valid & upto_q));
-wire inserted = |insert_here;
+// One RAM read port: the scan's slot while scanning, else the answer's.
+wire [{aw_msb}:0] raddr = scanning ? scan_cnt : sel_q;
+wire [FW-1:0] rdata = mem[raddr];
 
-// The search's match vector as of after this edge: the current slots' matches shifted
-// like the slots, and the inserted entry's own compare in the slot it lands in. Computed
-// in the clocked block's `search` branch (a function, not wires), so a simulator compares
-// the slots only in the cycles that search; synthesis builds the same logic either way.
-function automatic [D-1:0] next_match(input [D-1:0] m_now, input [D-1:0] sh, input [D-1:0] here,
-        input in_hit);
-    reg [D-1:0] m_shifted;
-    begin
-        m_shifted = (m_now & ~sh) | ({{1'b0, m_now[D-1:1]}} & sh);
-        next_match = (m_shifted & ~here) | (here & {{D{{in_hit}}}});
-    end
-endfunction
+always @(*) begin
+    answered = answered_q;
+    hit = hit_q;
+    frees = frees_q;
+    hit_src = {hit_src};
+    hit_tag = {hit_tag};
+    hit_handle = {hit_handle};
+    count = used;
+    full = full_q;
+end
 
-integer e;
+always @(posedge clock) begin
+    if (ins) mem[waddr] <= {{in_handle[{hw}-1:0], in_tag[{tw}-1:0], in_src[{sw}-1:0]}};
+end
+
 always @(posedge clock) begin
     if (reset) begin
         valid <= {{D{{1'b0}}}};
         mv <= {{D{{1'b0}}}};
-        upto_q <= {{D{{1'b0}}}};
+        bank_hit <= {{B{{1'b0}}}};
+        sel_go <= 1'b0;
+        answered_q <= 1'b0;
+        hit_q <= 1'b0;
+        frees_q <= 1'b0;
+        sel_q <= {aw}'d0;
+        sel_oh_q <= {{D{{1'b0}}}};
+        open_oh <= {{B{{1'b0}}}};
+        ptr_oh <= {{S{{1'b0}}}};
+        room <= 1'b0;
+        spare_q <= {bw}'d0;
+        full_q <= 1'b0;
         used <= {iw}'d0;
+        scanning <= 1'b0;
+        scan_cnt <= {aw}'d0;
+        scan_live <= 1'b0;
+        scan_at <= {aw}'d0;
+        scan_end <= 1'b0;
     end else begin
-        upto_q <= upto;
-        if (remove | insert) begin
-            valid <= valid_shifted | insert_here;
-            for (e = 0; e < EW; e = e + 1)
-                col[e*D +: D] <= (((col[e*D +: D] & ~shift) | ({{1'b0, col[e*D+1 +: D-1]}} & shift)) & ~insert_here)
-                    | (insert_here & {{D{{in_entry[e]}}}});
-            used <= used + {{{iw_pad}'d0, inserted}} - {{{iw_pad}'d0, removed}};
+        valid <= valid_next;
+        spare_q <= spare_next_idx;
+        full_q <= ~room_next & ~|bank_empty_next;
+        room <= room_next;
+        older <= older_next;
+        used <= used + {{{iw_pad}'d0, ins}} - {{{iw_pad}'d0, rm}};
+        if (ins) begin
+            if (room) begin
+                ptr_oh <= {ptr_step};
+            end else begin
+                open_oh <= spare_oh;
+                ptr_oh <= {ptr_first};
+            end
+        end
+        // Choose (the cycle after the match vector): the oldest bank's lowest hit.
+        sel_go <= 1'b0;
+        scan_end <= 1'b0;
+        if (sel_go) begin
+            sel_q <= chosen_idx;
+            sel_oh_q <= chosen_oh;
+            hit_q <= |bank_hit;
+            frees_q <= ~full_q | |(oldest & bank_alone);
+            answered_q <= 1'b1;
+        end
+        if (rm) begin
+            answered_q <= 1'b0;
+            hit_q <= 1'b0;
         end
         if (search) begin
-            mv <= next_match(valid & matching(col, search_mode, {{{k_pad}'d0, key_comm}}, {{{k_pad}'d0, key_src}},
-                    {{{k_pad}'d0, key_tag}}, key_src_any, key_tag_any, {{{k_pad}'d0, key_handle}}),
-                shift, insert_here, entry_matches(in_entry, search_mode, key_comm, key_src, key_tag, key_src_any,
-                    key_tag_any, key_handle));
-        end else if (remove) begin
-            mv <= {{D{{1'b0}}}};
+            answered_q <= 1'b0;
+            hit_q <= 1'b0;
+            if (search_mode == 2'd1) begin
+                mv <= {{D{{1'b0}}}};
+                scanning <= 1'b1;
+                scan_cnt <= {aw}'d0;
+                k_handle <= key_handle[{hw}-1:0];
+            end else begin
+                mv <= mv_next;
+                bank_hit <= bank_hit_next;
+                sel_go <= 1'b1;
+            end
+        end
+        // The handle scan: one slot a cycle into the match vector, then choose as above.
+        scan_live <= scanning;
+        scan_at <= scan_cnt;
+        scan_rd <= rdata[{ho} +: {hw}];
+        if (scanning) begin
+            scan_cnt <= scan_cnt + {aw}'d1;
+            if (scan_cnt == {aw}'d{last}) scanning <= 1'b0;
+        end
+        if (scan_live) begin
+            mv[scan_at] <= valid[scan_at] & (scan_rd == k_handle);
+            if (scan_at == {aw}'d{last}) scan_end <= 1'b1;
+        end
+        if (scan_end) begin
+            bank_hit <= bank_hit_scanned;
+            sel_go <= 1'b1;
         end
     end
 end
 "#,
+        aw_msb = aw - 1,
         iw_msb = iw - 1,
         iw_pad = iw - 1,
-        k_pad = 64 - FIELD_BITS,
+        hw_msb = hw - 1,
+        pairs_msb = pairs.max(1) - 1,
+        last = d - 1,
+        ho = sw + tw,
+        open_enc = encode_one_hot("open_idx", "open_oh", b, bw),
+        ptr_enc = if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
+        spare_next_enc = encode_one_hot("spare_next_idx", "spare_next", b, bw),
+        bw_msb = bw - 1,
+        chosen_enc = encode_one_hot("chosen_idx", "chosen_oh", d, aw),
+        hit_src = crate::fields::in_word(&format!("rdata[0 +: {sw}]"), 0, sw),
+        hit_tag = crate::fields::in_word(&format!("rdata[{sw} +: {tw}]"), 0, tw),
+        hit_handle = crate::fields::in_word(&format!("rdata[{} +: {hw}]", sw + tw), 0, hw),
     )
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 24] = [
+pub const CAM_PORTS: [(&str, u32, bool); 26] = [
     ("clock", 1, true),
     ("reset", 1, true),
     ("search", 1, true),
@@ -392,10 +763,12 @@ pub const CAM_PORTS: [(&str, u32, bool); 24] = [
     ("key_src_any", 1, true),
     ("key_tag_any", 1, true),
     ("key_handle", FIELD_BITS as u32, true),
+    ("answered", 1, false),
     ("hit", 1, false),
     ("hit_handle", FIELD_BITS as u32, false),
     ("hit_src", FIELD_BITS as u32, false),
     ("hit_tag", FIELD_BITS as u32, false),
+    ("frees", 1, false),
     ("remove", 1, true),
     ("insert", 1, true),
     ("in_comm", FIELD_BITS as u32, true),
@@ -421,10 +794,12 @@ pub struct CamTop {
     pub key_src_any: Signal<In, Bit>,
     pub key_tag_any: Signal<In, Bit>,
     pub key_handle: Signal<In, Bits<FIELD_BITS>>,
+    pub answered: Signal<Out, Bit>,
     pub hit: Signal<Out, Bit>,
     pub hit_handle: Signal<Out, Bits<FIELD_BITS>>,
     pub hit_src: Signal<Out, Bits<FIELD_BITS>>,
     pub hit_tag: Signal<Out, Bits<FIELD_BITS>>,
+    pub frees: Signal<Out, Bit>,
     pub remove: Signal<In, Bit>,
     pub insert: Signal<In, Bit>,
     pub in_comm: Signal<In, Bits<FIELD_BITS>>,
@@ -451,10 +826,12 @@ impl CamTop {
             key_src_any: Default::default(),
             key_tag_any: Default::default(),
             key_handle: Default::default(),
+            answered: Default::default(),
             hit: Default::default(),
             hit_handle: Default::default(),
             hit_src: Default::default(),
             hit_tag: Default::default(),
+            frees: Default::default(),
             remove: Default::default(),
             insert: Default::default(),
             in_comm: Default::default(),
@@ -483,6 +860,8 @@ impl Logic for CamTop {
         self.cam.key_src_any.next = self.key_src_any.val();
         self.cam.key_tag_any.next = self.key_tag_any.val();
         self.cam.key_handle.next = self.key_handle.val();
+        self.answered.next = self.cam.answered.val();
+        self.frees.next = self.cam.frees.val();
         self.hit.next = self.cam.hit.val();
         self.hit_handle.next = self.cam.hit_handle.val();
         self.hit_src.next = self.cam.hit_src.val();

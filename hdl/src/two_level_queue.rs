@@ -5,21 +5,25 @@
 //! every list entry. It holds because a new entry goes into the CAM only while the lists
 //! are empty (otherwise it joins the lists, behind everything there), and the data mover
 //! refills the CAM with the globally oldest list entry (a search for any entry returns
-//! each list's head, the oldest label wins) at the CAM's tail. So a CAM hit, which is
+//! each list's head, the oldest label wins) as its youngest entry. So a CAM hit, which is
 //! the oldest CAM match, is the oldest match of the queue, and only a CAM miss needs the
-//! lists. Between operations the CAM is full or the lists are empty.
+//! lists. Between operations the CAM is full (`cam.rs`: its open bank used up and no bank
+//! empty) or the lists are empty.
 //!
 //! Protocol (cycle `S` is the one `search` is high in; a command only while `quick` is high):
-//! - `search`: the CAM compares at `S` and answers at `S + 1`. A hit, or a miss while
-//!   the lists are empty, raises `done` at `S + 1`; otherwise the lists' search is issued
-//!   from a register at `S + 2` (so no path runs from the CAM's answer to the lists' RAM
-//!   addresses) and `done` rises when they answer (`S + K + T + 5`, see
-//!   `parallel_lists`).
+//! - `search`: the CAM compares at `S` and answers at `S + 2` (by handle, a scan, at
+//!   `S + D + 4`: `cam::handle_search_cycles`). A hit, or a miss while the lists are
+//!   empty, raises `done` with the answer; otherwise the lists' search is issued from a
+//!   register the cycle after (so no path runs from the CAM's answer to the lists' RAM
+//!   addresses) and `done` rises when they answer (see `parallel_lists`).
 //!   With `done`, `found` and `found_*` describe the answer.
 //! - The cycle after `done` the queue takes `remove` (delete the answer) or nothing. A
-//!   CAM removal while the lists hold entries starts the data mover in that same cycle:
-//!   it searches the lists for any entry (each list's head: one element), and when they
-//!   answer the oldest head moves to the CAM's tail and leaves its list.
+//!   CAM removal that empties a CAM bank (`frees`) while the lists hold entries starts the
+//!   data mover in that same cycle: it searches the lists for any entry (each list's head:
+//!   one element), and when they answer the oldest head moves into the CAM and leaves its
+//!   list; two cycles later (the lists' counter settles) it moves again while the CAM is
+//!   not full and the lists hold entries. Any other CAM removal leaves the CAM full, and
+//!   needs no move.
 //! - `insert` (when idle): one edge into the CAM while the lists are empty and the CAM
 //!   has room, otherwise into the lists (busy for the list's two cycles). `full`: an
 //!   insert would go to the lists and they have no room, or no posting label that keeps
@@ -28,8 +32,9 @@
 //!   search may start in this same cycle — the CAM's match vector describes the slots
 //!   after the edge. Not quick: a list insert, a list removal (the lists' counters and
 //!   full flags settle a cycle later, and the next decision reads them), a removal that
-//!   starts the data mover, a search under way. `blocking` is the subset that lasts several cycles (a list walk,
-//!   the mover, a list insert), during which the engine takes no command.
+//!   starts the data mover, a search under way. `blocking` is the subset that lasts
+//!   several cycles (a list walk, the mover, a list insert), during which the engine takes
+//!   no command.
 //! - The lists search with the key registered when `search` was high, so the engine may
 //!   hold the next command on the key inputs while they walk.
 //!
@@ -97,6 +102,8 @@ pub struct TwoLevelQueue<const A: usize> {
     s_hold: Constant<Bits<3>>,
     s_move: Constant<Bits<3>>,
     s_list_start: Constant<Bits<3>>,
+    s_move_wait: Constant<Bits<3>>,
+    s_move_check: Constant<Bits<3>>,
     mode_any: Constant<Bits<2>>,
 }
 
@@ -152,6 +159,8 @@ impl<const A: usize> TwoLevelQueue<A> {
             s_hold: s(3),
             s_move: s(4),
             s_list_start: s(5),
+            s_move_wait: s(6),
+            s_move_check: s(7),
             mode_any: Constant::new(crate::bram_list::MODE_ANY.to_bits()),
         }
     }
@@ -218,7 +227,9 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.blocking.next = self.lists.busy.val()
             | (self.state.q.val() == self.s_list_start.val())
             | (self.state.q.val() == self.s_list.val())
-            | (self.state.q.val() == self.s_move.val());
+            | (self.state.q.val() == self.s_move.val())
+            | (self.state.q.val() == self.s_move_wait.val())
+            | (self.state.q.val() == self.s_move_check.val());
         // Done at this edge: an insert into the CAM, a CAM removal that needs no mover,
         // nothing. (After a list removal the lists' counters and full flags settle a cycle
         // later, and the next search's decision reads them.)
@@ -227,7 +238,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             & (!self.insert.val() | (self.lists.empty.val() & !self.cam_level.full.val())))
             | ((self.state.q.val() == self.s_hold.val())
                 & !(self.remove.val()
-                    & (self.take_list.q.val() | (self.take_cam.q.val() & !self.lists.empty.val()))));
+                    & (self.take_list.q.val()
+                        | (self.take_cam.q.val() & !self.lists.empty.val() & self.cam_level.frees.val()))));
         // An insert would go to the lists, and they have no room or no label that keeps
         // their order (`parallel_lists`: the engine answers overflow either way).
         self.full.next = (!self.lists.empty.val() | self.cam_level.full.val())
@@ -263,14 +275,16 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
                 self.state.d.next = self.s_cam.val();
             }
         } else if self.state.q.val() == self.s_cam.val() {
-            if self.cam_level.hit.val() | self.lists.empty.val() {
-                self.done.next = true;
-                self.take_cam.d.next = self.cam_level.hit.val();
-                self.state.d.next = self.s_hold.val();
-            } else {
-                // The lists start from a register next cycle: no path from the CAM's
-                // answer to their RAM addresses.
-                self.state.d.next = self.s_list_start.val();
+            if self.cam_level.answered.val() {
+                if self.cam_level.hit.val() | self.lists.empty.val() {
+                    self.done.next = true;
+                    self.take_cam.d.next = self.cam_level.hit.val();
+                    self.state.d.next = self.s_hold.val();
+                } else {
+                    // The lists start from a register next cycle: no path from the CAM's
+                    // answer to their RAM addresses.
+                    self.state.d.next = self.s_list_start.val();
+                }
             }
         } else if self.state.q.val() == self.s_list_start.val() {
             self.lists.search.next = true;
@@ -283,8 +297,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             }
         } else if self.state.q.val() == self.s_hold.val() {
             self.state.d.next = self.s_idle.val();
-            if self.remove.val() & self.take_cam.q.val() & !self.lists.empty.val() {
-                // The data mover: find the oldest list head.
+            if self.remove.val() & self.take_cam.q.val() & !self.lists.empty.val() & self.cam_level.frees.val() {
+                // The removal empties a CAM bank: the data mover finds the oldest list head.
                 self.lists.search.next = true;
                 self.lists.search_mode.next = self.mode_any.val();
                 self.state.d.next = self.s_move.val();
@@ -293,6 +307,18 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             if self.search.val() {
                 self.cam_level.search.next = true;
                 self.state.d.next = self.s_cam.val();
+            }
+        } else if self.state.q.val() == self.s_move_wait.val() {
+            // The lists' counter settles a cycle after the move's removal.
+            self.state.d.next = self.s_move_check.val();
+        } else if self.state.q.val() == self.s_move_check.val() {
+            // Refill until the CAM is full or the lists are empty (a freed bank takes up
+            // to a bank's worth of moves).
+            self.state.d.next = self.s_idle.val();
+            if !self.cam_level.full.val() & !self.lists.empty.val() {
+                self.lists.search.next = true;
+                self.lists.search_mode.next = self.mode_any.val();
+                self.state.d.next = self.s_move.val();
             }
         } else {
             // Move: the oldest head goes to the CAM's tail and leaves its list.
@@ -305,7 +331,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
                 self.cam_level.in_src_any.next = self.lists.found_src_any.val();
                 self.cam_level.in_tag_any.next = self.lists.found_tag_any.val();
                 self.cam_level.in_handle.next = self.lists.found_handle.val();
-                self.state.d.next = self.s_idle.val();
+                self.state.d.next = self.s_move_wait.val();
             }
         }
         if self.reset.val() {

@@ -6,7 +6,8 @@
 //! OLDEST matching entry.
 
 use proptest::prelude::*;
-use tagmatch_hdl::cam::{cam_verilog, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::cam::{cam_verilog, handle_search_cycles, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_sim::cycle::cam_banks::CamBanks;
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const DEPTH: usize = 8;
@@ -88,15 +89,31 @@ fn set_act(m: &mut Model, act: &Act) {
     }
 }
 
-/// The reference after an act's edge: the removal, then the insert behind the rest.
-fn apply_act(reference: &mut Vec<Entry>, act: &Act) {
-    if let (Some(k), true, _) = act {
-        reference.remove(*k);
-    }
-    if let Some(e) = act.2 {
-        if reference.len() < DEPTH {
-            reference.push(e);
+/// The reference: the entries oldest first, each with its bank, and the banks.
+struct Reference {
+    entries: Vec<(Entry, usize)>,
+    banks: CamBanks,
+}
+
+impl Reference {
+    /// After an act's edge: the removal, and the insert unless the CAM was full before
+    /// the edge.
+    fn apply(&mut self, act: &Act) {
+        let was_full = self.banks.full();
+        if let (Some(k), true, _) = act {
+            let (_, bank) = self.entries.remove(*k);
+            self.banks.remove(bank);
         }
+        if let (Some(e), false) = (act.2, was_full) {
+            let bank = self.banks.insert();
+            self.entries.push((e, bank));
+        }
+    }
+
+    /// Whether removing entry `k` leaves the CAM not full: it is alone in its bank.
+    fn frees(&self, k: usize) -> bool {
+        let bank = self.entries[k].1;
+        !self.banks.full() || self.entries.iter().filter(|(_, b)| *b == bank).count() == 1
     }
 }
 
@@ -104,7 +121,7 @@ fn apply_act(reference: &mut Vec<Entry>, act: &Act) {
 /// edge); the first disagreement is an error naming the step.
 fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     let port = |m: &Model, n: &str| m.port(n).unwrap();
-    let mut reference: Vec<Entry> = Vec::new();
+    let mut reference = Reference { entries: Vec::new(), banks: CamBanks::new(DEPTH) };
     let mut pending: Option<Act> = None;
     for (i, s) in steps.iter().enumerate() {
         for (n, v) in [
@@ -121,29 +138,45 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
         }
         if let Some(act) = pending.take() {
             set_act(m, &act);
-            apply_act(&mut reference, &act);
+            reference.apply(&act);
         }
         m.tick(1);
         set_act(m, &(None, false, None));
         m.set(port(m, "search"), 0);
-        let want = reference.iter().position(|e| matches(s.mode, &s.key, e));
+        // The answer comes 2 cycles after the search, by handle after the scan.
+        let cycles = if s.mode == MODE_HANDLE { handle_search_cycles(DEPTH) } else { 2 };
+        for _ in 1..cycles {
+            if m.get(port(m, "answered")) == 1 {
+                return Err(format!("step {i}: answered before cycle {cycles}"));
+            }
+            m.tick(1);
+        }
+        if m.get(port(m, "answered")) != 1 {
+            return Err(format!("step {i}: no answer {cycles} cycles after the search"));
+        }
+        let want = reference.entries.iter().position(|(e, _)| matches(s.mode, &s.key, e));
         let hit = m.get(port(m, "hit")) == 1;
         if hit != want.is_some() {
-            return Err(format!("step {i}: hit {hit}, expected {want:?} for {s:?} in {reference:?}"));
+            return Err(format!("step {i}: hit {hit}, expected {want:?} for {s:?} in {:?}", reference.entries));
         }
         if let Some(k) = want {
-            let e = reference[k];
+            let e = reference.entries[k].0;
             let got = (m.get(port(m, "hit_handle")), m.get(port(m, "hit_src")), m.get(port(m, "hit_tag")));
             if got != (e.handle, e.src, e.tag) {
-                return Err(format!("step {i}: answer {got:?}, expected the oldest match {e:?} (slot {k})"));
+                return Err(format!("step {i}: answer {got:?}, expected the oldest match {e:?} (entry {k})"));
+            }
+            if (m.get(port(m, "frees")) == 1) != reference.frees(k) {
+                return Err(format!("step {i}: frees {}, expected {}", m.get(port(m, "frees")), reference.frees(k)));
             }
         }
-        if (m.get(port(m, "full")) == 1) != (reference.len() == DEPTH)
-            || m.get(port(m, "count")) as usize != reference.len()
-        {
-            return Err(format!("step {i}: count {}, expected {}", m.get(port(m, "count")), reference.len()));
+        let (full, count) = (m.get(port(m, "full")) == 1, m.get(port(m, "count")) as usize);
+        if full != reference.banks.full() || count != reference.entries.len() {
+            return Err(format!(
+                "step {i}: count {count} full {full}, expected {} {}",
+                reference.entries.len(),
+                reference.banks.full()
+            ));
         }
-        m.tick(1);
         let act = (want, s.remove, s.insert);
         if s.overlap {
             pending = Some(act);
@@ -151,7 +184,7 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             set_act(m, &act);
             m.tick(1);
             set_act(m, &(None, false, None));
-            apply_act(&mut reference, &act);
+            reference.apply(&act);
         }
     }
     Ok(())
@@ -184,5 +217,8 @@ fn reset_empties_the_cam() {
     m.set(m.port("search_mode").unwrap(), MODE_ANY);
     m.set(search, 1);
     m.tick(1);
+    m.set(search, 0);
+    m.tick(1);
+    assert_eq!(m.get(m.port("answered").unwrap()), 1);
     assert_eq!(m.get(m.port("hit").unwrap()), 0, "an entry survived the reset");
 }

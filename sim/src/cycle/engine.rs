@@ -38,6 +38,11 @@ pub trait Queue {
     fn insert(&mut self, e: Entry) -> u64;
     /// No room for an insert: the engine answers overflow.
     fn full(&self) -> bool;
+    /// Cycles from the cycle before the issue through which the last search left the
+    /// engine free to take commands (the CAM's answer, not a list walk).
+    fn free_search_cycles(&self) -> u64 {
+        2
+    }
     /// Empties the queue (a flush, or reset).
     fn clear(&mut self);
     fn len(&self) -> usize;
@@ -200,7 +205,11 @@ impl<Q: Queue> QueueEngine<Q> {
         // `search` counts from the cycle before the issue (the serial acceptance).
         let decided = issued - 1 + search;
         let responded = decided + 1;
-        self.blocked[0] = (issued + 2, decided);
+        let free = match op {
+            Op::Arrive { .. } | Op::Cancel { .. } => self.prq.free_search_cycles(),
+            _ => self.umq.free_search_cycles(),
+        };
+        self.blocked[0] = (issued + free, decided);
         if work == 0 {
             self.issue_free = responded;
         } else {

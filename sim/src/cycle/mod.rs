@@ -12,6 +12,7 @@
 
 pub mod baselines;
 pub mod bench;
+pub mod cam_banks;
 pub mod engine;
 pub mod entry;
 pub mod list_index;

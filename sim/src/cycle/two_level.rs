@@ -43,6 +43,7 @@
 //! search, one index lookup per list (`list_index.rs`) rather than a walk, which is what
 //! lets 30,000-deep unloads of one list (4 × 10^8 cycles) run in a fraction of a second.
 
+use super::cam_banks::CamBanks;
 use super::engine::{Queue, QueueEngine};
 use super::entry::{position_in, Entry, Key};
 use super::list_index::ListIndex;
@@ -161,11 +162,17 @@ enum Hit {
     List { list: usize, pos: usize },
 }
 
-/// One queue: the CAM (a collapsing FIFO, oldest first) and the lists (each oldest first).
+/// One queue: the CAM (oldest first, each entry with its bank) and the lists (each oldest
+/// first).
 #[derive(Clone, Debug)]
 pub struct TwoLevelQueue {
     cfg: TwoLevelConfig,
     cam: VecDeque<Entry>,
+    /// The bank each CAM entry sits in, beside `cam`.
+    cam_bank: VecDeque<usize>,
+    banks: CamBanks,
+    /// Cycles from the acceptance to the CAM's answer of the last search (a handle's scans).
+    cam_cycles: u64,
     lists: Vec<VecDeque<Entry>>,
     listed: usize,
     /// The list the next list insert tries first.
@@ -193,6 +200,9 @@ impl TwoLevelQueue {
         TwoLevelQueue {
             cfg,
             cam: VecDeque::with_capacity(cfg.cam_depth),
+            cam_bank: VecDeque::with_capacity(cfg.cam_depth),
+            banks: CamBanks::new(cfg.cam_depth),
+            cam_cycles: 3,
             lists: vec![VecDeque::new(); cfg.lists],
             listed: 0,
             round_robin: 0,
@@ -252,7 +262,13 @@ impl TwoLevelQueue {
     }
 
     fn cam_full(&self) -> bool {
-        self.cam.len() == self.cfg.cam_depth
+        self.banks.full()
+    }
+
+    fn cam_push(&mut self, e: Entry) {
+        let bank = self.banks.insert();
+        self.cam.push_back(e);
+        self.cam_bank.push_back(bank);
     }
 
     fn lists_full(&self) -> bool {
@@ -265,7 +281,8 @@ impl TwoLevelQueue {
     }
 
     /// The data mover: moves the oldest list head into the CAM while the CAM has room;
-    /// returns the cycles after the response, `T + 5` a move.
+    /// returns the cycles after the response: `T + 6` a move (the lists' search for their
+    /// heads, the move, two cycles for the lists' counter), and one more.
     fn move_data(&mut self) -> u64 {
         let mut moves = 0;
         while !self.cam_full() && self.listed > 0 {
@@ -282,10 +299,14 @@ impl TwoLevelQueue {
             self.index.remove(&e);
             self.unlisted(&e);
             self.listed -= 1;
-            self.cam.push_back(e);
+            self.cam_push(e);
             moves += 1;
         }
-        moves * (self.tree_levels() + 5)
+        if moves == 0 {
+            0
+        } else {
+            moves * (self.tree_levels() + 6) + 1
+        }
     }
 }
 
@@ -297,13 +318,18 @@ impl Queue for TwoLevelQueue {
 
     fn search(&mut self, key: &Key) -> (Option<Entry>, u64) {
         self.last_walk = 0;
+        // The CAM answers two cycles after the issue; by handle it scans its slots first.
+        self.cam_cycles = match key {
+            Key::Handle(_) => 3 + crate::cycle::cam_banks::handle_scan_cycles(self.cfg.cam_depth),
+            Key::Envelope { .. } => 3,
+        };
         if let Some(i) = position_in(&self.cam, key) {
             self.hit = Some(Hit::Cam(i));
-            return (Some(self.cam[i]), 2);
+            return (Some(self.cam[i]), self.cam_cycles);
         }
         if self.listed == 0 {
             self.hit = None;
-            return (None, 2);
+            return (None, self.cam_cycles);
         }
         let mut longest = 0;
         let mut best: Option<(Entry, usize, usize)> = None;
@@ -329,7 +355,11 @@ impl Queue for TwoLevelQueue {
         }
         self.last_walk = longest;
         self.hit = best.map(|(_, list, pos)| Hit::List { list, pos });
-        (best.map(|(e, _, _)| e), longest as u64 + self.tree_levels() + 6)
+        (best.map(|(e, _, _)| e), self.cam_cycles + longest as u64 + self.tree_levels() + 4)
+    }
+
+    fn free_search_cycles(&self) -> u64 {
+        self.cam_cycles
     }
 
     /// A removal is one edge; after a CAM removal the mover refills the CAM. After a list
@@ -339,6 +369,8 @@ impl Queue for TwoLevelQueue {
         match self.hit.take() {
             Some(Hit::Cam(i)) => {
                 self.cam.remove(i);
+                let bank = self.cam_bank.remove(i).expect("every CAM entry has a bank");
+                self.banks.remove(bank);
                 self.move_data()
             }
             Some(Hit::List { list, pos }) => {
@@ -359,7 +391,7 @@ impl Queue for TwoLevelQueue {
     fn insert(&mut self, mut e: Entry) -> u64 {
         self.hit = None;
         if self.listed == 0 && !self.cam_full() {
-            self.cam.push_back(e);
+            self.cam_push(e);
             return 0;
         }
         if self.lists_full() {
