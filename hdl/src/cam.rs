@@ -6,9 +6,9 @@
 //! flip-flop clock enable, no per-bit multiplexer), and stays where it was written until it
 //! is removed (its valid bit cleared). Only what a search compares lives in flip-flops: the
 //! communicator, source, tag and the two wildcard flags. The source, tag and handle that an
-//! answer returns sit in a RAM indexed by slot (`mem`, read asynchronously, so distributed
-//! RAM: LUT RAM on Xilinx and ECP5, MLABs on Intel), read at the answer's slot number —
-//! no AND-OR tree over the slots.
+//! answer returns sit in a RAM indexed by slot (`mem`, block RAM: one write port, one
+//! registered read port), read at the answer's slot number in the edge that registers the
+//! choice — no AND-OR tree over the slots.
 //!
 //! # Age: banks that only append
 //! The `D` slots form `B` banks of `S` slots ([`bank_size`]: `S` the largest power of two
@@ -141,7 +141,8 @@ struct Regs {
     scan_cnt: usize,
     scan_live: bool,
     scan_at: usize,
-    scan_rd: u64,
+    /// The RAM's registered read.
+    rdata: Word,
     scan_end: bool,
     k_handle: u64,
 }
@@ -281,15 +282,6 @@ impl Cam {
         }
     }
 
-    /// The RAM's read address: the scan's slot while scanning, else the answer's.
-    fn read_address(&self) -> usize {
-        if self._r.scanning {
-            self._r.scan_cnt
-        } else {
-            self._r.sel
-        }
-    }
-
     /// One clock edge, from the registers and inputs before it.
     fn edge(&mut self) {
         let (d, s) = (self._depth, bank_size(self._depth));
@@ -373,13 +365,21 @@ impl Cam {
         // The handle scan: read a slot's handle, then compare it into the match vector.
         n.scan_live = r.scanning;
         n.scan_at = r.scan_cnt;
-        n.scan_rd = r.mem[self.read_address()].handle;
+        // The RAM reads the slot being chosen, the scan's, or the answer's again.
+        let address = if r.sel_go {
+            n.sel
+        } else if r.scanning {
+            r.scan_cnt
+        } else {
+            r.sel
+        };
+        n.rdata = r.mem[address];
         if r.scanning {
             n.scan_cnt = r.scan_cnt + 1;
             n.scanning = r.scan_cnt != d - 1;
         }
         if r.scan_live {
-            n.mv[r.scan_at] = r.valid[r.scan_at] && r.scan_rd == r.k_handle;
+            n.mv[r.scan_at] = r.valid[r.scan_at] && r.rdata.handle == r.k_handle;
             n.scan_end = r.scan_at == d - 1;
         }
         if r.scan_end {
@@ -410,7 +410,7 @@ impl Logic for Cam {
             }
         }
         let r = &self._r;
-        let word = r.mem[self.read_address()];
+        let word = r.rdata;
         self.answered.next = r.answered;
         self.hit.next = r.hit;
         self.frees.next = r.frees;
@@ -534,7 +534,6 @@ reg scanning;
 reg [{aw_msb}:0] scan_cnt;
 reg scan_live;
 reg [{aw_msb}:0] scan_at;
-reg [{hw_msb}:0] scan_rd;
 reg scan_end;
 reg [{hw_msb}:0] k_handle;
 
@@ -630,9 +629,10 @@ always @(*) begin
                 else if (spare_oh[ob]) older_next[ob*B - (ob*(ob+1))/2 + oc - ob - 1] = 1'b0;
 end
 
-// One RAM read port: the scan's slot while scanning, else the answer's.
-wire [{aw_msb}:0] raddr = scanning ? scan_cnt : sel_q;
-wire [FW-1:0] rdata = mem[raddr];
+// One registered RAM read port (block RAM): the slot being chosen, the scan's slot while
+// scanning, else the answer's again.
+wire [{aw_msb}:0] raddr = sel_go ? chosen_idx : (scanning ? scan_cnt : sel_q);
+reg [FW-1:0] rdata;
 
 always @(*) begin
     answered = answered_q;
@@ -647,6 +647,7 @@ end
 
 always @(posedge clock) begin
     if (ins) mem[waddr] <= {{in_handle[{hw}-1:0], in_tag[{tw}-1:0], in_src[{sw}-1:0]}};
+    rdata <= mem[raddr];
 end
 
 always @(posedge clock) begin
@@ -717,13 +718,12 @@ always @(posedge clock) begin
         // The handle scan: one slot a cycle into the match vector, then choose as above.
         scan_live <= scanning;
         scan_at <= scan_cnt;
-        scan_rd <= rdata[{ho} +: {hw}];
         if (scanning) begin
             scan_cnt <= scan_cnt + {aw}'d1;
             if (scan_cnt == {aw}'d{last}) scanning <= 1'b0;
         end
         if (scan_live) begin
-            mv[scan_at] <= valid[scan_at] & (scan_rd == k_handle);
+            mv[scan_at] <= valid[scan_at] & (rdata[{ho} +: {hw}] == k_handle);
             if (scan_at == {aw}'d{last}) scan_end <= 1'b1;
         end
         if (scan_end) begin

@@ -53,6 +53,28 @@ impl BoundedGolden {
         }
     }
 
+    /// What an engine that answered `got` owes for `op`, applying it: an engine whose
+    /// queues guarantee only `guaranteed` entries (its CAM wastes slots: `cycle::cam_banks`)
+    /// may refuse an operation that would queue once that queue holds `guaranteed` or
+    /// more, and then owes overflow and changes nothing; otherwise the golden outcome.
+    pub fn expect(&mut self, op: &Op, got: &Outcome, guaranteed: usize) -> Outcome {
+        if *got == Outcome::Overflow && self.would_queue(op) && self.queue_len_for(op) >= guaranteed {
+            Outcome::Overflow
+        } else {
+            self.apply(op)
+        }
+    }
+
+    /// Entries in the queue `op` appends to (0 for an operation that appends to none).
+    pub fn queue_len_for(&self, op: &Op) -> usize {
+        let s = self.golden.stats();
+        match op {
+            Op::PostRecv { .. } => s.prq_len,
+            Op::Arrive { .. } => s.umq_len,
+            _ => 0,
+        }
+    }
+
     pub fn queue_lengths(&self) -> (usize, usize) {
         let s = self.golden.stats();
         (s.prq_len, s.umq_len)

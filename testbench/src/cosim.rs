@@ -43,6 +43,9 @@ pub struct CosimReport {
     pub overflows: usize,
     /// Overflows with room in the queue: inserts narrow posting labels refused.
     pub label_refusals: usize,
+    /// Operations refused with overflow between the queue's guaranteed capacity and its
+    /// most (the CAM's wasted slots).
+    pub capacity_refusals: usize,
     /// Times a queue's posting-label counter wrapped (cycle model).
     pub label_wraps: u64,
     pub flushes: usize,
@@ -243,7 +246,14 @@ fn cosim_started(
             let label_refusal = engine.config.label_bits < 32
                 && modelled.outcome == Outcome::Overflow
                 && golden.would_queue(op);
-            let want = if label_refusal { Outcome::Overflow } else { golden.apply(op) };
+            // A CAM that wastes slots refuses early, but never below the queue's guarantee.
+            let want = if label_refusal {
+                Outcome::Overflow
+            } else {
+                let want = golden.expect(op, &modelled.outcome, engine.config.guaranteed_capacity());
+                report.capacity_refusals += (want == Outcome::Overflow && golden.would_queue(op)) as usize;
+                want
+            };
             if got.outcome != want || got != modelled {
                 let waveform = waveform_of(engine, ops, start, run.end).ok();
                 return Err(CosimError::Mismatch(Box::new(Mismatch {

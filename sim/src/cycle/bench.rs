@@ -144,7 +144,8 @@ pub enum Traffic {
     /// Messages nothing matches: every one a miss queued into the UMQ's CAM.
     Unexpected,
     /// Messages matching receives that fill the CAM and spill into the lists, oldest
-    /// first: every one a CAM hit whose removal starts the data mover (the queue holds the
+    /// first: every one a CAM hit, and each that empties a CAM bank starts the data mover,
+    /// which brings in a bank's worth of list entries (the queue holds the
     /// CAM's depth more receives than messages come).
     MoverHits,
 }
