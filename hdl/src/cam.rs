@@ -386,6 +386,7 @@ impl Cam {
             n.bank_hit = (0..b).map(|k| r.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
             n.sel_go = true;
         }
+        n.exhausted |= bank_empty[n.open];
         n.full = n.exhausted && !bank_empty.iter().any(|&e| e);
         n.spare = bank_empty.iter().position(|&e| e);
         n.bank_empty = bank_empty;
@@ -615,19 +616,22 @@ generate
         assign bank_hit_scanned[gb] = |mv[gb*S +: S];
     end
 endgenerate
-{lowest_empty}{spare_next_enc}wire room_next = ins ? (room ? ~ptr_oh[S-1] : (S != 1)) : room;
+{lowest_empty}{spare_next_enc}// An open bank left empty is closed, so the next insert restarts the lowest empty bank
+// at its first slot (an emptied CAM fills as after reset).
+wire [B-1:0] open_next = (ins & ~room) ? spare_oh : open_oh;
+wire room_next = (ins ? (room ? ~ptr_oh[S-1] : (S != 1)) : room) & ~|(open_next & bank_empty_next);
 
 // A bank opening becomes the youngest.
-reg [{pairs_msb}:0] older_next;
-integer ob, oc;
-always @(*) begin
-    older_next = older;
-    if (ins & ~room)
-        for (ob = 0; ob < B; ob = ob + 1)
-            for (oc = ob + 1; oc < B; oc = oc + 1)
-                if (spare_oh[oc]) older_next[ob*B - (ob*(ob+1))/2 + oc - ob - 1] = 1'b1;
-                else if (spare_oh[ob]) older_next[ob*B - (ob*(ob+1))/2 + oc - ob - 1] = 1'b0;
-end
+wire [{pairs_msb}:0] older_next;
+wire opening = ins & ~room;
+generate
+    for (gb = 0; gb < B; gb = gb + 1) begin : age_row
+        for (gc = gb + 1; gc < B; gc = gc + 1) begin : age_pair
+            localparam integer P = gb*B - (gb*(gb+1))/2 + gc - gb - 1;
+            assign older_next[P] = (opening & spare_oh[gc]) | (~(opening & spare_oh[gb]) & older[P]);
+        end
+    end
+endgenerate
 
 // One registered RAM read port (block RAM): the slot being chosen, the scan's slot while
 // scanning, else the answer's again.
@@ -679,14 +683,8 @@ always @(posedge clock) begin
         room <= room_next;
         older <= older_next;
         used <= used + {{{iw_pad}'d0, ins}} - {{{iw_pad}'d0, rm}};
-        if (ins) begin
-            if (room) begin
-                ptr_oh <= {ptr_step};
-            end else begin
-                open_oh <= spare_oh;
-                ptr_oh <= {ptr_first};
-            end
-        end
+        open_oh <= open_next;
+        if (ins) ptr_oh <= room ? {ptr_step} : {ptr_first};
         // Choose (the cycle after the match vector): the oldest bank's lowest hit.
         sel_go <= 1'b0;
         scan_end <= 1'b0;

@@ -96,17 +96,16 @@ struct Reference {
 }
 
 impl Reference {
-    /// After an act's edge: the removal, and the insert unless the CAM was full before
-    /// the edge.
+    /// After an act's edge: the insert unless the CAM was full before the edge (the RTL
+    /// places it by the registers before the edge, so before the removal), and the removal.
     fn apply(&mut self, act: &Act) {
-        let was_full = self.banks.full();
+        if let (Some(e), false) = (act.2, self.banks.full()) {
+            let bank = self.banks.insert();
+            self.entries.push((e, bank));
+        }
         if let (Some(k), true, _) = act {
             let (_, bank) = self.entries.remove(*k);
             self.banks.remove(bank);
-        }
-        if let (Some(e), false) = (act.2, was_full) {
-            let bank = self.banks.insert();
-            self.entries.push((e, bank));
         }
     }
 

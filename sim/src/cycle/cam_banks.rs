@@ -3,7 +3,8 @@
 //! next slot, or, when it is used up, opens the lowest-numbered empty bank. The CAM is
 //! *full* when the open bank is used up and no bank is empty, which is what decides
 //! whether an insert goes to the CAM or the lists and whether a removal lets the data
-//! mover refill. The entries' age order is kept by the model's queue itself (oldest
+//! mover refill. An open bank left empty is closed, so an emptied CAM fills from bank 0
+//! as after reset. The entries' age order is kept by the model's queue itself (oldest
 //! first), so only the banks' occupancy is tracked here.
 
 /// Slots per bank of a CAM of `depth` slots: the largest power of two `S` with
@@ -62,9 +63,13 @@ impl CamBanks {
         self.open
     }
 
-    /// Frees a slot of bank `bank`.
+    /// Frees a slot of bank `bank`. An open bank left empty is closed: the next insert
+    /// restarts the lowest empty bank.
     pub fn remove(&mut self, bank: usize) {
         self.live[bank] -= 1;
+        if bank == self.open && self.live[bank] == 0 {
+            self.used = self.size;
+        }
     }
 }
 

@@ -206,36 +206,36 @@ impl<E: CycleEngine> FallbackDriver<E> {
     /// younger than every hardware receive and older than every other host receive, so
     /// appending it keeps the order; it matches no queued message, so it is queued.
     fn readmit_posted(&mut self) -> Result<(), String> {
-        let Some((label, recv, spec)) = self.host.pop_oldest_posted() else { return Ok(()) };
-        let op = Op::PostRecv { recv, spec };
-        match self.hardware(&op)?.outcome {
-            Outcome::Queued => {
-                self.report.readmitted += 1;
-                Ok(())
+        // A removal may free more than one slot (the CAM refills a whole bank), so the
+        // host's receives go back, oldest first, until the hardware refuses one.
+        while let Some((label, recv, spec)) = self.host.pop_oldest_posted() {
+            let op = Op::PostRecv { recv, spec };
+            match self.hardware(&op)?.outcome {
+                Outcome::Queued => self.report.readmitted += 1,
+                Outcome::Overflow => {
+                    self.host.push_posted(label, recv, spec);
+                    break;
+                }
+                other => return Err(broken(&op, "moving a receive back into hardware", other)),
             }
-            Outcome::Overflow => {
-                self.host.push_posted(label, recv, spec);
-                Ok(())
-            }
-            other => Err(broken(&op, "moving a receive back into hardware", other)),
         }
+        Ok(())
     }
 
     /// As [`Self::readmit_posted`], for the UMQ.
     fn readmit_unexpected(&mut self) -> Result<(), String> {
-        let Some((label, msg, env)) = self.host.pop_oldest_unexpected() else { return Ok(()) };
-        let op = Op::Arrive { msg, env };
-        match self.hardware(&op)?.outcome {
-            Outcome::Queued => {
-                self.report.readmitted += 1;
-                Ok(())
+        while let Some((label, msg, env)) = self.host.pop_oldest_unexpected() {
+            let op = Op::Arrive { msg, env };
+            match self.hardware(&op)?.outcome {
+                Outcome::Queued => self.report.readmitted += 1,
+                Outcome::Overflow => {
+                    self.host.push_unexpected(label, msg, env);
+                    break;
+                }
+                other => return Err(broken(&op, "moving a message back into hardware", other)),
             }
-            Outcome::Overflow => {
-                self.host.push_unexpected(label, msg, env);
-                Ok(())
-            }
-            other => Err(broken(&op, "moving a message back into hardware", other)),
         }
+        Ok(())
     }
 
     /// Searches the host's messages, if it holds any (an empty part costs nothing).

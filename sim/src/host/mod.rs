@@ -18,10 +18,11 @@
 //! The driver sends every operation to the engine first and finishes it as follows:
 //!
 //! - *matched in hardware*: the engine's entries are the oldest (1), so its answer is
-//!   MPI's. The removal freed a slot; the host's oldest entry of that queue moves into
-//!   hardware (*re-admission*), which keeps (1) — it is younger than every hardware entry
-//!   and older than every other host entry — and (2). It matches nothing there (3), so the
-//!   engine queues it.
+//!   MPI's. The removal may have freed slots (none, or a whole CAM bank's worth when the
+//!   data mover refills one); the host's entries of that queue move into hardware oldest
+//!   first until the engine refuses one (*re-admission*), which keeps (1) — each is
+//!   younger than every hardware entry and older than every other host entry — and (2).
+//!   None matches anything there (3), so the engine queues each until it is full again.
 //! - *overflow*: the hardware holds no match and no room (*fallback*). The host searches
 //!   its part of the other queue; a match there is the oldest anywhere; otherwise the
 //!   entry joins the host's part, behind the full hardware part (1, 2).
