@@ -51,8 +51,9 @@
 //! - `S + 2` or later, `remove` clears that slot's valid bit (once: it clears the answer).
 //!
 //! A search by handle (a cancel) has no comparator per slot: it scans the RAM's handles,
-//! one slot a cycle, into the match vector, then chooses as above, so it answers `D + 2`
-//! cycles later than an envelope search ([`handle_search_cycles`]). No insert or removal
+//! one slot a cycle (read, registered, compared: the block RAM's output reaches no
+//! comparator directly), into the match vector, masks it with the valid bits, then
+//! chooses as above, so it answers `D + 3` cycles later than an envelope search ([`handle_search_cycles`]). No insert or removal
 //! may come during a scan. An insert while `full` is ignored (the queue checks `full`
 //! first), even in the edge of a removal. `reset` empties the CAM and clears the answer;
 //! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
@@ -91,10 +92,11 @@ pub fn banks(depth: usize) -> usize {
     depth / bank_size(depth)
 }
 
-/// Cycles from the search to the answer: 2 by envelope (or any entry), `depth + 4` by
-/// handle (the scan reads one slot a cycle, then two stages register and choose).
+/// Cycles from the search to the answer: 2 by envelope (or any entry), `depth + 5` by
+/// handle (the scan reads one slot a cycle, registers its handle and compares it, then
+/// two stages collect and choose).
 pub fn handle_search_cycles(depth: usize) -> u64 {
-    depth as u64 + 4
+    depth as u64 + 5
 }
 
 /// Compared fields of one slot (flip-flops in the RTL).
@@ -141,6 +143,9 @@ struct Regs {
     scan_cnt: usize,
     scan_live: bool,
     scan_at: usize,
+    scan_live2: bool,
+    scan_at2: usize,
+    scan_rd: u64,
     /// The RAM's registered read.
     rdata: Word,
     scan_end: bool,
@@ -252,6 +257,7 @@ impl Cam {
         (r.sel_go, r.answered, r.hit, r.frees, r.sel) = (false, false, false, false, 0);
         (r.open, r.ptr, r.exhausted, r.full, r.used) = (0, 0, true, false, 0);
         (r.scanning, r.scan_cnt, r.scan_live, r.scan_at, r.scan_end) = (false, 0, false, 0, false);
+        (r.scan_live2, r.scan_at2) = (false, 0);
     }
 
     fn key_of(&self, sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize) -> u64 {
@@ -378,12 +384,14 @@ impl Cam {
             n.scan_cnt = r.scan_cnt + 1;
             n.scanning = r.scan_cnt != d - 1;
         }
-        if r.scan_live {
-            n.mv[r.scan_at] = r.valid[r.scan_at] && r.rdata.handle == r.k_handle;
-            n.scan_end = r.scan_at == d - 1;
+        (n.scan_live2, n.scan_at2, n.scan_rd) = (r.scan_live, r.scan_at, r.rdata.handle);
+        if r.scan_live2 {
+            n.mv[r.scan_at2] = r.scan_rd == r.k_handle;
+            n.scan_end = r.scan_at2 == d - 1;
         }
         if r.scan_end {
-            n.bank_hit = (0..b).map(|k| r.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
+            n.mv = (0..d).map(|i| r.mv[i] && r.valid[i]).collect();
+            n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
             n.sel_go = true;
         }
         n.exhausted |= bank_empty[n.open];
@@ -535,6 +543,9 @@ reg scanning;
 reg [{aw_msb}:0] scan_cnt;
 reg scan_live;
 reg [{aw_msb}:0] scan_at;
+reg scan_live2;
+reg [{aw_msb}:0] scan_at2;
+reg [{hw_msb}:0] scan_rd;
 reg scan_end;
 reg [{hw_msb}:0] k_handle;
 
@@ -613,7 +624,7 @@ generate
     for (gb = 0; gb < B; gb = gb + 1) begin : bank_or
         assign bank_empty_next[gb] = ~|valid_next[gb*S +: S];
         assign bank_hit_next[gb] = |mv_next[gb*S +: S];
-        assign bank_hit_scanned[gb] = |mv[gb*S +: S];
+        assign bank_hit_scanned[gb] = |(mv[gb*S +: S] & valid[gb*S +: S]);
     end
 endgenerate
 {lowest_empty}{spare_next_enc}// An open bank left empty is closed, so the next insert restarts the lowest empty bank
@@ -675,6 +686,8 @@ always @(posedge clock) begin
         scan_cnt <= {aw}'d0;
         scan_live <= 1'b0;
         scan_at <= {aw}'d0;
+        scan_live2 <= 1'b0;
+        scan_at2 <= {aw}'d0;
         scan_end <= 1'b0;
     end else begin
         valid <= valid_next;
@@ -720,11 +733,15 @@ always @(posedge clock) begin
             scan_cnt <= scan_cnt + {aw}'d1;
             if (scan_cnt == {aw}'d{last}) scanning <= 1'b0;
         end
-        if (scan_live) begin
-            mv[scan_at] <= valid[scan_at] & (rdata[{ho} +: {hw}] == k_handle);
-            if (scan_at == {aw}'d{last}) scan_end <= 1'b1;
+        scan_live2 <= scan_live;
+        scan_at2 <= scan_at;
+        scan_rd <= rdata[{ho} +: {hw}];
+        if (scan_live2) begin
+            mv[scan_at2] <= scan_rd == k_handle;
+            if (scan_at2 == {aw}'d{last}) scan_end <= 1'b1;
         end
         if (scan_end) begin
+            mv <= mv & valid;
             bank_hit <= bank_hit_scanned;
             sel_go <= 1'b1;
         end

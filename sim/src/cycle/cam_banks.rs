@@ -19,9 +19,9 @@ pub fn bank_size(depth: usize) -> usize {
 }
 
 /// Cycles a search by handle (a cancel) spends scanning the CAM before it chooses, as an
-/// envelope search does: one slot a cycle, and two to compare and collect.
+/// envelope search does: one slot a cycle, and three to register, compare and collect.
 pub fn handle_scan_cycles(depth: usize) -> u64 {
-    depth as u64 + 2
+    depth as u64 + 3
 }
 
 /// The occupancy of a CAM's banks.
