@@ -523,7 +523,7 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     let recs = json(&tagmatch_env(&rtl, &[("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())]));
     let cycles: Vec<u64> = recs.iter().map(|r| r["cycles"].as_u64().unwrap()).collect();
     assert!(recs.iter().all(|r| r["ns"].as_f64() == Some(r["cycles"].as_f64().unwrap() * 10.0)), "{recs:?}");
-    assert_eq!(&cycles[..2], &[3, 3], "CAM hits");
+    assert_eq!(&cycles[..2], &[4, 4], "CAM hits");
     assert_eq!(cycles[3] - cycles[2], 100, "one cycle per list element");
     assert!(recs.iter().all(|r| r["engine"] == "rtl" && r["design"] == "two-level" && r["lists"] == 1));
     let plot = std::fs::read_to_string(&svg).unwrap();
@@ -585,12 +585,12 @@ fn model_bench_sweeps_deep_queues_beside_the_baselines() {
         assert_eq!(r["engine"], "model");
         assert!(r["simulated_cycles"].as_u64().unwrap() >= r["cycles"].as_u64().unwrap());
     }
-    // Within the CAM the pipelined engine takes 4 cycles an operation (3 to answer, 1 to
+    // Within the CAM the pipelined engine takes 5 cycles an operation (4 to answer, 1 to
     // acknowledge), the baselines' single-cycle associative units 3.
-    assert_eq!(find("two-level", 4, 10)["cycles"], 39);
+    assert_eq!(find("two-level", 4, 10)["cycles"], 49);
     assert_eq!(find("alpu-256", 1, 10)["cycles"], 29);
     // The figure at 1,000 (the cycle model, equal to the RTL in co-simulation) and deep queues.
-    assert_eq!(find("two-level", 4, 1000)["cycles"], 78_027);
+    assert_eq!(find("two-level", 4, 1000)["cycles"], 79_027);
     let deep = |design, lists| find(design, lists, 30_000)["cycles"].as_u64().unwrap();
     assert!(deep("two-level", 1) > 50 * deep("two-level", 64), "64 lists walk about 1/64 as far");
     assert!(deep("two-level", 64) < deep("paper-two-level", 64), "one cycle per element, not three");
@@ -1029,11 +1029,11 @@ fn throughput_bench_streams_commands_on_model_and_rtl() {
         );
     }
     let of = |traffic: &str| model.iter().find(|r| r["traffic"] == traffic).unwrap();
-    assert_eq!(of("cam-hits")["cycles"], 2.0);
-    assert_eq!(of("unexpected")["cycles"], 2.0);
-    assert_eq!(of("mover-hits")["cycles"], 9.0, "T + 7 with 4 lists");
-    assert_eq!(of("cam-hits")["ns"], 20.0);
-    assert_eq!(of("cam-hits")["ops_per_us"], 50.0);
+    assert_eq!(of("cam-hits")["cycles"], 3.0);
+    assert_eq!(of("unexpected")["cycles"], 3.0);
+    assert_eq!(of("mover-hits")["cycles"], 10.29, "a bank's worth of moves each time a bank empties");
+    assert_eq!(of("cam-hits")["ns"], 30.0);
+    assert_eq!(of("cam-hits")["ops_per_us"], 33.33);
     let e = one_line_error(&tagmatch(&["bench", "throughput", "--engine", "model", "--traffic", "bursty"]));
     assert!(e.contains("unknown traffic 'bursty'") && e.contains("mover-hits"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "throughput", "--depths", "10"]));

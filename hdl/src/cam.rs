@@ -297,7 +297,8 @@ impl Cam {
         let ins = self.insert.val() && !r.full;
         let rm = self.remove.val() && r.answered && r.hit;
         // The slot an insert writes.
-        let target = if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
+        let target =
+            if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
         let new_key = Key {
             comm: self.key_of(&self.in_comm, w.comm),
             src: self.key_of(&self.in_src, w.src),
@@ -316,7 +317,9 @@ impl Cam {
         let mut n = r.clone();
         // Choose (S + 1): from the registered match vector.
         if r.sel_go {
-            let oldest = (0..b).find(|&k| r.bank_hit[k] && (0..b).all(|c| c == k || !r.bank_hit[c] || self.bank_older(k, c)));
+            let oldest = (0..b).find(|&k| {
+                r.bank_hit[k] && (0..b).all(|c| c == k || !r.bank_hit[c] || self.bank_older(k, c))
+            });
             match oldest {
                 Some(k) => {
                     let j = (0..s).find(|&j| r.mv[k * s + j]).expect("a bank with a hit has a hit slot");
@@ -363,7 +366,9 @@ impl Cam {
                 n.k_handle = self.key_of(&self.key_handle, w.handle);
             } else {
                 let in_hit = self.matches(&new_key);
-                n.mv = (0..d).map(|i| valid[i] && if ins && i == target { in_hit } else { self.matches(&r.keys[i]) }).collect();
+                n.mv = (0..d)
+                    .map(|i| valid[i] && if ins && i == target { in_hit } else { self.matches(&r.keys[i]) })
+                    .collect();
                 n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
                 n.sel_go = true;
             }
@@ -462,10 +467,11 @@ fn cam_body(d: usize, widths: FieldWidths) -> String {
     let pairs = b * (b - 1) / 2;
     // The insert ports' bits above each field are not stored (the engine refuses values
     // that have them), nor the handle's bits above its width on the key port.
-    let dropped: Vec<String> = [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw), ("key_handle", hw)]
-        .iter()
-        .flat_map(|&(port, w)| outside(port, 0, w))
-        .collect();
+    let dropped: Vec<String> =
+        [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw), ("key_handle", hw)]
+            .iter()
+            .flat_map(|&(port, w)| outside(port, 0, w))
+            .collect();
     let sink = unused_sink("unused_port_bits", &dropped);
     // A slot number from a bank number and a slot in it (banks are a power of two long).
     let slot_of = |bank: &str, slot: &str| {
@@ -756,7 +762,8 @@ end
         last = d - 1,
         ho = sw + tw,
         open_enc = encode_one_hot("open_idx", "open_oh", b, bw),
-        ptr_enc = if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
+        ptr_enc =
+            if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
         spare_next_enc = encode_one_hot("spare_next_idx", "spare_next", b, bw),
         bw_msb = bw - 1,
         chosen_enc = encode_one_hot("chosen_idx", "chosen_oh", d, aw),

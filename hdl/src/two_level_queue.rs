@@ -297,7 +297,11 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             }
         } else if self.state.q.val() == self.s_hold.val() {
             self.state.d.next = self.s_idle.val();
-            if self.remove.val() & self.take_cam.q.val() & !self.lists.empty.val() & self.cam_level.frees.val() {
+            if self.remove.val()
+                & self.take_cam.q.val()
+                & !self.lists.empty.val()
+                & self.cam_level.frees.val()
+            {
                 // The removal empties a CAM bank: the data mover finds the oldest list head.
                 self.lists.search.next = true;
                 self.lists.search_mode.next = self.mode_any.val();

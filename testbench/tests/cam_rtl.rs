@@ -156,7 +156,10 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
         let want = reference.entries.iter().position(|(e, _)| matches(s.mode, &s.key, e));
         let hit = m.get(port(m, "hit")) == 1;
         if hit != want.is_some() {
-            return Err(format!("step {i}: hit {hit}, expected {want:?} for {s:?} in {:?}", reference.entries));
+            return Err(format!(
+                "step {i}: hit {hit}, expected {want:?} for {s:?} in {:?}",
+                reference.entries
+            ));
         }
         if let Some(k) = want {
             let e = reference.entries[k].0;
@@ -165,7 +168,11 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
                 return Err(format!("step {i}: answer {got:?}, expected the oldest match {e:?} (entry {k})"));
             }
             if (m.get(port(m, "frees")) == 1) != reference.frees(k) {
-                return Err(format!("step {i}: frees {}, expected {}", m.get(port(m, "frees")), reference.frees(k)));
+                return Err(format!(
+                    "step {i}: frees {}, expected {}",
+                    m.get(port(m, "frees")),
+                    reference.frees(k)
+                ));
             }
         }
         let (full, count) = (m.get(port(m, "full")) == 1, m.get(port(m, "count")) as usize);

@@ -229,7 +229,8 @@ fn completion_unit_agrees_with_the_models() {
             refused += (want == CompletionAnswer::Refused) as u32;
         }
         let got = rtl.apply(op).unwrap();
-        let want = golden.expect(op, &got.outcome, TwoLevelConfig::new(8, 4, 7).unwrap().guaranteed_capacity());
+        let want =
+            golden.expect(op, &got.outcome, TwoLevelConfig::new(8, 4, 7).unwrap().guaranteed_capacity());
         assert_eq!(got.outcome, want, "op {i} ({op:?})");
         assert_eq!(got, cycle_model.apply(op).unwrap(), "op {i} ({op:?})");
         let woken = counters.observe(op, &want);
@@ -295,7 +296,8 @@ fn a_slow_host_loses_no_response() {
         let chunk = &ops[at..at + run];
         let got = rtl.stream(chunk, |_| rng.chance(percent)).unwrap();
         for (i, (a, op)) in got.iter().zip(chunk).enumerate() {
-            let want = golden.expect(op, &a.outcome, TwoLevelConfig::new(4, 4, 3).unwrap().guaranteed_capacity());
+            let want =
+                golden.expect(op, &a.outcome, TwoLevelConfig::new(4, 4, 3).unwrap().guaranteed_capacity());
             assert_eq!(a.outcome, want, "op {} ({op}) with responses taken {percent} %", at + i);
             assert!(a.responded > a.accepted);
         }
