@@ -1,5 +1,5 @@
 //! The pipelined CAM's Rust behaviour (`Cam::update`, what rust-hdl's simulator runs) keeps
-//! the Verilog's timing and answers: the answer the cycle after the search, the oldest
+//! the Verilog's timing and answers: the answer two cycles after the search, the oldest
 //! match (wildcards stored and searched), removal two cycles after the search, an insert
 //! behind every stored entry, and reset.
 
@@ -46,11 +46,14 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         }
         x.insert.next = false;
         sim_assert_eq!(sim, x.count.val().index(), 3, x);
-        // Source 3, tag 7: both the wildcard (older) and handle 11 match; the oldest answers.
+        // Source 3, tag 7: both the wildcard (older) and handle 11 match; the oldest answers,
+        // two cycles after the search.
         set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
-        sim_assert!(sim, x.hit.val(), x);
+        sim_assert!(sim, !x.answered.val(), x);
+        wait_clock_cycle!(sim, clock, x);
+        sim_assert!(sim, x.answered.val() && x.hit.val(), x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 10, x);
         wait_clock_cycle!(sim, clock, x);
         // Remove it; the same search now answers handle 11.
@@ -62,16 +65,24 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
+        wait_clock_cycle!(sim, clock, x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 11, x);
         sim_assert_eq!(sim, x.hit_tag.val().index(), 7, x);
-        // By handle; then a communicator that holds nothing.
+        // By handle (a scan of the 4 slots); then a communicator that holds nothing.
         set_key(&mut x, MODE_HANDLE, 0, 0, 0, 12);
         wait_clock_cycle!(sim, clock, x);
+        x.search.next = false;
+        for _ in 1..tagmatch_hdl::cam::handle_search_cycles(4) {
+            sim_assert!(sim, !x.answered.val(), x);
+            wait_clock_cycle!(sim, clock, x);
+        }
+        sim_assert!(sim, x.answered.val(), x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 12, x);
         set_key(&mut x, MODE_ENVELOPE, 2, 3, 7, 0);
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
-        sim_assert!(sim, !x.hit.val(), x);
+        wait_clock_cycle!(sim, clock, x);
+        sim_assert!(sim, x.answered.val() && !x.hit.val(), x);
         // Reset empties it.
         x.reset.next = true;
         wait_clock_cycle!(sim, clock, x);

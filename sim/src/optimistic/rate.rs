@@ -189,10 +189,10 @@ mod tests {
     }
 
     #[test]
-    fn the_two_level_engine_takes_two_cycles_a_message_from_its_cam() {
-        // Back to back: a message every 2 cycles, the last answered 3 after its acceptance.
+    fn the_two_level_engine_takes_three_cycles_a_message_from_its_cam() {
+        // Back to back: a message every 3 cycles, the last answered 4 after its acceptance.
         let cfg = TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap();
         let r = two_level(Scenario::Nc, cfg, 100, 3).unwrap();
-        assert_eq!((r.matches, r.cycles), (300, 3 * (2 * 99 + 4)));
+        assert_eq!((r.matches, r.cycles), (300, 3 * (3 * 99 + 5)));
     }
 }
