@@ -79,9 +79,9 @@ pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
 /// Slots per bank for a CAM of `depth` slots: the largest power of two `S` with
 /// `S * S <= depth` that divides `depth` (256: 16 banks of 16; 128: 16 of 8; 6: 3 of 2;
 /// a prime depth: one slot per bank).
-pub fn bank_size(depth: usize) -> usize {
+pub const fn bank_size(depth: usize) -> usize {
     let mut s = 1;
-    while (2 * s) * (2 * s) <= depth && depth % (2 * s) == 0 {
+    while (2 * s) * (2 * s) <= depth && depth.is_multiple_of(2 * s) {
         s *= 2;
     }
     s
