@@ -12,7 +12,7 @@
 //!
 //! Protocol (cycle `S` is the one `search` is high in; a command only while `quick` is high):
 //! - `search`: the CAM compares at `S` and answers at `S + 2` (by handle, a scan, at
-//!   `S + D + 4`: `cam::handle_search_cycles`). A hit, or a miss while the lists are
+//!   `S + D + 5`: `cam::handle_search_cycles`). A hit, or a miss while the lists are
 //!   empty, raises `done` with the answer; otherwise the lists' search is issued from a
 //!   register the cycle after (so no path runs from the CAM's answer to the lists' RAM
 //!   addresses) and `done` rises when they answer (see `parallel_lists`).

@@ -11,25 +11,29 @@
 //! - The engine takes a command into its command register (when that is empty and no
 //!   queue is in a multi-cycle step) and issues it at `A + 1` or when the queues allow
 //!   (`engine.rs` has the general rule); the search starts at the issue, where the CAM
-//!   compares every slot into its registered match vector. For a command issued at
-//!   `A + 1`: a CAM hit, or a miss while the lists are empty, is answered at `W = A + 2`.
-//!   Otherwise the lists' search is issued at `A + 3`: every
-//!   non-empty list walks from its head, one element per cycle (each compared a cycle
-//!   after the RAM shows it), to its first match or its tail, the tree picks the oldest
-//!   candidate in `T` registered levels and a last stage selects its fields, so
-//!   `W = A + K + T + 6` with `K` the longest walk. The response is valid at `W + 1`
-//!   (latency 3 for a CAM hit, `K + T + 7` after a walk).
+//!   compares every slot into its registered match vector, and chooses its oldest hit a
+//!   cycle later. For a command issued at `A + 1`: a CAM hit, or a miss while the lists
+//!   are empty, is answered at `W = A + 3` (a search by handle scans the CAM's slots
+//!   first: `D + 3` cycles more, [`super::cam_banks::handle_scan_cycles`]). Otherwise the
+//!   lists' search is issued the cycle after: every non-empty list walks from its head,
+//!   one element per cycle (each compared a cycle after the RAM shows it), to its first
+//!   match or its tail, the tree picks the oldest candidate in `T` registered levels and
+//!   a last stage selects its fields, so `W = A + K + T + 7` with `K` the longest walk.
+//!   The response is valid at `W + 1` (latency 4 for a CAM hit, `K + T + 8` after a walk).
 //! - At `W` the engine registers what to do; at `W + 1` the queues do it. A CAM removal
 //!   or insert is one edge, and the next command may issue in that same cycle (its search
 //!   sees the CAM after the edge). A list removal is one edge too, but the lists' counters
 //!   settle a cycle later, so the next command issues at `W + 2`. A list insert (when the
 //!   lists hold entries or the CAM is full) keeps the queue busy until `W + 4` (the
 //!   list's allocate and write states).
-//! - A CAM removal while the lists hold entries starts the data mover at `W + 1`: the
-//!   lists are searched for any entry (each head: one element), and the oldest head moves
-//!   to the CAM's tail when the tree has answered, at `W + T + 5`; the queue is free at
-//!   `W + T + 6`. Between operations the CAM is full or the lists are empty, so one
-//!   removal needs exactly one move.
+//! - The CAM's slots sit in banks that only append ([`super::cam_banks`]): it is full
+//!   when its open bank is used up and no bank is empty. A CAM removal that leaves it not
+//!   full (the removal empties a bank) while the lists hold entries starts the data mover
+//!   at `W + 1`: the lists are searched for any entry (each head: one element), the oldest
+//!   head moves into the CAM when the tree has answered, at `W + T + 5`, and two cycles
+//!   later (the lists' counter settles) the mover goes again while the CAM is not full and
+//!   the lists hold entries: `T + 6` cycles a move, and the queue is free one cycle after
+//!   the last. Between operations the CAM is full or the lists are empty.
 //! - Across lists the oldest label wins (serial-number arithmetic, ties to the lower
 //!   list). Each queue's lists label the entries they take (a CAM insert needs none), in
 //!   `label_bits` bits that wrap; an insert into the lists that would leave a live label
