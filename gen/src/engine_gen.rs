@@ -234,6 +234,11 @@ pub fn generate(
         "clock": clock,
         "event_safe": event_safe,
         "parameters": parameters(cfg),
+        // A queue always takes this many entries; up to `queue_capacity` when its CAM's
+        // banks are not wasted (`hdl/src/cam.rs`). Past it an insert may be answered
+        // overflow, which the host driver falls back on.
+        "queue_guaranteed": cfg.model_config()?.guaranteed_capacity(),
+        "cam_banks": cfg.cam_depth as usize / tagmatch_hdl::cam::bank_size(cfg.cam_depth as usize),
         "ports": ports,
     });
     write_manifest(out, &manifest)?;

@@ -291,6 +291,11 @@ fn gen_writes_verilog_and_a_manifest() {
     assert_eq!(manifest["top"], "top");
     assert_eq!(manifest["parameters"]["lists"], 4);
     assert_eq!(manifest["parameters"]["queue_capacity"], 8 + 4 * 63);
+    // An 8-entry CAM is 4 banks of 2: a full one holds 4 entries at least.
+    assert_eq!(
+        (manifest["cam_banks"].as_u64(), manifest["queue_guaranteed"].as_u64()),
+        (Some(4), Some(4 + 4 * 63))
+    );
     let file = manifest["files"][0].as_str().unwrap();
     let verilog = std::fs::read_to_string(dir.join(file)).unwrap();
     assert!(verilog.contains("module top("));

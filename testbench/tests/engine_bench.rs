@@ -1,8 +1,8 @@
 //! The preposted and unload drivers on small engines in Verilator: a CAM hit answers in
-//! three cycles, a list costs one cycle per element per list, and operations sent one at
-//! a time (each after the last response, as these benchmarks send them) take four cycles
-//! each (accept, search, answer, respond + acknowledge); streamed ones overlap (see
-//! `engine_cosim.rs`).
+//! four cycles, a list costs one cycle per element per list, and operations sent one at
+//! a time (each after the last response, as these benchmarks send them) take five cycles
+//! each (accept, search, choose, answer, respond + acknowledge); streamed ones overlap
+//! (see `engine_cosim.rs`).
 
 use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::bench::{preposted, unload};
@@ -15,11 +15,11 @@ fn engine(name: &str, verilog: String) -> RtlEngine {
 }
 
 #[test]
-fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_beyond() {
+fn preposted_latency_is_four_cycles_in_the_cam_and_one_per_element_per_list_beyond() {
     // 8-entry CAM, one list of 31 entries.
     let mut one = engine("engine-c8-a5-n1", receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()));
     for depth in 1..=8 {
-        assert_eq!(preposted(&mut one, depth).unwrap().cycles, 3, "depth {depth}");
+        assert_eq!(preposted(&mut one, depth).unwrap().cycles, 4, "depth {depth}");
     }
     let at = |e: &mut RtlEngine, d| preposted(e, d).unwrap().cycles;
     let base = at(&mut one, 10);
@@ -37,10 +37,10 @@ fn preposted_latency_is_three_cycles_in_the_cam_and_one_per_element_per_list_bey
 }
 
 #[test]
-fn unload_takes_four_cycles_per_cam_hit_and_walks_the_lists_beyond() {
+fn unload_takes_five_cycles_per_cam_hit_and_walks_the_lists_beyond() {
     let mut one = engine("engine-c8-a5-n1", receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()));
     for depth in 1..=8 {
-        assert_eq!(unload(&mut one, depth).unwrap().cycles, 4 * depth as u64 - 1, "depth {depth}");
+        assert_eq!(unload(&mut one, depth).unwrap().cycles, 5 * depth as u64 - 1, "depth {depth}");
     }
     let shallow = unload(&mut one, 9).unwrap().cycles;
     let deep = unload(&mut one, 30).unwrap().cycles;
