@@ -20,20 +20,25 @@
 //! AND per bank over its `B - 1` pair bits, then a one-hot encoder — trees, no chain, and
 //! no slot label or comparator.
 //!
-//! Why banks and not the alternatives, measured on the LFE5U-85F (the records and
-//! `docs/` give today's figures):
-//! - the collapsing FIFO this replaces kept age by position and so gave every stored bit a
+//! Why banks and not the alternatives. Measured on the LFE5U-85F (timing records in
+//! `constraints/timing/`): the collapsing FIFO and the banks. Weighed, not built: the ring
+//! and the labels.
+//! - The collapsing FIFO this replaces kept age by position and so gave every stored bit a
 //!   5-input next state (own bit, neighbour, new entry, shift, insert) and picked the hit by
-//!   AND-OR trees across slots: about 410–458 LUT4s per entry (128 entries: 58,580 LUT4s);
-//! - circular allocation (one ring, a rotating priority encoder) costs the least logic,
-//!   but a slot is reused only after every older slot is free: one long-lived entry (an
-//!   `ANY_SOURCE` receive posted at start-up) leaves the ring "full" with one live entry;
-//! - serial labels with a minimum tree reuse any free slot, but cost a label register and
-//!   a comparator per slot and pipeline stages for the tree, and a live label older than
-//!   half the label space still has to be refused, which brings back the same waste.
+//!   AND-OR trees across slots: about 410–458 LUT4s per entry (128 entries: 55,721 LUT4s,
+//!   256 entries did not place). Banks: about 80 per entry (128: 10,436; 256: 19,948),
+//!   most of it the per-slot comparator of 66 bits.
+//! - Circular allocation (one ring, a rotating priority encoder) would cost a little less
+//!   logic, but a slot is reused only after every older slot is free: one long-lived entry
+//!   (an `ANY_SOURCE` receive posted at start-up) leaves the ring "full" with one live
+//!   entry, and every later entry walks the lists.
+//! - Serial labels with a minimum tree reuse any free slot, but add a label register and
+//!   a comparator per slot (a 255-node tree of 9-bit serial compares at 256 entries, about
+//!   6,000 LUT4s more) and pipeline stages, and a live label older than half the label
+//!   space still has to be refused, which brings back the same waste.
 //!
-//! Banks waste less than the ring (a long-lived entry holds its own bank only) at the
-//! ring's logic cost plus `B * (B - 1) / 2` age flip-flops. The capacity the CAM
+//! Banks waste less than the ring (a long-lived entry holds its own bank only) at about
+//! the ring's logic cost plus `B * (B - 1) / 2` age flip-flops. The capacity the CAM
 //! guarantees: `full` rises only when the open bank is used up and no bank is empty, so it
 //! always takes an insert while it holds fewer than `B` entries, and holds `D` when
 //! entries leave in the order they came. The queue never relies on more: its data mover
@@ -53,8 +58,8 @@
 //! A search by handle (a cancel) has no comparator per slot: it scans the RAM's handles,
 //! one slot a cycle (read, registered, compared: the block RAM's output reaches no
 //! comparator directly), into the match vector, masks it with the valid bits, then
-//! chooses as above, so it answers `D + 3` cycles later than an envelope search ([`handle_search_cycles`]). No insert or removal
-//! may come during a scan. An insert while `full` is ignored (the queue checks `full`
+//! chooses as above, so it answers `D + 3` cycles later than an envelope search
+//! ([`handle_search_cycles`]). No insert or removal may come during a scan. An insert while `full` is ignored (the queue checks `full`
 //! first), even in the edge of a removal. `reset` empties the CAM and clears the answer;
 //! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
 //! only while its valid bit is set).
