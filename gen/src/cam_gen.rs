@@ -1,7 +1,7 @@
 //! `tagmatch gen --engine cam --cam-depth D`: the level-1 CAM on its own (top module
-//! `top`), so the open timing flow can measure a CAM whose engine does not fit the ECP5
-//! (the 256-entry engine needs 171 % of the LFE5U-85F's LUTs). Any depth from 2 to 4,096
-//! generates: the depth is a generation parameter of the block.
+//! `top`), so the open timing flow can measure the CAM apart from the engine around it
+//! (an engine holds two, and takes far longer to place and route). Any depth from 2 to
+//! 4,096 generates: the depth is a generation parameter of the block.
 
 use crate::engine_gen::{content_hash, ports_json, write_manifest, write_verilog};
 use serde_json::json;
