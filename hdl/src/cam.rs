@@ -488,25 +488,21 @@ fn cam_body(d: usize, widths: FieldWidths) -> String {
     };
     let waddr_open = slot_of("open_idx", "ptr_idx");
     let waddr_spare = slot_of("spare_q", &format!("{slot_bits}'d0"));
-    let first_in_bank = if s == 1 {
-        "wire [S-1:0] first = bank_mv;\n".to_string()
-    } else {
-        // The prefix's top bit goes unused.
-        format!(
-            "/* verilator lint_off UNUSEDSIGNAL */\n{}/* verilator lint_on UNUSEDSIGNAL */\n\
-             wire [S-1:0] first = bank_mv & ~{{upto[S-2:0], 1'b0}};\n",
-            prefix_or("upto", "bank_mv", s)
-        )
+    // `out`, the lowest set bit of the `n`-bit `input` (width parameter `width`), by a
+    // prefix OR named `prefix` whose top bit goes unused.
+    let lowest = |out: &str, input: &str, prefix: &str, n: usize, width: &str| {
+        if n == 1 {
+            format!("wire [{width}-1:0] {out} = {input};\n")
+        } else {
+            format!(
+                "/* verilator lint_off UNUSEDSIGNAL */\n{}/* verilator lint_on UNUSEDSIGNAL */\n\
+                 wire [{width}-1:0] {out} = {input} & ~{{{prefix}[{width}-2:0], 1'b0}};\n",
+                prefix_or(prefix, input, n)
+            )
+        }
     };
-    let lowest_empty = if b == 1 {
-        "wire [B-1:0] spare_next = bank_empty_next;\n".to_string()
-    } else {
-        format!(
-            "/* verilator lint_off UNUSEDSIGNAL */\n{}/* verilator lint_on UNUSEDSIGNAL */\n\
-             wire [B-1:0] spare_next = bank_empty_next & ~{{empty_upto[B-2:0], 1'b0}};\n",
-            prefix_or("empty_upto", "bank_empty_next", b)
-        )
-    };
+    let first_in_bank = lowest("first", "bank_mv", "upto", s, "S");
+    let lowest_empty = lowest("spare_next", "bank_empty_next", "empty_upto", b, "B");
     let ptr_step = if s == 1 { "1'b1".to_string() } else { "{ptr_oh[S-2:0], 1'b0}".to_string() };
     let ptr_first = match s {
         1 => "1'b1".to_string(),
