@@ -1,46 +1,25 @@
 //! The `tagmatch` command. Subcommands and options follow DESIGN.md's CLI contract; parts
 //! whose issues have not landed say so and exit non-zero rather than pretend.
 
-mod board_gen;
-mod boards;
-mod cam_gen;
-mod cosim_cmd;
-mod engine_gen;
-mod estimate;
-mod hardware_bench;
-mod host_bench;
-mod model_bench;
-mod netlist_cost;
-mod netlist_depth;
-mod onesided_bench;
-mod onesided_gen;
-mod progress;
-mod rate_bench;
-mod report;
-mod router_choice;
-mod router_congestion;
-mod router_progress;
-mod software_bench;
-mod svg_plot;
-mod testbench_gen;
-mod thread_array_gen;
-mod throughput_bench;
-mod timing;
-mod timing_record;
-mod trace_cmd;
+mod bench;
+mod board;
+mod commands;
+mod emit;
+mod flow;
+mod output;
 
+use bench::software::Bench;
 use clap::{Parser, Subcommand, ValueEnum};
-use report::{render, Format};
-use software_bench::Bench;
+use output::table::{render, Format};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_sim::cycle::baselines::{Baseline, SOFTWARE_CYCLES_PER_ELEMENT};
 use tagmatch_sim::cycle::bench::Traffic;
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::hash_bins::Bins;
 use tagmatch_sim::optimistic::rate::Scenario;
 use tagmatch_sim::optimistic::MAX_THREADS;
+use tagmatch_sim::software::hash_bins::Bins;
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
 /// Limits on sizes given on the command line, the same for every command that takes them,
@@ -145,7 +124,7 @@ impl FieldArgs {
 
     /// What the models refuse: values wider than these widths.
     fn limits(&self) -> Result<tagmatch_sim::cycle::FieldLimits, String> {
-        Ok(engine_gen::field_limits(&self.widths()?))
+        Ok(emit::engine::field_limits(&self.widths()?))
     }
 }
 
@@ -158,8 +137,8 @@ impl EngineShape {
 
     /// The configuration, with a warning on stderr when its labels are too narrow for
     /// its lists.
-    fn config(&self) -> Result<engine_gen::EngineConfig, String> {
-        let cfg = engine_gen::configuration(self.cam_depth, self.lists, self.list_capacity)?
+    fn config(&self) -> Result<emit::engine::EngineConfig, String> {
+        let cfg = emit::engine::configuration(self.cam_depth, self.lists, self.list_capacity)?
             .with_label_bits(self.label_bits)?
             .with_fields(self.fields.widths()?);
         if let Some(w) = cfg.label_warning() {
@@ -196,7 +175,7 @@ struct OnesidedShape {
 
 impl OnesidedShape {
     fn config(&self) -> Result<tagmatch_sim::onesided::UnitConfig, String> {
-        onesided_gen::configuration(self.windows, self.counter_bits)
+        emit::onesided::configuration(self.windows, self.counter_bits)
     }
 
     /// Refuses one-sided options given for another design.
@@ -233,11 +212,11 @@ struct ArrayShape {
 impl ArrayShape {
     fn config(
         &self,
-        default: thread_array_gen::Tables,
-    ) -> Result<thread_array_gen::ThreadArrayConfig, String> {
+        default: emit::thread_array::Tables,
+    ) -> Result<emit::thread_array::ThreadArrayConfig, String> {
         let descriptors = self.descriptors.unwrap_or(default.descriptors);
-        let tables = thread_array_gen::Tables::with_descriptors(descriptors, self.bins, self.umq);
-        thread_array_gen::configuration(self.threads.unwrap_or(16), tables, !self.no_fast_path)
+        let tables = emit::thread_array::Tables::with_descriptors(descriptors, self.bins, self.umq);
+        emit::thread_array::configuration(self.threads.unwrap_or(16), tables, !self.no_fast_path)
     }
 
     /// Refuses thread array options given for the two-level engine (they would be ignored).
@@ -292,7 +271,7 @@ struct ShellArgs {
     /// AXI4-Stream for xilinx, Avalon-ST for intel), an out-of-context clock constraint and
     /// the vendor's packaging script (Vivado ipx::package_project; Platform Designer _hw.tcl).
     #[arg(long, value_enum)]
-    shell: Option<boards::Vendor>,
+    shell: Option<board::catalog::Vendor>,
     /// The device of the out-of-context run [default: xilinx xcu250-figd2104-2L-e, intel
     /// AGFB014R24B2E2V].
     #[arg(long, requires = "shell")]
@@ -303,13 +282,13 @@ struct ShellArgs {
 }
 
 impl ShellArgs {
-    fn target(&self) -> Option<board_gen::ShellTarget> {
-        self.shell.map(|vendor| board_gen::ShellTarget {
+    fn target(&self) -> Option<board::build::ShellTarget> {
+        self.shell.map(|vendor| board::build::ShellTarget {
             vendor,
             part: self.part.clone().unwrap_or_else(|| {
                 match vendor {
-                    boards::Vendor::Xilinx => "xcu250-figd2104-2L-e",
-                    boards::Vendor::Intel => "AGFB014R24B2E2V",
+                    board::catalog::Vendor::Xilinx => "xcu250-figd2104-2L-e",
+                    board::catalog::Vendor::Intel => "AGFB014R24B2E2V",
                 }
                 .to_string()
             }),
@@ -334,7 +313,7 @@ struct TimingArgs {
     #[arg(long)]
     timing: bool,
     /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
-    #[arg(long, default_value_t = timing::DEFAULT_TARGET_MHZ, requires = "timing")]
+    #[arg(long, default_value_t = flow::timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     target_mhz: f64,
     /// nextpnr's router: router1 (nextpnr's default) or router2, which progresses faster
     /// on large, congested designs such as the thread array and is stopped when its
@@ -343,18 +322,18 @@ struct TimingArgs {
     /// router1 below, and router2 again if router1 stalls; a router1 asked for here is
     /// stopped when it stalls. The manifest and the record name the router and why.
     #[arg(long, value_enum, requires = "timing")]
-    router: Option<timing::Router>,
+    router: Option<flow::timing::Router>,
     /// nextpnr's placer: heap (nextpnr's default) or static, which spreads a wire-bound
     /// design such as the thread array further, so routing has room. Default: static above
     /// 40,000 LUT4s and for the thread array (every record of it), heap for the rest. The
     /// manifest and the record name the placer and why.
     #[arg(long, value_enum, requires = "timing")]
-    placer: Option<timing::Placer>,
+    placer: Option<flow::timing::Placer>,
     /// The whole flow's time budget in minutes (synthesis, placement, routing): when it
     /// runs out, the tool under way is stopped and the flow fails with one line naming the
     /// step, its last progress figures, nextpnr's estimate after placement where there is
     /// one, and what to try. 0: no limit.
-    #[arg(long, default_value_t = timing::DEFAULT_MAX_MINUTES, requires = "timing")]
+    #[arg(long, default_value_t = flow::timing::DEFAULT_MAX_MINUTES, requires = "timing")]
     max_minutes: u32,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
     /// and the netlist's deepest registers, in minutes where routing takes hours (the
@@ -363,7 +342,7 @@ struct TimingArgs {
     place_only: bool,
     /// nextpnr's placer seed. Records name theirs; a second seed shows how much of a
     /// difference between two designs is placement luck.
-    #[arg(long, default_value_t = timing::SEED, requires = "timing")]
+    #[arg(long, default_value_t = flow::timing::SEED, requires = "timing")]
     seed: u32,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
     /// read their clocks (replacing an older one of the same configuration).
@@ -373,11 +352,11 @@ struct TimingArgs {
 
 impl TimingArgs {
     /// The tools, found before anything slow starts (a missing one is a one-line error).
-    fn tools(&self) -> Result<Option<timing::Tools>, String> {
+    fn tools(&self) -> Result<Option<flow::timing::Tools>, String> {
         if !(self.target_mhz.is_finite() && self.target_mhz > 0.0) {
             return Err(format!("--target-mhz {}: a frequency above zero", self.target_mhz));
         }
-        self.timing.then(timing::find_tools).transpose()
+        self.timing.then(flow::timing::find_tools).transpose()
     }
 
     /// Runs the flow on `out/file`, writes it into the manifest, records it if asked, and
@@ -385,37 +364,37 @@ impl TimingArgs {
     #[allow(clippy::too_many_arguments)]
     fn run(
         &self,
-        tools: &timing::Tools,
+        tools: &flow::timing::Tools,
         out: &std::path::Path,
         file: &str,
         design: &str,
         manifest: &mut serde_json::Value,
-        shape: &report::Record,
+        shape: &output::table::Record,
         xilinx_levels: Option<u64>,
         format: Format,
     ) -> Result<(), String> {
         let verilog =
             std::fs::read_to_string(out.join(file)).map_err(|e| format!("cannot read back {file}: {e}"))?;
-        let hash = engine_gen::content_hash(&verilog);
-        let stage = if self.place_only { timing::Stage::Place } else { timing::Stage::Route };
-        let nextpnr = timing::Nextpnr {
+        let hash = emit::engine::content_hash(&verilog);
+        let stage = if self.place_only { flow::timing::Stage::Place } else { flow::timing::Stage::Route };
+        let nextpnr = flow::timing::Nextpnr {
             target_mhz: self.target_mhz,
             placer: self.placer,
-            design_placer: timing::Placer::default_for(design),
+            design_placer: flow::timing::Placer::default_for(design),
             router: self.router,
             seed: self.seed,
             stage,
             budget: (self.max_minutes > 0)
                 .then(|| std::time::Duration::from_secs(u64::from(self.max_minutes) * 60)),
         };
-        let t = timing::run(tools, out, file, nextpnr, xilinx_levels)?;
+        let t = flow::timing::run(tools, out, file, nextpnr, xilinx_levels)?;
         let mut json = t.to_json();
         json["verilog_hash"] = serde_json::json!(hash);
         manifest["timing"] = json;
-        engine_gen::write_manifest(out, manifest)?;
+        emit::engine::write_manifest(out, manifest)?;
         if let (true, Some(routed)) = (self.record, t.routed()) {
-            let m = timing_record::measurement(design, &manifest["parameters"], &hash, &t);
-            let path = timing_record::record(m)?;
+            let m = flow::record::measurement(design, &manifest["parameters"], &hash, &t);
+            let path = flow::record::record(m)?;
             eprintln!(
                 "tagmatch: recorded {:.2} MHz for this configuration in {}",
                 routed.fmax_mhz,
@@ -435,21 +414,21 @@ fn estimate_and_time(
     with_estimate: bool,
     announce: &str,
     timing: &TimingArgs,
-    tools: &Option<timing::Tools>,
+    tools: &Option<flow::timing::Tools>,
     out: &std::path::Path,
     file: &str,
     design: &str,
     manifest: &mut serde_json::Value,
-    shape: &report::Record,
+    shape: &output::table::Record,
     format: Format,
 ) -> Result<(), String> {
     let mut xilinx_levels = None;
     if with_estimate {
         eprintln!("tagmatch: {announce}");
-        let estimates = estimate::estimate(&out.join(file), &out.join("yosys"))?;
+        let estimates = flow::estimate::estimate(&out.join(file), &out.join("yosys"))?;
         xilinx_levels = estimates.first().map(|e| e.logic_levels);
         manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
-        engine_gen::write_manifest(out, manifest)?;
+        emit::engine::write_manifest(out, manifest)?;
         let records: Vec<_> = estimates.iter().map(|e| e.record(shape)).collect();
         print!("{}", render(&records, format));
     }
@@ -595,7 +574,7 @@ enum Command {
         /// Preposted and unload through the host driver (`fallback`), so depths past the
         /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
         #[arg(long, value_enum)]
-        host: Option<cosim_cmd::HostChoice>,
+        host: Option<commands::cosim::HostChoice>,
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
         #[arg(long)]
@@ -613,9 +592,9 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         lists: u32,
         /// Operations: a count of random ones, or a file of your own (JSON lines of `Op`,
-        /// see `tagmatch_sim::op_file`; a file named only by digits needs a `./`).
+        /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
         #[arg(long, default_value = "20000")]
-        ops: cosim_cmd::OpsSource,
+        ops: commands::cosim::OpsSource,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// A flush after about one operation in N (from `--seed`), so the engine or the
@@ -637,7 +616,7 @@ enum Command {
         /// host keeps what overflows) or `split` (the engine owns the receives, the host the
         /// unexpected messages), against the unbounded golden model.
         #[arg(long, value_enum)]
-        host: Option<cosim_cmd::HostChoice>,
+        host: Option<commands::cosim::HostChoice>,
         /// Split mode: ticks a message takes between host and NIC.
         #[arg(long, default_value_t = 4)]
         delay: u64,
@@ -664,10 +643,10 @@ enum TraceAction {
         #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
         bins: Vec<usize>,
         #[arg(long, value_enum, default_value = "full")]
-        mode: trace_cmd::Mode,
+        mode: commands::trace::Mode,
         /// The bin hash of pending-recv mode.
         #[arg(long, value_enum, default_value = "own")]
-        hash: trace_cmd::Hash,
+        hash: commands::trace::Hash,
         /// Network latency added to a send's time to get its arrival (full mode), in microseconds.
         #[arg(long, default_value_t = 1.0)]
         latency_us: f64,
@@ -704,18 +683,22 @@ enum TraceAction {
 }
 
 /// `bench rate`: the thread array's message rate beside the two-level engine's.
-fn bench_rate(options: rate_bench::RateOptions, format: Format, plot: Option<PathBuf>) -> Result<(), String> {
+fn bench_rate(
+    options: bench::rate::RateOptions,
+    format: Format,
+    plot: Option<PathBuf>,
+) -> Result<(), String> {
     if let Some(&bad) = options.threads.iter().find(|&&t| !(1..=MAX_THREADS).contains(&t)) {
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
-    let mut records = rate_bench::run(&options)?;
-    for w in rate_bench::annotate(&mut records, options.engine, options.tables())? {
+    let mut records = bench::rate::run(&options)?;
+    for w in bench::rate::annotate(&mut records, options.engine, options.tables())? {
         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
     }
     if let Some(svg) = plot {
-        rate_bench::plot(&records, &svg)?;
+        bench::rate::plot(&records, &svg)?;
     }
-    let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
+    let shown = if format == Format::Table { flow::record::for_table(&records) } else { records };
     print!("{}", render(&shown, format));
     Ok(())
 }
@@ -727,11 +710,11 @@ fn model_designs(
     list_capacity: u32,
     baselines: &[String],
     software_cycles: u64,
-) -> Result<Vec<model_bench::Design>, String> {
+) -> Result<Vec<bench::model::Design>, String> {
     let mut designs = Vec::new();
     for &n in lists {
         let cfg = TwoLevelConfig::from_list_capacity(cam_depth as usize, n as usize, list_capacity as usize)?;
-        designs.push(model_bench::Design::TwoLevel(cfg));
+        designs.push(bench::model::Design::TwoLevel(cfg));
     }
     let names: Vec<&str> = if baselines.is_empty() {
         vec!["paper", "alpu", "hash"]
@@ -742,11 +725,11 @@ fn model_designs(
         match name {
             "paper" => {
                 for &n in lists {
-                    designs.push(model_bench::Design::Baseline(Baseline::Paper { lists: n as usize }));
+                    designs.push(bench::model::Design::Baseline(Baseline::Paper { lists: n as usize }));
                 }
             }
-            "alpu" => designs.push(model_bench::Design::Baseline(Baseline::Alpu { software_cycles })),
-            "hash" => designs.push(model_bench::Design::Baseline(Baseline::Hash)),
+            "alpu" => designs.push(bench::model::Design::Baseline(Baseline::Alpu { software_cycles })),
+            "hash" => designs.push(bench::model::Design::Baseline(Baseline::Hash)),
             other => return Err(format!("unknown baseline {other:?}: paper, alpu, hash or none")),
         }
     }
@@ -778,7 +761,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
             if let Some(bad) = bins.iter().find(|&&b| b > MAX_BINS) {
                 return Err(format!("--bins {bad} is above the limit of {} bins", grouped(MAX_BINS as u64)));
             }
-            let records = trace_cmd::stats(
+            let records = commands::trace::stats(
                 &path,
                 mode,
                 hash.bin_hash(),
@@ -790,9 +773,9 @@ fn trace(action: TraceAction) -> Result<(), String> {
                 let title = format!(
                     "{} ({} mode)",
                     path.display(),
-                    if mode == trace_cmd::Mode::Full { "full" } else { "pending-recv" }
+                    if mode == commands::trace::Mode::Full { "full" } else { "pending-recv" }
                 );
-                trace_cmd::stats_plot(&records, &svg, &title)?;
+                commands::trace::stats_plot(&records, &svg, &title)?;
             }
             let shown: Vec<_> = if per_rank {
                 records
@@ -811,7 +794,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
                     ));
                 }
                 let engine = if hw == "engine" {
-                    trace_cmd::ReplayEngine::Model(
+                    commands::trace::ReplayEngine::Model(
                         TwoLevelConfig::from_list_capacity(
                             shape.cam_depth as usize,
                             shape.lists as usize,
@@ -822,19 +805,21 @@ fn trace(action: TraceAction) -> Result<(), String> {
                     )
                 } else {
                     let cfg = shape.config()?;
-                    trace_cmd::ReplayEngine::Rtl(tagmatch_testbench::cosim::EngineUnderTest {
-                        name: cfg.build_name(),
-                        verilog: cfg.verilog()?,
-                        config: cfg.model_config()?,
-                    })
+                    commands::trace::ReplayEngine::Rtl(
+                        tagmatch_testbench::two_level::cosim::EngineUnderTest {
+                            name: cfg.build_name(),
+                            verilog: cfg.verilog()?,
+                            config: cfg.model_config()?,
+                        },
+                    )
                 };
-                let records = trace_cmd::replay_engine(&path, engine, latency_us, per_rank)?;
+                let records = commands::trace::replay_engine(&path, engine, latency_us, per_rank)?;
                 print!("{}", render(&records, format));
                 return Ok(());
             }
             let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
             let records =
-                trace_cmd::replay(&path, &parse_matchers(&matcher)?, &options, latency_us, per_rank)?;
+                commands::trace::replay(&path, &parse_matchers(&matcher)?, &options, latency_us, per_rank)?;
             print!("{}", render(&records, format));
             Ok(())
         }
@@ -844,7 +829,7 @@ fn trace(action: TraceAction) -> Result<(), String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Boards { format } => {
-            print!("{}", render(&boards::records()?, format));
+            print!("{}", render(&board::catalog::records()?, format));
             Ok(())
         }
         Command::Gen {
@@ -875,12 +860,12 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             let cfg = onesided.config()?;
             let tools = timing.tools()?;
-            let mut manifest = onesided_gen::generate(&cfg, &out)?;
-            let shape: report::Record = vec![
+            let mut manifest = emit::onesided::generate(&cfg, &out)?;
+            let shape: output::table::Record = vec![
                 ("windows", serde_json::json!(cfg.windows)),
                 ("counter_bits", serde_json::json!(cfg.counter_bits)),
             ];
-            let file = onesided_gen::ONESIDED_FILE;
+            let file = emit::onesided::ONESIDED_FILE;
             let announce = "synthesizing the one-sided unit in yosys";
             estimate_and_time(
                 estimate,
@@ -896,7 +881,7 @@ fn run(cli: Cli) -> Result<(), String> {
             )?;
             eprintln!(
                 "tagmatch: wrote {} and manifest.json to {} ({} windows, {}-bit counters: {} requests outstanding per window)",
-                onesided_gen::ONESIDED_FILE,
+                emit::onesided::ONESIDED_FILE,
                 out.display(),
                 cfg.windows,
                 cfg.counter_bits,
@@ -931,8 +916,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
             let tools = timing.tools()?;
-            let mut manifest = cam_gen::generate(shape.cam_depth, &out)?;
-            let shape: report::Record = vec![("cam_depth", serde_json::json!(shape.cam_depth))];
+            let mut manifest = emit::cam::generate(shape.cam_depth, &out)?;
+            let shape: output::table::Record = vec![("cam_depth", serde_json::json!(shape.cam_depth))];
             let announce = "synthesizing the CAM in yosys";
             estimate_and_time(
                 estimate,
@@ -940,13 +925,13 @@ fn run(cli: Cli) -> Result<(), String> {
                 &timing,
                 &tools,
                 &out,
-                cam_gen::CAM_FILE,
+                emit::cam::CAM_FILE,
                 "cam",
                 &mut manifest,
                 &shape,
                 format,
             )?;
-            eprintln!("tagmatch: wrote {} and manifest.json to {}", cam_gen::CAM_FILE, out.display());
+            eprintln!("tagmatch: wrote {} and manifest.json to {}", emit::cam::CAM_FILE, out.display());
             Ok(())
         }
         Command::Gen {
@@ -975,14 +960,14 @@ fn run(cli: Cli) -> Result<(), String> {
                             array's lane ports have no board wrapper yet"
                     .into());
             }
-            let cfg = array.config(thread_array_gen::DEFAULT_TABLES)?;
+            let cfg = array.config(emit::thread_array::DEFAULT_TABLES)?;
             let tools = timing.tools()?;
-            let mut manifest = thread_array_gen::generate(&cfg, &out)?;
-            let shape: report::Record = vec![
+            let mut manifest = emit::thread_array::generate(&cfg, &out)?;
+            let shape: output::table::Record = vec![
                 ("threads", serde_json::json!(cfg.threads)),
                 ("descriptors", serde_json::json!(cfg.descriptors)),
             ];
-            let file = thread_array_gen::THREAD_ARRAY_FILE;
+            let file = emit::thread_array::THREAD_ARRAY_FILE;
             let announce = "synthesizing the thread array in yosys";
             estimate_and_time(
                 estimate,
@@ -999,7 +984,7 @@ fn run(cli: Cli) -> Result<(), String> {
             eprintln!(
                 "tagmatch: wrote {} and manifest.json to {} ({} lanes, {} receive descriptors, {} bins per index, \
                  {} unexpected messages, fast path {})",
-                thread_array_gen::THREAD_ARRAY_FILE,
+                emit::thread_array::THREAD_ARRAY_FILE,
                 out.display(),
                 cfg.threads,
                 cfg.descriptors,
@@ -1024,7 +1009,7 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             array.unused()?;
             onesided.unused()?;
-            let board = board.map(|b| boards::find(&b)).transpose()?;
+            let board = board.map(|b| board::catalog::find(&b)).transpose()?;
             let cfg = shape.config()?;
             let tools = timing.tools()?;
             let shell_target = shell.target();
@@ -1034,18 +1019,18 @@ fn run(cli: Cli) -> Result<(), String> {
                                 level (which holds the same shell): choose one"
                         .into())
                 }
-                (Some(b), None) => engine_gen::Packaging::Board(b),
-                (None, Some(s)) => engine_gen::Packaging::Shell(s),
-                (None, None) => engine_gen::Packaging::Bare,
+                (Some(b), None) => emit::engine::Packaging::Board(b),
+                (None, Some(s)) => emit::engine::Packaging::Shell(s),
+                (None, None) => emit::engine::Packaging::Bare,
             };
             // The testbench's engine is written for event-driven simulators.
-            let mut manifest = engine_gen::generate(&cfg, packaging, &out, testbench.testbench)?;
+            let mut manifest = emit::engine::generate(&cfg, packaging, &out, testbench.testbench)?;
             if testbench.testbench {
                 manifest["testbench"] =
-                    testbench_gen::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;
-                engine_gen::write_manifest(&out, &manifest)?;
+                    emit::testbench::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;
+                emit::engine::write_manifest(&out, &manifest)?;
             }
-            let shape: report::Record = vec![
+            let shape: output::table::Record = vec![
                 ("cam_depth", serde_json::json!(cfg.cam_depth)),
                 ("lists", serde_json::json!(cfg.lists)),
             ];
@@ -1056,7 +1041,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     cfg.cam_depth
                 );
             }
-            let file = engine_gen::ENGINE_FILE;
+            let file = emit::engine::ENGINE_FILE;
             let announce =
                 "synthesizing the engine in yosys (about a minute for the small engines, an hour or \
                             more for a 256-entry CAM)";
@@ -1115,19 +1100,22 @@ fn run(cli: Cli) -> Result<(), String> {
                 (Design::TwoLevel, None) => {
                     array.unused()?;
                     let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
-                    (cosim_cmd::run(&cfg, &ops, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
+                    (commands::cosim::run(&cfg, &ops, seed, flush_every)?, commands::cosim::ENGINE_AGREES)
                 }
                 (Design::TwoLevel, Some(choice)) => {
                     array.unused()?;
                     let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
                     let mode = choice.mode(delay, !no_sync);
-                    (cosim_cmd::run_host(&cfg, &ops, seed, mode)?, cosim_cmd::DRIVER_AGREES)
+                    (commands::cosim::run_host(&cfg, &ops, seed, mode)?, commands::cosim::DRIVER_AGREES)
                 }
                 (Design::Optimistic, None) => {
-                    let cfg = array.config(thread_array_gen::SMALL_TABLES)?;
+                    let cfg = array.config(emit::thread_array::SMALL_TABLES)?;
                     let n =
                         ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
-                    (cosim_cmd::run_thread_array(&cfg, n, seed, flush_every)?, cosim_cmd::ENGINE_AGREES)
+                    (
+                        commands::cosim::run_thread_array(&cfg, n, seed, flush_every)?,
+                        commands::cosim::ENGINE_AGREES,
+                    )
                 }
                 (Design::Optimistic | Design::Onesided, Some(_)) => {
                     return Err("--host drives the two-level engine".into())
@@ -1142,10 +1130,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     let cfg = onesided.config()?;
                     let n =
                         ops.count().ok_or("--engine onesided runs random scripts: --ops takes a count")?;
-                    (cosim_cmd::run_onesided(&cfg, n, seed)?, cosim_cmd::ONESIDED_AGREES)
+                    (commands::cosim::run_onesided(&cfg, n, seed)?, commands::cosim::ONESIDED_AGREES)
                 }
             };
-            let n = report::field(&record, "ops").as_u64().unwrap_or(0);
+            let n = output::table::field(&record, "ops").as_u64().unwrap_or(0);
             print!("{}", render(&[record], format));
             eprintln!("tagmatch: all {n} operations agree: {agreement}");
             Ok(())
@@ -1201,10 +1189,10 @@ fn run(cli: Cli) -> Result<(), String> {
                         bytes_per_cycle: bandwidth,
                         queue: net_queue,
                     };
-                    let sweep = onesided_bench::Sweep { requests, bytes, compute, get, net };
-                    let records = onesided_bench::run(cfg, &sweep, engine == Engine::Rtl)?;
+                    let sweep = bench::onesided::Sweep { requests, bytes, compute, get, net };
+                    let records = bench::onesided::run(cfg, &sweep, engine == Engine::Rtl)?;
                     if let Some(svg) = plot {
-                        onesided_bench::plot(&records, &svg)?;
+                        bench::onesided::plot(&records, &svg)?;
                     }
                     print!("{}", render(&records, format));
                     return Ok(());
@@ -1219,18 +1207,18 @@ fn run(cli: Cli) -> Result<(), String> {
                     let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
                     let configs = lists
                         .iter()
-                        .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                        .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
                         .collect::<Result<Vec<_>, _>>()?;
-                    let mut records = throughput_bench::run(&configs, &traffic, engine == Engine::Rtl)?;
-                    for w in timing_record::annotate(&mut records, list_capacity)? {
+                    let mut records = bench::throughput::run(&configs, &traffic, engine == Engine::Rtl)?;
+                    for w in flow::record::annotate(&mut records, list_capacity)? {
                         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
                     }
-                    throughput_bench::add_rates(&mut records);
+                    bench::throughput::add_rates(&mut records);
                     if plot.is_some() {
                         return Err("bench throughput draws no plot; its table is the result".into());
                     }
                     let shown =
-                        if format == Format::Table { timing_record::for_table(&records) } else { records };
+                        if format == Format::Table { flow::record::for_table(&records) } else { records };
                     print!("{}", render(&shown, format));
                     return Ok(());
                 }
@@ -1257,8 +1245,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     }
                     let scenarios = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
                     let tables =
-                        descriptors.map(|d| thread_array_gen::Tables::with_descriptors(d, None, None));
-                    let options = rate_bench::RateOptions {
+                        descriptors.map(|d| emit::thread_array::Tables::with_descriptors(d, None, None));
+                    let options = bench::rate::RateOptions {
                         threads,
                         scenarios,
                         k,
@@ -1283,7 +1271,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err("--wait parks a wait in the engine's completion unit: --engine model or rtl, without --host".into());
             }
             if let Some(choice) = host {
-                if choice != cosim_cmd::HostChoice::Fallback {
+                if choice != commands::cosim::HostChoice::Fallback {
                     return Err("bench --host runs fallback mode; split mode is exercised by \
                                 `cosim --host split`"
                         .into());
@@ -1298,10 +1286,10 @@ fn run(cli: Cli) -> Result<(), String> {
                     Engine::Rtl => {
                         let configs = lists
                             .iter()
-                            .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                            .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
                             .collect::<Result<Vec<_>, _>>()?;
                         let depths = host_depths(depths, configs[0].queue_capacity());
-                        host_bench::run(bench, host_bench::Target::Rtl(&configs), &depths)?
+                        bench::host::run(bench, bench::host::Target::Rtl(&configs), &depths)?
                     }
                     _ => {
                         let configs = lists
@@ -1315,7 +1303,7 @@ fn run(cli: Cli) -> Result<(), String> {
                             })
                             .collect::<Result<Vec<_>, _>>()?;
                         let depths = host_depths(depths, configs[0].queue_capacity() as u32);
-                        host_bench::run(bench, host_bench::Target::Model(&configs), &depths)?
+                        bench::host::run(bench, bench::host::Target::Model(&configs), &depths)?
                     }
                 };
                 return finish_hardware_bench(records, bench, list_capacity, format, plot);
@@ -1336,7 +1324,7 @@ fn run(cli: Cli) -> Result<(), String> {
                         if wait && baselines.is_empty() { vec!["none".to_string()] } else { baselines };
                     let designs =
                         model_designs(&lists, cam_depth, list_capacity, &baselines, software_cycles)?;
-                    let sweep = model_bench::run(bench, &designs, &depths, wait)?;
+                    let sweep = bench::model::run(bench, &designs, &depths, wait)?;
                     eprintln!(
                         "tagmatch: {} points, {} simulated cycles in {:.2} s ({:.0} M cycles/s)",
                         sweep.records.len(),
@@ -1350,11 +1338,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
                     let configs = lists
                         .iter()
-                        .map(|&n| engine_gen::configuration(cam_depth, n, list_capacity))
+                        .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
                         .collect::<Result<Vec<_>, _>>()?;
                     let depths =
                         if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
-                    hardware_bench::run_rtl(bench, &configs, &depths, wait)?
+                    bench::hardware::run_rtl(bench, &configs, &depths, wait)?
                 }
                 Engine::Software => {
                     if !lists.is_empty() {
@@ -1367,7 +1355,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     }
                     let depths = if depths.is_empty() { vec![1, 10, 100, 1000, 10000] } else { depths };
                     let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
-                    software_bench::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
+                    bench::software::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
                 }
             };
             if engine == Engine::Software {
@@ -1393,21 +1381,22 @@ fn host_depths(asked: Vec<u32>, capacity: u32) -> Vec<u32> {
 
 /// Nanoseconds from the measured clock, the plot and the table of a hardware benchmark.
 fn finish_hardware_bench(
-    mut records: Vec<report::Record>,
+    mut records: Vec<output::table::Record>,
     bench: Bench,
     list_capacity: u32,
     format: Format,
     plot: Option<PathBuf>,
 ) -> Result<(), String> {
-    for w in timing_record::annotate(&mut records, list_capacity)? {
+    for w in flow::record::annotate(&mut records, list_capacity)? {
         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
     }
     if let Some(svg) = plot {
-        let cam_depth = records.first().map(|r| report::field(r, "cam_depth").clone()).unwrap_or_default();
+        let cam_depth =
+            records.first().map(|r| output::table::field(r, "cam_depth").clone()).unwrap_or_default();
         let title = format!("{} benchmark, {}-entry CAM", bench.name(), cam_depth);
-        hardware_bench::plot(&records, &svg, &title)?;
+        bench::hardware::plot(&records, &svg, &title)?;
     }
-    let shown = if format == Format::Table { timing_record::for_table(&records) } else { records };
+    let shown = if format == Format::Table { flow::record::for_table(&records) } else { records };
     print!("{}", render(&shown, format));
     Ok(())
 }

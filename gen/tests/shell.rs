@@ -9,10 +9,10 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tagmatch_sim::bounded::BoundedGolden;
-use tagmatch_sim::streams::{random_stream, Rng};
+use tagmatch_sim::model::bounded::BoundedGolden;
+use tagmatch_sim::workload::streams::{random_stream, Rng};
 use tagmatch_sim::Op;
-use tagmatch_testbench::engine::{Command as EngineCommand, Response};
+use tagmatch_testbench::two_level::engine::{Command as EngineCommand, Response};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, PortId};
 
 /// The small engine: a 4-entry CAM and 4 lists of 3, which random streams overflow.

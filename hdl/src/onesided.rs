@@ -472,7 +472,7 @@ pub fn onesided_verilog<const W: usize, const CB: usize>() -> String {
     let mut uut = OneSidedUnit::<W, CB>::default();
     uut.connect_all();
     // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-    crate::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
+    crate::primitives::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
 }
 
 /// Ports of [`OneSidedUnit`] as (name, width, is input).

@@ -2,7 +2,7 @@
 
 mod common;
 use common::{assert_block_ram, lint, write_top, yosys};
-use tagmatch_hdl::bram_list::bram_list_verilog;
+use tagmatch_hdl::two_level::bram_list::bram_list_verilog;
 
 #[test]
 fn list_lints_and_keeps_its_nodes_in_block_ram() {

@@ -4,7 +4,7 @@
 //! behind every stored entry, and reset.
 
 use rust_hdl::prelude::*;
-use tagmatch_hdl::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::two_level::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
 
 /// (comm, src, tag, src_any, tag_any, handle)
 type Entry = (u64, u64, u64, bool, bool, u64);
@@ -72,7 +72,7 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         set_key(&mut x, MODE_HANDLE, 0, 0, 0, 12);
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
-        for _ in 1..tagmatch_hdl::cam::handle_search_cycles(4) {
+        for _ in 1..tagmatch_hdl::two_level::cam::handle_search_cycles(4) {
             sim_assert!(sim, !x.answered.val(), x);
             wait_clock_cycle!(sim, clock, x);
         }

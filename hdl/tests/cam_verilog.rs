@@ -3,7 +3,7 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::cam::cam_verilog;
+use tagmatch_hdl::two_level::cam::cam_verilog;
 
 #[test]
 fn small_cam_lints_and_synthesizes() {

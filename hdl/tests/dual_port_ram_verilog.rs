@@ -2,7 +2,7 @@
 
 mod common;
 use common::{assert_block_ram, lint, write_top, yosys};
-use tagmatch_hdl::dual_port_ram::dual_port_ram_verilog;
+use tagmatch_hdl::primitives::dual_port_ram::dual_port_ram_verilog;
 
 #[test]
 fn dual_port_ram_lints_and_maps_to_block_ram() {

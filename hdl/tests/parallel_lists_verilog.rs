@@ -3,7 +3,7 @@
 
 mod common;
 use common::{assert_block_ram, lint, write_top, yosys};
-use tagmatch_hdl::parallel_lists::parallel_lists_verilog;
+use tagmatch_hdl::two_level::parallel_lists::parallel_lists_verilog;
 
 #[test]
 fn one_four_and_sixty_four_lists_lint_clean() {

@@ -3,7 +3,7 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
+use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
 
 #[test]
 fn receive_engine_lints_and_synthesizes() {

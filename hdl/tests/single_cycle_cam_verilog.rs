@@ -2,7 +2,7 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::single_cycle_cam::single_cycle_cam_verilog;
+use tagmatch_hdl::optimistic::single_cycle_cam::single_cycle_cam_verilog;
 
 #[test]
 fn small_cam_lints_and_synthesizes() {

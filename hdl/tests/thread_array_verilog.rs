@@ -7,7 +7,7 @@
 
 mod common;
 use common::{lint, write_top, yosys};
-use tagmatch_hdl::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
+use tagmatch_hdl::optimistic::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
 
 /// Small head tables (banks in LUT RAM, selected before the read register) at 4 lanes,
 /// and large ones (block RAM, selected behind it) at 2 lanes and at 1 (one bank); the

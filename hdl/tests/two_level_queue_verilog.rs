@@ -3,7 +3,7 @@
 
 mod common;
 use common::{lint, write_top};
-use tagmatch_hdl::two_level_queue::two_level_queue_verilog;
+use tagmatch_hdl::two_level::queue::two_level_queue_verilog;
 
 #[test]
 fn two_level_queue_lints_clean() {

@@ -15,7 +15,7 @@ use std::time::Duration;
 use tagmatch_sim::cycle::bench::{preposted, unload};
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
-use tagmatch_sim::streams::random_stream;
+use tagmatch_sim::workload::streams::random_stream;
 
 const RTL_DEPTHS: [u32; 8] = [1, 10, 100, 256, 257, 500, 1000, 2000];
 const MODEL_DEPTHS: [u32; 11] = [1, 10, 100, 256, 257, 500, 1000, 2000, 5000, 10000, 30000];

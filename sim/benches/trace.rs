@@ -4,10 +4,10 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::path::PathBuf;
 use std::time::Duration;
-use tagmatch_sim::dumpi::trace::read_run;
-use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
-use tagmatch_sim::replay::pending::{pending_recv, BinHash};
-use tagmatch_sim::replay::{run_events, streams};
+use tagmatch_sim::software::hash_bins::{Bins, HashBinsMatcher};
+use tagmatch_sim::traces::dumpi::trace::read_run;
+use tagmatch_sim::traces::replay::pending::{pending_recv, BinHash};
+use tagmatch_sim::traces::replay::{run_events, streams};
 use tagmatch_sim::Matcher;
 
 const BINS: [usize; 6] = [1, 16, 32, 64, 128, 256];

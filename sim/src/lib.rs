@@ -1,35 +1,30 @@
 //! tagmatch-sim: the golden MPI matching model, the software matchers it is compared with,
-//! and the scenario scripts shared with the real-MPI oracle.
+//! the cycle-accurate models of the hardware, and the workloads and traces that drive them.
+//!
+//! - [`model`]: operations, envelopes, the [`Matcher`] trait, the golden model (unbounded and
+//!   with finite queues), the completion unit's semantics, operation files;
+//! - [`software`]: the software matchers (linked list, rank-based, hash bins, four-index,
+//!   partner queues) and building one by name;
+//! - [`workload`]: random streams, the preposted and unload benchmarks, the real-MPI oracle's
+//!   scenarios;
+//! - [`traces`]: the DUMPI reader and the replay of a trace through any matcher;
+//! - [`cycle`], [`optimistic`], [`onesided`]: cycle-accurate models of the hardware;
+//! - [`host`]: the host driver that keeps matching past the engine's queues.
 //!
 //! Every engine implements [`Matcher`] and consumes the same [`Op`] stream; an engine is
 //! correct when it reports the same [`Outcome`] as [`Golden`] for every operation.
 
-pub mod arena_list;
-pub mod bounded;
-pub mod completion;
 pub mod cycle;
-pub mod dumpi;
-pub mod envelope;
-pub mod four_index;
-pub mod golden;
-pub mod hash_bins;
 pub mod host;
-pub mod linked_list;
-pub mod matcher;
-pub mod matchers;
+pub mod model;
 pub mod onesided;
-pub mod op_file;
-pub mod ops;
 pub mod optimistic;
-pub mod oracle;
-pub mod partner;
-pub mod rank_based;
-pub mod replay;
-pub mod streams;
-pub mod workloads;
+pub mod software;
+pub mod traces;
+pub mod workload;
 
-pub use envelope::{Comm, Envelope, MsgId, Rank, RecvId, RecvSpec, Tag, ANY_SOURCE, ANY_TAG};
-pub use golden::Golden;
-pub use matcher::{Matcher, WorkStats};
-pub use matchers::{MatcherKind, MatcherOptions};
-pub use ops::{Op, Outcome};
+pub use model::envelope::{Comm, Envelope, MsgId, Rank, RecvId, RecvSpec, Tag, ANY_SOURCE, ANY_TAG};
+pub use model::golden::Golden;
+pub use model::matcher::{Matcher, WorkStats};
+pub use model::ops::{Op, Outcome};
+pub use software::matchers::{MatcherKind, MatcherOptions};

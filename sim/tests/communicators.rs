@@ -3,10 +3,10 @@
 //! A ring only closes (every receive matched, no message left) when every member list and
 //! rank translation is right.
 
-use tagmatch_sim::dumpi::binary::BinaryTrace;
-use tagmatch_sim::dumpi::trace::Run;
-use tagmatch_sim::dumpi::{calls, Arg, Record};
-use tagmatch_sim::replay::{run_events, streams};
+use tagmatch_sim::traces::dumpi::binary::BinaryTrace;
+use tagmatch_sim::traces::dumpi::trace::Run;
+use tagmatch_sim::traces::dumpi::{calls, Arg, Record};
+use tagmatch_sim::traces::replay::{run_events, streams};
 use tagmatch_sim::{Golden, Matcher, Outcome};
 
 const WORLD: i64 = 2;

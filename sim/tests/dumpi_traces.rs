@@ -5,11 +5,11 @@
 
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tagmatch_sim::dumpi::binary;
-use tagmatch_sim::dumpi::calls::ALL_FUNCTIONS;
-use tagmatch_sim::dumpi::text::{self, difference};
-use tagmatch_sim::dumpi::trace::read_run;
-use tagmatch_sim::dumpi::Location;
+use tagmatch_sim::traces::dumpi::binary;
+use tagmatch_sim::traces::dumpi::calls::ALL_FUNCTIONS;
+use tagmatch_sim::traces::dumpi::text::{self, difference};
+use tagmatch_sim::traces::dumpi::trace::read_run;
+use tagmatch_sim::traces::dumpi::Location;
 
 mod common;
 use common::{read, traces};
@@ -232,7 +232,7 @@ fn meta_counts_are_bounded_by_the_files() {
 }
 
 /// The text form of sst-testtrace rank 0 with one line replaced, as a one-file run.
-fn edited_text_run(name: &str, from: &str, to: &str) -> tagmatch_sim::dumpi::trace::Run {
+fn edited_text_run(name: &str, from: &str, to: &str) -> tagmatch_sim::traces::dumpi::trace::Run {
     let text = String::from_utf8(read("sst-testtrace/testtrace-0000.txt")).unwrap();
     assert!(text.contains(from), "{from}");
     let dir = scratch(name);
@@ -245,7 +245,7 @@ fn edited_text_run(name: &str, from: &str, to: &str) -> tagmatch_sim::dumpi::tra
 
 #[test]
 fn claimed_world_sizes_and_sources_are_checked() {
-    use tagmatch_sim::replay;
+    use tagmatch_sim::traces::replay;
     let run = edited_text_run("size", "int size=4\n", "int size=2147483647\n");
     let e = replay::run_events(&run).unwrap_err();
     assert!(e.contains("2147483647") && e.contains("limit of 1048576 ranks"), "{e}");

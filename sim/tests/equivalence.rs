@@ -4,9 +4,9 @@
 //! queues.
 
 use proptest::prelude::*;
-use tagmatch_sim::hash_bins::Bins;
-use tagmatch_sim::partner::edge::EdgeMetric;
-use tagmatch_sim::partner::{PartnerConfig, PartnerMatcher};
+use tagmatch_sim::software::hash_bins::Bins;
+use tagmatch_sim::software::partner::edge::EdgeMetric;
+use tagmatch_sim::software::partner::{PartnerConfig, PartnerMatcher};
 use tagmatch_sim::{Envelope, Golden, Matcher, MatcherKind, MatcherOptions, MsgId, Op, RecvId, RecvSpec};
 
 #[derive(Clone, Debug)]

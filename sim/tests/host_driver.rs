@@ -2,10 +2,10 @@
 //! smaller than the queues, op by op against the unbounded golden model, in both modes.
 
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
-use tagmatch_sim::hash_bins::{Bins, HashBinsMatcher};
 use tagmatch_sim::host::fallback::FallbackDriver;
 use tagmatch_sim::host::split::{run_split, SplitOptions};
-use tagmatch_sim::streams::{random_stream_from, Envelopes};
+use tagmatch_sim::software::hash_bins::{Bins, HashBinsMatcher};
+use tagmatch_sim::workload::streams::{random_stream_from, Envelopes};
 use tagmatch_sim::{Envelope, Golden, Matcher, MsgId, Op, Outcome, RecvId, RecvSpec};
 
 /// Engine sizes: (CAM depth, lists, entries per list).
@@ -45,7 +45,7 @@ fn fallback_pairs_exactly_as_the_unbounded_golden_model() {
 /// so the pairing stays the golden model's and nothing of a flushed job comes back.
 #[test]
 fn fallback_flushes_the_host_queues_with_the_engine() {
-    use tagmatch_sim::streams::with_flushes;
+    use tagmatch_sim::workload::streams::with_flushes;
     let (model, capacity) = engine((4, 2, 3));
     let mut driver = FallbackDriver::new(model);
     let mut golden = Golden::new();

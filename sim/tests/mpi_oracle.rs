@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use tagmatch_sim::oracle::{parse_oracle_output, parse_scenarios, Step};
+use tagmatch_sim::workload::oracle::{parse_oracle_output, parse_scenarios, Step};
 use tagmatch_sim::{MatcherKind, MatcherOptions};
 
 fn tool(var: &str, default: &str) -> String {

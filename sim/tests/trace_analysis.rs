@@ -1,9 +1,9 @@
 //! Queue statistics and replays on the real traces in `../shared/traces`.
 
 use std::path::PathBuf;
-use tagmatch_sim::dumpi::trace::read_run;
-use tagmatch_sim::replay::pending::{pending_recv, BinHash, DepthStats};
-use tagmatch_sim::replay::{run_events, streams, RunEvents};
+use tagmatch_sim::traces::dumpi::trace::read_run;
+use tagmatch_sim::traces::replay::pending::{pending_recv, BinHash, DepthStats};
+use tagmatch_sim::traces::replay::{run_events, streams, RunEvents};
 use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions, Op, Outcome};
 
 fn events(name: &str) -> RunEvents {

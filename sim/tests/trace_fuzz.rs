@@ -17,10 +17,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
-use tagmatch_sim::dumpi::trace::{read_run, Run};
-use tagmatch_sim::dumpi::MAX_RANKS;
-use tagmatch_sim::rank_based::RankBasedMatcher;
-use tagmatch_sim::replay::{self, pending::pending_recv, pending::BinHash};
+use tagmatch_sim::software::rank_based::RankBasedMatcher;
+use tagmatch_sim::traces::dumpi::trace::{read_run, Run};
+use tagmatch_sim::traces::dumpi::MAX_RANKS;
+use tagmatch_sim::traces::replay::{self, pending::pending_recv, pending::BinHash};
 use tagmatch_sim::Matcher;
 
 const BOUND_FACTOR: usize = 64;

@@ -7,7 +7,9 @@
 mod common;
 use common::{entry, matches, Entry};
 use proptest::prelude::*;
-use tagmatch_hdl::bram_list::{bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::two_level::bram_list::{
+    bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE,
+};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const A: usize = 4;

@@ -6,7 +6,9 @@
 //! OLDEST matching entry.
 
 use proptest::prelude::*;
-use tagmatch_hdl::cam::{cam_verilog, handle_search_cycles, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::two_level::cam::{
+    cam_verilog, handle_search_cycles, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE,
+};
 use tagmatch_sim::cycle::cam_banks::CamBanks;
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
@@ -232,9 +234,9 @@ fn reset_empties_the_cam() {
 /// The RTL's banks and the cycle model's are one shape at every depth the CAM builds.
 #[test]
 fn the_cycle_model_banks_as_the_rtl_does() {
-    for depth in tagmatch_hdl::cam::CAM_DEPTHS {
+    for depth in tagmatch_hdl::two_level::cam::CAM_DEPTHS {
         assert_eq!(
-            tagmatch_hdl::cam::bank_size(depth),
+            tagmatch_hdl::two_level::cam::bank_size(depth),
             tagmatch_sim::cycle::cam_banks::bank_size(depth),
             "{depth}"
         );

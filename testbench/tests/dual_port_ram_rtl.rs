@@ -4,7 +4,7 @@
 //! are not generated.
 
 use proptest::prelude::*;
-use tagmatch_hdl::dual_port_ram::{dual_port_ram_ports, dual_port_ram_verilog};
+use tagmatch_hdl::primitives::dual_port_ram::{dual_port_ram_ports, dual_port_ram_verilog};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const W: u32 = 40;

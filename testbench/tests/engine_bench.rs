@@ -4,9 +4,9 @@
 //! each (accept, search, choose, answer, respond + acknowledge); streamed ones overlap
 //! (see `engine_cosim.rs`).
 
-use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
+use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::bench::{preposted, unload};
-use tagmatch_testbench::engine::{engine_spec, RtlEngine};
+use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
 fn engine(name: &str, verilog: String) -> RtlEngine {

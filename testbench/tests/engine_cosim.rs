@@ -14,12 +14,12 @@
 //! 1, 4 and 64 ways as `tagmatch gen` emits them (longer phases, so the queues reach past
 //! the CAM into the lists).
 
-use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
+use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::streams::{random_stream, random_stream_phased, with_flushes};
+use tagmatch_sim::workload::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-use tagmatch_testbench::cosim::{cosim, cosim_from_power_up, CosimReport, EngineUnderTest};
-use tagmatch_testbench::engine::{engine_spec, RtlEngine};
+use tagmatch_testbench::two_level::cosim::{cosim, cosim_from_power_up, CosimReport, EngineUnderTest};
+use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
 fn run(verilog: String, (cam, lists, address_bits): (usize, usize, u32), ops: &[Op]) -> CosimReport {
@@ -121,7 +121,7 @@ fn reset_clears_power_up_garbage() {
 /// (including with entries in the lists) and the engine goes on from nothing.
 #[test]
 fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
-    use tagmatch_hdl::receive_engine::RESP_ERROR;
+    use tagmatch_hdl::two_level::receive_engine::RESP_ERROR;
     let (model, _) = Model::build(&engine_spec(
         "engine-c4-a2-n4",
         receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
@@ -197,10 +197,10 @@ fn whole_capacity_fills_overflows_and_drains_in_order() {
 /// with the golden counters.
 #[test]
 fn completion_unit_agrees_with_the_models() {
-    use tagmatch_sim::completion::CompletionCounters;
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::{Completion, CompletionAnswer, CycleEngine};
-    use tagmatch_sim::streams::Rng;
+    use tagmatch_sim::model::completion::CompletionCounters;
+    use tagmatch_sim::workload::streams::Rng;
 
     let (model, _) = Model::build(&engine_spec(
         "engine-c8-a3-n4",
@@ -210,7 +210,7 @@ fn completion_unit_agrees_with_the_models() {
     .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
     let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
-    let mut golden = tagmatch_sim::bounded::BoundedGolden::new(36, 36);
+    let mut golden = tagmatch_sim::model::bounded::BoundedGolden::new(36, 36);
     let mut counters = CompletionCounters::new();
     let mut r = Rng::new(99);
     let (mut wakeups, mut parked, mut refused) = (0, 0, 0);
@@ -279,8 +279,8 @@ fn streamed_operations_overlap_as_the_model_says() {
 /// goes on one operation at a time afterwards.
 #[test]
 fn a_slow_host_loses_no_response() {
-    use tagmatch_sim::bounded::BoundedGolden;
-    use tagmatch_sim::streams::Rng;
+    use tagmatch_sim::model::bounded::BoundedGolden;
+    use tagmatch_sim::workload::streams::Rng;
     let (model, _) = Model::build(&engine_spec(
         "engine-c4-a2-n4",
         receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
@@ -316,9 +316,9 @@ fn a_slow_host_loses_no_response() {
 /// queues are empty the cycle after.
 #[test]
 fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
-    use tagmatch_sim::bounded::BoundedGolden;
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
+    use tagmatch_sim::model::bounded::BoundedGolden;
     let (model, _) = Model::build(&engine_spec(
         "engine-c4-a2-n4",
         receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
@@ -389,7 +389,7 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
 #[test]
 fn narrow_labels_wrap_dozens_of_times_in_order() {
     use std::collections::HashMap;
-    use tagmatch_hdl::receive_engine::{receive_engine_verilog, EngineShape};
+    use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
     let config = TwoLevelConfig::new(8, 4, 7).unwrap().with_label_bits(6).unwrap();

@@ -5,16 +5,16 @@
 //! its low bits.
 
 use tagmatch_hdl::fields::FieldWidths;
-use tagmatch_hdl::receive_engine::{
+use tagmatch_hdl::two_level::receive_engine::{
     receive_engine_verilog, EngineShape, OP_ARRIVE, OP_CANCEL, OP_POST, OP_PROBE,
 };
-use tagmatch_hdl::receive_engine::{RESP_ERROR, RESP_QUEUED};
+use tagmatch_hdl::two_level::receive_engine::{RESP_ERROR, RESP_QUEUED};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::cycle::FieldLimits;
-use tagmatch_sim::streams::random_stream;
+use tagmatch_sim::workload::streams::random_stream;
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-use tagmatch_testbench::cosim::{cosim, EngineUnderTest};
-use tagmatch_testbench::engine::{engine_spec, Command, RtlEngine};
+use tagmatch_testbench::two_level::cosim::{cosim, EngineUnderTest};
+use tagmatch_testbench::two_level::engine::{engine_spec, Command, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
 /// Ranks moved past 16 bits: every source `s` becomes `s + 70,000`.

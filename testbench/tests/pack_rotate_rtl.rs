@@ -3,7 +3,7 @@
 //! port `rotate + j`"): every keep pattern, at every rotation for 5 entries and at four
 //! for 16, the thread array's largest co-simulated block.
 
-use tagmatch_hdl::pack_rotate::{pack_rotate, pack_rotate_verilog};
+use tagmatch_hdl::primitives::pack_rotate::{pack_rotate, pack_rotate_verilog};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 fn network(entries: usize) -> Model {

@@ -7,8 +7,8 @@
 mod common;
 use common::{entry, matches, Entry};
 use proptest::prelude::*;
-use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_hdl::parallel_lists::{parallel_lists_ports, parallel_lists_verilog};
+use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::two_level::parallel_lists::{parallel_lists_ports, parallel_lists_verilog};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const A: usize = 3; // 7 entries per list

@@ -6,10 +6,10 @@
 //! tracing and its waveform kept.
 
 use proptest::prelude::*;
-use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_hdl::single_cycle_cam::{
+use tagmatch_hdl::optimistic::single_cycle_cam::{
     single_cycle_cam_verilog, CAM_PORTS, COMM_BITS, HANDLE_BITS, INDEX_BITS, SRC_BITS, TAG_BITS,
 };
+use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, Port, PortId};
 
 const DEPTH: usize = 8;

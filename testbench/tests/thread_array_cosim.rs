@@ -9,14 +9,14 @@
 //! acceptance, so resets land in every phase of a block (walks, slow paths, unlinks, the
 //! UMQ insert).
 
-use tagmatch_hdl::thread_array::{thread_array_verilog, ThreadArrayShape};
+use tagmatch_hdl::optimistic::thread_array::{thread_array_verilog, ThreadArrayShape};
 use tagmatch_sim::optimistic::cost::head_banks;
 use tagmatch_sim::optimistic::OptimisticConfig;
-use tagmatch_sim::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
+use tagmatch_sim::workload::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
 use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
+use tagmatch_testbench::optimistic::cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
+use tagmatch_testbench::optimistic::thread_array::thread_array_build_name;
 use tagmatch_testbench::power_up::with_power_up_garbage;
-use tagmatch_testbench::thread_array::thread_array_build_name;
-use tagmatch_testbench::thread_array_cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
 
 /// The small tables: 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists),
 /// a 16-entry UMQ.

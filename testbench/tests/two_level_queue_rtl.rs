@@ -7,8 +7,8 @@
 mod common;
 use common::{entry, matches, Entry};
 use proptest::prelude::*;
-use tagmatch_hdl::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
-use tagmatch_hdl::two_level_queue::{two_level_queue_ports, two_level_queue_verilog};
+use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
+use tagmatch_hdl::two_level::queue::{two_level_queue_ports, two_level_queue_verilog};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const C: usize = 4;
@@ -16,7 +16,7 @@ const A: usize = 3;
 const N: usize = 2;
 const CAPACITY: usize = C + N * ((1 << A) - 1);
 /// A full CAM holds one entry per bank at least.
-const GUARANTEED: usize = C / tagmatch_hdl::cam::bank_size(C) + N * ((1 << A) - 1);
+const GUARANTEED: usize = C / tagmatch_hdl::two_level::cam::bank_size(C) + N * ((1 << A) - 1);
 
 fn model() -> Result<Model, String> {
     let spec = BuildSpec {

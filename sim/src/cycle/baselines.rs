@@ -395,7 +395,7 @@ pub enum BaselineEngine {
 }
 
 impl super::CycleEngine for BaselineEngine {
-    fn apply(&mut self, op: &crate::ops::Op) -> Result<super::Applied, String> {
+    fn apply(&mut self, op: &crate::model::ops::Op) -> Result<super::Applied, String> {
         match self {
             BaselineEngine::Paper(e) => e.apply(op),
             BaselineEngine::Alpu(e) => e.apply(op),
@@ -415,10 +415,10 @@ impl super::CycleEngine for BaselineEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounded::BoundedGolden;
     use crate::cycle::bench::{preposted, unload};
     use crate::cycle::CycleEngine;
-    use crate::streams::random_stream_phased;
+    use crate::model::bounded::BoundedGolden;
+    use crate::workload::streams::random_stream_phased;
 
     const ALL: [Baseline; 4] = [
         Baseline::Paper { lists: 1 },

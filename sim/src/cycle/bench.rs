@@ -6,8 +6,8 @@
 //! reuse handles. Every response is checked: a benchmark of a wrong answer is no benchmark.
 
 use super::{Applied, Completion, CompletionAnswer, CycleEngine};
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
-use crate::ops::{Op, Outcome};
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::model::ops::{Op, Outcome};
 
 /// One benchmark point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

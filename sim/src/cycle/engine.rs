@@ -21,9 +21,9 @@
 
 use super::entry::{Entry, Key};
 use super::{Applied, Completion, CompletionAnswer, CycleEngine, FieldLimits, Wakeup};
-use crate::completion::CompletionCounters;
-use crate::envelope::{MsgId, RecvId};
-use crate::ops::{Op, Outcome};
+use crate::model::completion::CompletionCounters;
+use crate::model::envelope::{MsgId, RecvId};
+use crate::model::ops::{Op, Outcome};
 
 /// One queue (PRQ or UMQ) of a cycle model.
 pub trait Queue {

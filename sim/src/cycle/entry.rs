@@ -3,7 +3,7 @@
 //! the bits its wildcards leave unmatched, so a match is one xor and one and — the models
 //! scan queues tens of thousands deep.
 
-use crate::envelope::{Envelope, RecvSpec};
+use crate::model::envelope::{Envelope, RecvSpec};
 use std::collections::VecDeque;
 
 /// A queued receive or message.

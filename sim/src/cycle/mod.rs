@@ -18,7 +18,7 @@ pub mod entry;
 pub mod list_index;
 pub mod two_level;
 
-use crate::ops::{Op, Outcome};
+use crate::model::ops::{Op, Outcome};
 
 /// What one operation did and when.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

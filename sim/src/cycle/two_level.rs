@@ -466,12 +466,12 @@ impl TwoLevelModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounded::BoundedGolden;
     use crate::cycle::bench::{preposted, unload};
     use crate::cycle::CycleEngine;
-    use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
-    use crate::ops::{Op, Outcome};
-    use crate::streams::random_stream;
+    use crate::model::bounded::BoundedGolden;
+    use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+    use crate::model::ops::{Op, Outcome};
+    use crate::workload::streams::random_stream;
 
     fn model(cam: usize, lists: usize, per_list: usize) -> TwoLevelModel {
         TwoLevelModel::with_config(TwoLevelConfig::new(cam, lists, per_list).unwrap())

@@ -8,8 +8,8 @@
 use super::store::HostQueues;
 use super::HostReport;
 use crate::cycle::{Applied, CycleEngine};
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
-use crate::ops::{Op, Outcome};
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::model::ops::{Op, Outcome};
 
 /// A host driver over one receive engine, in fallback mode.
 pub struct FallbackDriver<E> {

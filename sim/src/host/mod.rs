@@ -52,8 +52,8 @@ pub mod fallback;
 pub mod split;
 pub mod store;
 
-use crate::matcher::WorkStats;
-use crate::ops::Outcome;
+use crate::model::matcher::WorkStats;
+use crate::model::ops::Outcome;
 use serde::Serialize;
 
 /// What a driver run did.

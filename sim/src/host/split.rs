@@ -35,10 +35,10 @@
 use super::store::HostQueues;
 use super::HostReport;
 use crate::cycle::CycleEngine;
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
-use crate::golden::Golden;
-use crate::matcher::Matcher;
-use crate::ops::{Op, Outcome};
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::model::golden::Golden;
+use crate::model::matcher::Matcher;
+use crate::model::ops::{Op, Outcome};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
 

@@ -13,8 +13,8 @@
 //! at most four entries (PRQ) or one (UMQ), against a hash-bins matcher's whole bin plus
 //! its wildcard list.
 
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
-use crate::matcher::WorkStats;
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
+use crate::model::matcher::WorkStats;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// An index key: a wildcard class and the fields it names (unnamed fields are zero).

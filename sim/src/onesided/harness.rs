@@ -178,7 +178,7 @@ pub fn owes_response(c: &Command, windows: usize) -> bool {
 fn policy_rng(policy: ResponsePolicy) -> impl FnMut() -> bool {
     let mut rng = match policy {
         ResponsePolicy::Always => None,
-        ResponsePolicy::Sometimes { n, seed } => Some((crate::streams::Rng::new(seed), n.max(1))),
+        ResponsePolicy::Sometimes { n, seed } => Some((crate::workload::streams::Rng::new(seed), n.max(1))),
     };
     move || match &mut rng {
         None => false,
@@ -191,8 +191,8 @@ fn policy_rng(policy: ResponsePolicy) -> impl FnMut() -> bool {
 /// past the last, pauses of up to 50 cycles and waits for every FIN, so counters fill,
 /// drain and wrap.
 pub fn random_script(seed: u64, n: usize, windows: usize) -> Vec<Step> {
-    let mut r = crate::streams::Rng::new(seed);
-    let window = |r: &mut crate::streams::Rng| {
+    let mut r = crate::workload::streams::Rng::new(seed);
+    let window = |r: &mut crate::workload::streams::Rng| {
         if r.chance(3) {
             windows as u8
         } else {

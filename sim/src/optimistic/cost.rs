@@ -63,7 +63,7 @@
 //! descriptors' handles ([`cancel_latency`]); probes at `A + 2`.
 
 use super::{BlockTrace, Path};
-use crate::ops::Outcome;
+use crate::model::ops::Outcome;
 
 /// Cycles from acceptance to answer of a posted receive with this outcome.
 pub fn post_latency(outcome: &Outcome) -> u64 {

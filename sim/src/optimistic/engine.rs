@@ -6,7 +6,7 @@
 use super::cost::{block_latency, cancel_latency, flush_latency, head_banks, post_latency, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
 use crate::cycle::check_fits;
-use crate::ops::{Op, Outcome};
+use crate::model::ops::{Op, Outcome};
 use std::ops::Range;
 
 /// What one command got.

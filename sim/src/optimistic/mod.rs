@@ -1,6 +1,6 @@
 //! Optimistic tag matching (García, Di Girolamo, …, Hoefler, Bloch): `N` threads match a
 //! block of `N` consecutive arriving messages at once and repair conflicts afterwards.
-//! The four-index layout is [`crate::four_index`]'s; this module adds the threads.
+//! The four-index layout is [`crate::software::four_index`]'s; this module adds the threads.
 //!
 //! The hardware thread array (`tagmatch_hdl::thread_array`) is this matcher in its
 //! [`OptimisticConfig::hardware`] configuration; [`cost`] gives its cycles and [`engine`]
@@ -45,8 +45,8 @@ pub mod cost;
 pub mod engine;
 pub mod rate;
 
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
-use crate::ops::{Op, Outcome};
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
+use crate::model::ops::{Op, Outcome};
 use std::collections::{BTreeSet, VecDeque};
 
 /// The most threads a booking bitmap (one `u64`) names.
@@ -554,8 +554,8 @@ impl OptimisticMatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bounded::BoundedGolden;
-    use crate::streams::{bursty_stream, random_stream_phased};
+    use crate::model::bounded::BoundedGolden;
+    use crate::workload::streams::{bursty_stream, random_stream_phased};
     use proptest::prelude::*;
 
     /// Runs `ops`; returns the outcomes and how many threads took the fast and slow paths.

@@ -14,8 +14,8 @@ use super::engine::{commands, Answer, OptimisticEngine};
 use super::{OptimisticConfig, Path};
 use crate::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
 use crate::cycle::CycleEngine;
-use crate::envelope::{Envelope, MsgId, RecvId, RecvSpec};
-use crate::ops::{Op, Outcome};
+use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
+use crate::model::ops::{Op, Outcome};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scenario {

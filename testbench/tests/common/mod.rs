@@ -3,7 +3,7 @@
 //! match rule the RTL must follow.
 
 use proptest::prelude::*;
-use tagmatch_hdl::bram_list::{MODE_ANY, MODE_HANDLE};
+use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_HANDLE};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry {

@@ -1,0 +1,287 @@
+//! `tagmatch gen`: the receive engine's Verilog and a `manifest.json` describing it.
+//!
+//! Every size is chosen on the command line: a CAM of 2 to 1,024 entries, 1 to 64 lists (a
+//! power of two: the lists' tournament tree pairs them) sharing a list capacity of 4 words
+//! per list up to 32,768 words, labels of 4 to 32 bits, and communicators, sources, tags
+//! and handles of 1 to 32 bits each (`tagmatch_hdl::fields`). The engine's blocks take these
+//! when the Verilog is generated (`tagmatch_hdl::two_level::receive_engine::EngineShape`), so the
+//! binary holds one engine per list address width, not one per configuration, and adding
+//! a size costs no compile time. Out-of-range values get a one-line error naming the range.
+
+use crate::board::build::ShellTarget;
+use crate::board::catalog::Board;
+use serde_json::{json, Value};
+use std::path::Path;
+use tagmatch_hdl::fields::FieldWidths;
+use tagmatch_hdl::two_level::receive_engine::{
+    receive_engine_ports, receive_engine_verilog, EngineShape, MAX_LIST_CAPACITY,
+};
+use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
+use tagmatch_sim::cycle::FieldLimits;
+
+/// One engine configuration: CAM depth, total list capacity, lists, address bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    pub cam_depth: u32,
+    pub list_capacity: u32,
+    pub lists: u32,
+    pub list_address_bits: u32,
+    /// Width of the lists' posting labels (`parallel_lists.rs`).
+    pub label_bits: u32,
+    /// Stored widths of the communicator, source, tag and handle (`fields.rs`).
+    pub fields: FieldWidths,
+}
+
+impl EngineConfig {
+    /// Entries each list holds (node 0 of each list is never used).
+    pub fn entries_per_list(&self) -> u32 {
+        (1 << self.list_address_bits) - 1
+    }
+
+    /// Entries one queue (PRQ or UMQ) holds: the CAM and every list.
+    pub fn queue_capacity(&self) -> u32 {
+        self.cam_depth + self.lists * self.entries_per_list()
+    }
+
+    /// The cycle-accurate model of this configuration.
+    pub fn model_config(&self) -> Result<TwoLevelConfig, String> {
+        Ok(TwoLevelConfig::new(
+            self.cam_depth as usize,
+            self.lists as usize,
+            self.entries_per_list() as usize,
+        )?
+        .with_label_bits(self.label_bits)?
+        .with_fields(self.field_limits()))
+    }
+
+    /// What an operation's values must fit, for the models and the RTL driver.
+    pub fn field_limits(&self) -> FieldLimits {
+        field_limits(&self.fields)
+    }
+
+    /// The same configuration storing fields of `fields`.
+    pub fn with_fields(self, fields: FieldWidths) -> Self {
+        EngineConfig { fields, ..self }
+    }
+
+    /// The same configuration with posting labels of `bits` bits; out of range, an error
+    /// naming the range.
+    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
+        check_label_bits(bits)?;
+        Ok(EngineConfig { label_bits: bits, ..self })
+    }
+
+    /// A warning when the lists hold more entries than the labels can keep in order:
+    /// live list labels stay within half the label space, so past `2^(B-1)` entries list
+    /// inserts answer overflow.
+    pub fn label_warning(&self) -> Option<String> {
+        let keep = 1u64 << (self.label_bits - 1);
+        let lists = self.lists as u64 * self.entries_per_list() as u64;
+        (lists > keep).then(|| {
+            format!(
+                "tagmatch: warning: {}-bit labels keep at most {keep} entries in a queue's lists, which \
+                 hold {lists}: list inserts past that answer overflow",
+                self.label_bits
+            )
+        })
+    }
+
+    /// A name for the configuration's Verilator build, e.g. `engine-c256-a13-n4` (and
+    /// `-l6` for 6-bit labels, `-f16.32.32.32` for field widths other than the default).
+    pub fn build_name(&self) -> String {
+        let labels = if self.label_bits == 32 { String::new() } else { format!("-l{}", self.label_bits) };
+        let f = self.fields;
+        let fields = if f == FieldWidths::default() {
+            String::new()
+        } else {
+            format!("-f{}.{}.{}.{}", f.comm, f.src, f.tag, f.handle)
+        };
+        format!("engine-c{}-a{}-n{}{labels}{fields}", self.cam_depth, self.list_address_bits, self.lists)
+    }
+
+    /// The size the hardware blocks take.
+    pub fn shape(&self) -> Result<EngineShape, String> {
+        EngineShape::new(self.cam_depth as usize, self.lists as usize, self.list_address_bits as usize)?
+            .with_label_bits(self.label_bits)
+            .map(|s| s.with_fields(self.fields))
+    }
+
+    /// The configuration's Verilog (top module `top`).
+    pub fn verilog(&self) -> Result<String, String> {
+        Ok(receive_engine_verilog(&self.shape()?))
+    }
+}
+
+/// The configuration for these parameters (32-bit labels), or a one-line reason naming the
+/// range a value left. Each list is a block RAM of `list_capacity / lists` words, of which
+/// word 0 is the null pointer, so the lists together hold `lists` entries fewer than the
+/// capacity (32,764 of 32,768 with 4 lists).
+pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<EngineConfig, String> {
+    if !lists.is_power_of_two() || lists > 64 {
+        return Err(format!("--lists {lists}: the number of lists must be a power of two from 1 to 64"));
+    }
+    let words = list_capacity / lists;
+    if !list_capacity.is_power_of_two() || words < 4 || list_capacity as usize > MAX_LIST_CAPACITY {
+        return Err(format!(
+            "--list-capacity {list_capacity}: a power of two from 4 words per list ({}) to {MAX_LIST_CAPACITY}",
+            4 * lists
+        ));
+    }
+    let cfg = EngineConfig {
+        cam_depth,
+        list_capacity,
+        lists,
+        list_address_bits: words.trailing_zeros(),
+        label_bits: 32,
+        fields: FieldWidths::default(),
+    };
+    cfg.shape()?;
+    Ok(cfg)
+}
+
+/// What the models and the RTL driver refuse for an engine of `fields`: wider values.
+pub fn field_limits(fields: &FieldWidths) -> FieldLimits {
+    FieldLimits {
+        comm: fields.comm as u32,
+        src: fields.src as u32,
+        tag: fields.tag as u32,
+        handle: fields.handle as u32,
+    }
+}
+
+/// The engine's Verilog file in every output folder.
+pub const ENGINE_FILE: &str = "tagmatch_engine.v";
+
+/// FNV-1a of the emitted text: a content hash scripts can compare.
+pub fn content_hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// How `generate` wraps the engine: not at all, in a board's top level, or as an IP core.
+#[derive(Clone, Copy)]
+pub enum Packaging<'a> {
+    Bare,
+    Board(&'a Board),
+    Shell(&'a ShellTarget),
+}
+
+/// Writes `tagmatch_engine.v` and `manifest.json` into `out`, and with a board its
+/// wrapper, constraints and project script (as an IP core, the shell and its packaging);
+/// returns the manifest. `event_safe` writes the engine for event-driven simulators
+/// (`tagmatch_hdl::passes::event_safe`): the same logic, each combinational signal assigned once
+/// per pass. It is not the default because the rewrite makes the Verilog a third larger,
+/// and Verilator's C++ for the 256-entry, 64-list engine then needed more than 11 GB per
+/// compiler process.
+pub fn generate(
+    cfg: &EngineConfig,
+    packaging: Packaging,
+    out: &Path,
+    event_safe: bool,
+) -> Result<serde_json::Value, String> {
+    let file = ENGINE_FILE;
+    let verilog = cfg.verilog()?;
+    let verilog = if event_safe { tagmatch_hdl::passes::event_safe::settle_once(&verilog) } else { verilog };
+    write_verilog(out, file, &verilog)?;
+    let ports = ports_json(receive_engine_ports());
+    let mut files = vec![file.to_string()];
+    // The top module (the engine inside is `engine_top`), its clock, and what wraps it.
+    let (top, clock, board_json, shell_json) = match packaging {
+        Packaging::Bare => ("top", "clock", Value::Null, Value::Null),
+        Packaging::Board(b) => {
+            files.extend(crate::board::build::generate(b, cfg, file, out)?);
+            let board = json!({
+                "name": b.name,
+                "vendor": b.vendor.name(),
+                "family": b.family,
+                "part": b.part,
+                "self_test_pairs": crate::board::build::selftest_pairs(cfg),
+                "leds": b.leds.len(),
+                "clock_port": b.clock.port,
+                "clock_mhz": b.clock.mhz,
+                "engine_mhz": b.engine_mhz(),
+            });
+            (crate::board::build::WRAPPER_MODULE, b.clock.port.as_str(), board, Value::Null)
+        }
+        Packaging::Shell(s) => {
+            files.extend(crate::board::build::generate_shell(s, &cfg.fields, file, out)?);
+            let shell = json!({
+                "vendor": s.vendor.name(),
+                "interface": s.vendor.interface(),
+                "part": s.part,
+                "clock_mhz": s.clock_mhz,
+            });
+            (
+                crate::board::build::SHELL_MODULE,
+                crate::board::build::shell_clock_reset(s.vendor).0,
+                Value::Null,
+                shell,
+            )
+        }
+    };
+    // The hash covers every emitted file, in the manifest's order.
+    let mut all = String::new();
+    for f in &files {
+        all += &std::fs::read_to_string(out.join(f)).map_err(|e| format!("cannot read back {f}: {e}"))?;
+    }
+    let manifest = json!({
+        "top": top,
+        "engine_top": "top",
+        "board": board_json,
+        "shell": shell_json,
+        "files": files,
+        "hash": content_hash(&all),
+        "clock": clock,
+        "event_safe": event_safe,
+        "parameters": parameters(cfg),
+        // A queue always takes this many entries; up to `queue_capacity` when its CAM's
+        // banks are not wasted (`hdl/src/cam.rs`). Past it an insert may be answered
+        // overflow, which the host driver falls back on.
+        "queue_guaranteed": cfg.model_config()?.guaranteed_capacity(),
+        "cam_banks": cfg.cam_depth as usize / tagmatch_hdl::two_level::cam::bank_size(cfg.cam_depth as usize),
+        "ports": ports,
+    });
+    write_manifest(out, &manifest)?;
+    Ok(manifest)
+}
+
+/// The manifest's `parameters`: the configuration and its field widths (what a timing
+/// record is keyed by).
+pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
+    json!({
+        "cam_depth": cfg.cam_depth,
+        "lists": cfg.lists,
+        "list_capacity": cfg.list_capacity,
+        "entries_per_list": cfg.entries_per_list(),
+        "queue_capacity": cfg.queue_capacity(),
+        "handle_bits": cfg.fields.handle,
+        "comm_bits": cfg.fields.comm,
+        "source_bits": cfg.fields.src,
+        "tag_bits": cfg.fields.tag,
+        "label_bits": cfg.label_bits,
+    })
+}
+
+/// Writes `verilog` as `out/file`, creating `out` first.
+pub fn write_verilog(out: &Path, file: &str, verilog: &str) -> Result<(), String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let path = out.join(file);
+    std::fs::write(&path, verilog).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// A design's (name, width, is input) ports as the manifest lists them.
+pub fn ports_json<S: AsRef<str>>(ports: impl IntoIterator<Item = (S, u32, bool)>) -> Vec<serde_json::Value> {
+    ports
+        .into_iter()
+        .map(|(n, w, i)| json!({"name": n.as_ref(), "width": w, "direction": if i { "input" } else { "output" }}))
+        .collect()
+}
+
+pub fn write_manifest(out: &Path, manifest: &serde_json::Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(manifest).expect("JSON values serialize") + "\n";
+    std::fs::write(out.join("manifest.json"), text).map_err(|e| format!("cannot write the manifest: {e}"))
+}

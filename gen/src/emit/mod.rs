@@ -1,0 +1,8 @@
+//! The Verilog of each design and its manifest: the receive engine, its CAM alone, the
+//! one-sided unit, the thread array, and the engine's self-checking Icarus testbench.
+
+pub mod cam;
+pub mod engine;
+pub mod onesided;
+pub mod testbench;
+pub mod thread_array;

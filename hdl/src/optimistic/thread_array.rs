@@ -1,0 +1,2287 @@
+//! Optimistic tag matching in hardware (after "Offloaded MPI message matching: an
+//! optimistic approach"): `N` lanes match a block of up to `N` arriving messages at once
+//! and repair conflicts afterwards. `tagmatch_sim::optimistic` is its functional model
+//! (configuration `OptimisticConfig::hardware`) and `tagmatch_sim::optimistic::cost` its
+//! timing, cycle for cycle; the module docs there give each step's cycles.
+//!
+//! Storage:
+//! - the receive descriptor table, `D` slots, split by how its fields change. What
+//!   changes during a block — valid and taken flags, `next`/`prev` links and whether each
+//!   is a receive — and what every slot needs at once — the label and sequence id (the
+//!   fast path's run), the index list — are registers,
+//!   because any lane may take any slot in the same cycle and the tail unlinks several
+//!   receives at once. What a walk reads and never changes after posting — envelope,
+//!   wildcard flags, label, handle — is also kept in a RAM per lane ([`TableRam`],
+//!   written in all copies together at posting; LUT RAM, and block RAM above
+//!   [`COPY_LUT_RAM_WORDS`] descriptors but for the wildcard flags): a lane selects its
+//!   descriptor by pointer in its own RAM, whose registered read is the compare stage's
+//!   entry, and compares the envelope once. Read through a `D`-way mux per lane and
+//!   field instead, these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with
+//!   32 descriptors on an ECP5; a RAM read takes no logic. Only
+//!   the link and the flags are still read through a mux tree ([`crate::primitives::select`]),
+//!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
+//!   candidate's id is a register beside the candidate and the fast path's run compares
+//!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
+//!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
+//!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
+//!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
+//!   end of every walk);
+//! - the index tables: the head of each of the `3B + 1` lists (`B = 2^(H-2)` bins for
+//!   each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both wildcards)
+//!   and a table of tails for appending, each a [`BankedTable`]. Both are *banked by
+//!   list*: list `l` is word `l / K` of bank `l mod K` (`K`, the lane count rounded up to
+//!   a power of two, at most `B`), each bank with its own write port, so receives of lists
+//!   in different banks leave in the same cycle. Every lane has its own copy of the head
+//!   banks (its own read port), all copies written together. A lane reads a head through
+//!   one port: with banks in LUT RAM (the default and small tables) the bank is selected
+//!   before the read register, so the walk's `D`-way read starts from a flip-flop.
+//!   Pointers are slot + 1, 0 for none, carried on 16-bit signals but only as wide as
+//!   the descriptor count needs: the tables store that many bits and the unlink's link
+//!   writes are masked, so synthesis narrows every link register, compare and mux (the
+//!   links circulate through registers and tables, a loop no tool proves narrow);
+//! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
+//!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
+//!   registered: its compares run in the cycle that accepts the command, their OR, the
+//!   hit, is registered beside them, and the priority select runs in the next); a
+//!   block's unmatched messages go in with one block insert. (The functional model
+//!   keeps the paper's four UMQ indexes; the pairing is the same.)
+//!
+//! A block: every lane hashes its envelope, walks the four lists (the first match in each,
+//! the smallest label across them) and books its candidate. The walk is a two-stage
+//! pipeline, so the `D`-way descriptor read and the compares are in different cycles: the
+//! read stage reads an entry (its links and flags into `ex_*` registers, its fixed
+//! fields out of the lane's RAM) while the compare stage judges the one read before; the
+//! read follows the link of the entry being compared without waiting for its verdict,
+//! and is discarded when that entry matched (its list is done). The move to the next
+//! list (the entry read was the list's last, or the compare matched) is registered and
+//! applied in the next cycle, the one that reads that list's head: the head tables are
+//! always read for the list after the current one, so the head is out of its RAM then
+//! either way, and the end-of-list bit of the `D`-way read feeds two flags (`ln_adv`,
+//! `ln_first`). The partial barrier lets lane `i` check its candidate's bitmap once lanes
+//! `0..=i` have booked; a lane whose candidate a lower lane booked — and every lane after it —
+//! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
+//! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
+//! compares its label with each lane's `k + i` at once, targets registered with lane 0's
+//! candidate; the run is registered, with a flag per lane that its receive is in it, so
+//! the decision reads flops, and waits a cycle when lane 0 walked longest), else by the
+//! slow path (lane `i` walks again
+//! once lane `i - 1` has taken its receive and unlinked it, skipping receives taken in
+//! this block).
+//!
+//! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
+//! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
+//! cycle (the lowest lane's of that bank) in two pipeline stages, so the `D`-way read
+//! and the writes are in different clock cycles: the first arbitrates and registers the
+//! granted receive, its list and its `prev` and `next` (each lane reads its own while the
+//! banks arbitrate), and whether they exist (per-slot flags read beside them); the second
+//! links them to each other and writes the head or tail when it was first or last, by
+//! those flags rather than a compare with 0 behind the forwarding. The first stage of
+//! one record reads while the second stage of the record before it writes, so when
+//! that one was its neighbour (same list, hence same bank) it takes that one's
+//! neighbour instead (forwarding); older records' writes have landed. The slots whose
+//! links change are found in the second stage by compares of registers: the one before
+//! a leaving receive is the slot whose `next` holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
+//! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
+//! the cycle after it is taken (slow lanes take one after another, so nothing else is
+//! unlinking), and the next slow lane walks once its writes are in. The tail's last
+//! writes land in the cycle the block answers. Descriptors of taken receives
+//! are freed together when the block ends. The block's unmatched messages get their UMQ
+//! places (count plus rank among them) in the tail's first cycle and go in together in
+//! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
+//! block ports through a pack-and-rotate network ([`crate::primitives::pack_rotate`]: slide past
+//! the matched lanes in the first cycle, rotate by the count in the second, `log2 n` mux
+//! levels each), not a lane-to-port crossbar (an `n`-way mux per port and bit behind a
+//! pointer per port): about two thirds of its LUTs at 16 lanes. The block answers with
+//! one result per lane.
+//!
+//! Single operations: post (search the UMQ, else append to the list of its class and
+//! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
+//! cancel (a scan of the handles in the lanes' RAM copies, one slot per lane a cycle,
+//! `ceil(D / n)` cycles: each read's compare is registered and the lowest hit kept; then
+//! the found receive's list and links are read by pointer, lane 0's reads of its slot,
+//! and it is unlinked, each a cycle. Every slot's handle in a register, compared at
+//! once, answered in 4 cycles but took about 5,000 LUT4s at 4 lanes and 128
+//! descriptors, for an operation MPI programs rarely issue), probe and matched probe
+//! (search the UMQ), and flush (op 7): a clearing pass that writes one word of every bank a cycle, empty,
+//! into every lane's head copy and the tail table (block RAM has no reset), while the
+//! first cycle clears the descriptors' valid and taken bits, empties the UMQ CAM
+//! and restarts labels and sequence ids; it answers `flushed` `3B/K + 2` cycles after
+//! acceptance (50 with the default 64 bins and 4 lanes). Consecutive receives with the
+//! same pattern share a sequence id (decided in a post's first cycle, registered for its
+//! insert); a successful cancel ends the sequence.
+//!
+//! Sequence ids: a sequence's id is the label counter's value before its first receive,
+//! so no two sequences share one (labels do not wrap among the receives held, as their
+//! order needs anyway). That makes the fast path's run cheap: every receive of `k`'s
+//! sequence has a label in `k .. k + D`, so `log2 max(D, n)` low bits tell `k + i` from
+//! its other members, where a counter of sequences (which wraps) needed the whole label
+//! compared. Why: `k`, the earliest receive lane 0's message matches, is the oldest of
+//! its sequence still held (its members share one pattern, so they match in label
+//! order); and every member after `k` was posted while `k` was held and before any
+//! cancel (which ends the sequence), so they were all held at once with `k`: at most `D`.
+//! At 4 lanes and 128 descriptors this replaced two 24-bit and a 16-bit compare per
+//! descriptor, and an 8-bit one per descriptor and lane, by a 32-bit and a 7-bit one.
+//!
+//! Reset (`reset`, synchronous, active high, one cycle or more) is a flush's clearing pass
+//! that ends without an answer: whatever was under way stops (a block's lanes and their
+//! unlinks too), an answer not yet taken is dropped, and `cmd_ready` rises `3B/K + 2`
+//! cycles after the last reset cycle, with the tables empty and labels restarted. As AXI
+//! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
+
+use crate::optimistic::single_cycle_cam::SingleCycleCam;
+use crate::primitives::banked_table::BankedTable;
+use crate::primitives::pack_rotate::{Pack, Rotate};
+use crate::primitives::select::{LowestSet, OneHotPointers, PrefixCount, Select};
+use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
+use crate::primitives::trees::bits_to_hold;
+use crate::two_level::receive_engine::{
+    OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
+    RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
+};
+use rust_hdl::prelude::*;
+
+/// Most lanes an array has: the booking bitmaps are this wide, and the bits above the
+/// array's lane count stay zero, so synthesis keeps only the lanes' bits.
+pub const MAX_LANES: usize = 64;
+
+/// The array's sizes, all chosen when the Verilog is generated (no type parameters, so one
+/// compiled block serves every shape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadArrayShape {
+    pub lanes: usize,
+    pub descriptors: usize,
+    /// The head tables hold `2^head_bits` lists: `2^(head_bits - 2)` bins per hashed index.
+    pub head_bits: usize,
+    /// UMQ entries.
+    pub unexpected: usize,
+    /// The fast conflict path (off: every conflict takes the slow path).
+    pub fast_path: bool,
+}
+
+impl ThreadArrayShape {
+    /// Banks of the head and tail tables: the lane count rounded up to a power of two, at
+    /// most the bins per index (`tagmatch_sim::optimistic::cost::head_banks`).
+    pub fn banks(&self) -> usize {
+        self.lanes.next_power_of_two().min(1 << (self.head_bits - 2)).max(1)
+    }
+}
+
+/// `resp_kind` of a block of arrivals: the results are on the lane ports.
+pub const RESP_BLOCK: u64 = 7;
+/// `lane_kind` values.
+pub const LANE_MATCHED: u64 = 0;
+pub const LANE_QUEUED: u64 = 1;
+pub const LANE_OVERFLOW: u64 = 2;
+
+// Controller states.
+const C_IDLE: u64 = 0;
+const C_BLOCK: u64 = 1;
+const C_POST: u64 = 2;
+const C_INSERT: u64 = 3;
+const C_CANCEL: u64 = 4;
+const C_PROBE: u64 = 5;
+const C_RESPOND: u64 = 6;
+/// The flush's clearing pass: one word of every bank (every lane's head copy and the
+/// tails) a cycle.
+const C_FLUSH: u64 = 7;
+/// After `C_SELECT`: the receive the scan found (slot in `alloc`, its list and links in
+/// the unlink unit's second stage) leaves its list.
+const C_UNLINK: u64 = 8;
+/// After a cancel's scan (`C_CANCEL`) found the receive (`alloc`, and lane 0's
+/// `ln_slot`): its list and links, read by that pointer, go into the unlink's second
+/// stage.
+const C_SELECT: u64 = 9;
+
+// Lane states; a lane at `L_WAIT` or beyond has booked.
+const L_IDLE: u64 = 0;
+const L_START: u64 = 1;
+const L_WALK: u64 = 2;
+const L_WAIT: u64 = 3;
+const L_SLOW_WAIT: u64 = 4;
+const L_REWALK: u64 = 5;
+const L_DONE: u64 = 6;
+
+#[derive(LogicBlock)]
+pub struct ThreadArray {
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high (module docs).
+    pub reset: Signal<In, Bit>,
+    pub cmd_valid: Signal<In, Bit>,
+    pub cmd_ready: Signal<Out, Bit>,
+    pub cmd_op: Signal<In, Bits<3>>,
+    pub cmd_comm: Signal<In, Bits<16>>,
+    pub cmd_src: Signal<In, Bits<16>>,
+    pub cmd_tag: Signal<In, Bits<32>>,
+    pub cmd_src_any: Signal<In, Bit>,
+    pub cmd_tag_any: Signal<In, Bit>,
+    pub cmd_handle: Signal<In, Bits<32>>,
+    /// Messages in an arrival block, on lanes `0..cmd_count`.
+    pub cmd_count: Signal<In, Bits<8>>,
+    pub msg_comm: Vec<Signal<In, Bits<16>>>,
+    pub msg_src: Vec<Signal<In, Bits<16>>>,
+    pub msg_tag: Vec<Signal<In, Bits<32>>>,
+    pub msg_handle: Vec<Signal<In, Bits<32>>>,
+    pub resp_valid: Signal<Out, Bit>,
+    pub resp_ready: Signal<In, Bit>,
+    pub resp_kind: Signal<Out, Bits<4>>,
+    pub resp_recv: Signal<Out, Bits<32>>,
+    pub resp_msg: Signal<Out, Bits<32>>,
+    /// The matched or probed message's source and tag (a probe's status).
+    pub resp_src: Signal<Out, Bits<16>>,
+    pub resp_tag: Signal<Out, Bits<32>>,
+    /// Unexpected messages held.
+    pub umq_count: Signal<Out, Bits<16>>,
+    pub lane_kind: Vec<Signal<Out, Bits<2>>>,
+    pub lane_recv: Vec<Signal<Out, Bits<32>>>,
+    // Constants.
+    fast_path: Constant<Bit>,
+    slot1: Vec<Constant<Bits<16>>>,
+    bank_index: Vec<Constant<Bits<16>>>,
+    lane_index: Vec<Constant<Bits<8>>>,
+    lane_index16: Vec<Constant<Bits<16>>>,
+    lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
+    lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
+    lanes: Constant<Bits<8>>,
+    lanes16: Constant<Bits<16>>,
+    /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
+    lane_pointer1: Vec<Constant<Bits<16>>>,
+    /// A cancel's last scan cycle: `ceil(D / n) + 1` (its steps, then the last read's
+    /// compare, then its hits).
+    scan_last: Constant<Bits<16>>,
+    /// Its steps, `ceil(D / n)`.
+    scan_steps: Constant<Bits<16>>,
+    bin_mask: Constant<Bits<16>>,
+    any_src_base: Constant<Bits<16>>,
+    any_tag_base: Constant<Bits<16>>,
+    both_list: Constant<Bits<16>>,
+    bank_mask: Constant<Bits<16>>,
+    bank_shift: Constant<Bits<16>>,
+    last_clear: Constant<Bits<16>>,
+    umq_depth: Constant<Bits<16>>,
+    /// The bits the UMQ's count (at most its depth) needs: the block's UMQ places, room
+    /// and end are computed only as wide (the CAM's 16-bit count feeds back through its
+    /// own register, so synthesis cannot narrow them itself).
+    count_mask: Constant<Bits<16>>,
+    /// The label bits the fast path's run compares: enough for `max(descriptors, lanes)`
+    /// consecutive labels (module docs).
+    run_mask: Constant<Bits<16>>,
+    zero2: Constant<Bits<2>>,
+    zero16: Constant<Bits<16>>,
+    zero32: Constant<Bits<32>>,
+    zero_lanes: Constant<Bits<MAX_LANES>>,
+    one2: Constant<Bits<2>>,
+    one8: Constant<Bits<8>>,
+    one16: Constant<Bits<16>>,
+    /// The bits a pointer (slot + 1) needs: links written through it are as narrow.
+    pointer_mask: Constant<Bits<16>>,
+    one32: Constant<Bits<32>>,
+    two2: Constant<Bits<2>>,
+    two8: Constant<Bits<8>>,
+    class0: Constant<Bits<2>>,
+    class1: Constant<Bits<2>>,
+    class3: Constant<Bits<2>>,
+    c_idle: Constant<Bits<4>>,
+    c_block: Constant<Bits<4>>,
+    c_post: Constant<Bits<4>>,
+    c_insert: Constant<Bits<4>>,
+    c_cancel: Constant<Bits<4>>,
+    c_probe: Constant<Bits<4>>,
+    c_respond: Constant<Bits<4>>,
+    c_flush: Constant<Bits<4>>,
+    c_unlink: Constant<Bits<4>>,
+    c_select: Constant<Bits<4>>,
+    l_idle: Constant<Bits<3>>,
+    l_start: Constant<Bits<3>>,
+    l_walk: Constant<Bits<3>>,
+    l_wait: Constant<Bits<3>>,
+    l_slow_wait: Constant<Bits<3>>,
+    l_rewalk: Constant<Bits<3>>,
+    l_done: Constant<Bits<3>>,
+    op_post: Constant<Bits<3>>,
+    op_arrive: Constant<Bits<3>>,
+    op_cancel: Constant<Bits<3>>,
+    op_probe: Constant<Bits<3>>,
+    op_matched_probe: Constant<Bits<3>>,
+    op_flush: Constant<Bits<3>>,
+    r_matched: Constant<Bits<4>>,
+    r_queued: Constant<Bits<4>>,
+    r_cancelled: Constant<Bits<4>>,
+    r_not_found: Constant<Bits<4>>,
+    r_probe_found: Constant<Bits<4>>,
+    r_probe_none: Constant<Bits<4>>,
+    r_overflow: Constant<Bits<4>>,
+    r_block: Constant<Bits<4>>,
+    r_flushed: Constant<Bits<4>>,
+    k_matched: Constant<Bits<2>>,
+    k_queued: Constant<Bits<2>>,
+    k_overflow: Constant<Bits<2>>,
+    mode_envelope: Constant<Bits<2>>,
+    // Controller.
+    state: DFF<Bits<4>>,
+    op: DFF<Bits<3>>,
+    comm: DFF<Bits<16>>,
+    src: DFF<Bits<16>>,
+    tag: DFF<Bits<32>>,
+    src_any: DFF<Bit>,
+    tag_any: DFF<Bit>,
+    handle: DFF<Bits<32>>,
+    count: DFF<Bits<8>>,
+    kind: DFF<Bits<4>>,
+    recv: DFF<Bits<32>>,
+    msg: DFF<Bits<32>>,
+    msg_src_r: DFF<Bits<16>>,
+    msg_tag_r: DFF<Bits<32>>,
+    label: DFF<Bits<32>>,
+    /// The current sequence's id (module docs: the label counter when it began).
+    seq_id: DFF<Bits<32>>,
+    last_valid: DFF<Bit>,
+    last_comm: DFF<Bits<16>>,
+    last_src: DFF<Bits<16>>,
+    last_tag: DFF<Bits<32>>,
+    last_src_any: DFF<Bit>,
+    last_tag_any: DFF<Bit>,
+    alloc: DFF<Bits<16>>,
+    post_list: DFF<Bits<16>>,
+    /// The posted receive's sequence id, registered in `c_post` (its inputs, the command
+    /// and the last posted envelope, are final then), so the shared-sequence compare is not
+    /// in series with the insert's writes.
+    post_seq: DFF<Bits<32>>,
+    /// The bank word the flush's clearing pass writes this cycle.
+    clear_at: DFF<Bits<16>>,
+    /// The clearing pass was started by `reset`: it ends without an answer.
+    resetting: DFF<Bit>,
+    /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
+    tail_phase: DFF<Bits<2>>,
+    /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
+    fast_taken: DFF<Bit>,
+    /// The UMQ block insert, staged in the tail's first cycle: the unmatched messages
+    /// packed (the `j`-th in `st_*[j]`), rotated onto the UMQ's block ports in the second,
+    /// and `st_end`, the UMQ's count after the insert (the CAM compares its slots with it,
+    /// no adder in between).
+    st_end: DFF<Bits<16>>,
+    st_comm: Vec<DFF<Bits<16>>>,
+    st_src: Vec<DFF<Bits<16>>>,
+    st_tag: Vec<DFF<Bits<32>>>,
+    st_handle: Vec<DFF<Bits<32>>>,
+    // The descriptor table.
+    d_valid: Vec<DFF<Bit>>,
+    d_label: Vec<DFF<Bits<32>>>,
+    d_seq: Vec<DFF<Bits<32>>>,
+    d_list: Vec<DFF<Bits<16>>>,
+    d_next: Vec<DFF<Bits<16>>>,
+    d_prev: Vec<DFF<Bits<16>>>,
+    d_taken: Vec<DFF<Bit>>,
+    /// The slot has a successor (`next` is not 0), and a predecessor: written with the
+    /// links, from the flags that travel with them (a post knows its neighbours, the
+    /// unlink's record carries them), so every read of "end of list" is a flop behind
+    /// its mux, not a compare of the link with 0 in front of it.
+    d_has_next: Vec<DFF<Bit>>,
+    d_has_prev: Vec<DFF<Bit>>,
+    /// A cancel's scan (module docs): its cycles in `C_CANCEL`; the first slot (lane
+    /// 0's) of the step presented to the RAMs, of the step read out, and of the step
+    /// whose compares are in `scan_hit`; whether the step read out is one of its steps.
+    scan_at: DFF<Bits<16>>,
+    scan_base: DFF<Bits<16>>,
+    scan_data_base: DFF<Bits<16>>,
+    scan_hit_base: DFF<Bits<16>>,
+    scan_data_active: DFF<Bit>,
+    /// Per lane: the slot it read holds the cancel's handle and is valid.
+    scan_hit: Vec<DFF<Bit>>,
+    /// A hit was found (its pointer in `alloc`).
+    scan_found: DFF<Bit>,
+    // The lanes.
+    ln_valid: Vec<DFF<Bit>>,
+    ln_comm: Vec<DFF<Bits<16>>>,
+    ln_src: Vec<DFF<Bits<16>>>,
+    ln_tag: Vec<DFF<Bits<32>>>,
+    ln_handle: Vec<DFF<Bits<32>>>,
+    ln_state: Vec<DFF<Bits<3>>>,
+    ln_class: Vec<DFF<Bits<2>>>,
+    /// The walk's read stage reads a list's head this cycle (else the link of the entry
+    /// being compared).
+    ln_first: Vec<DFF<Bit>>,
+    /// The walk's read stage has lists left to read.
+    ln_reading: Vec<DFF<Bit>>,
+    /// The read stage decided last cycle to move to the next list (its entry was the
+    /// list's last, or the compare stage matched); applied this cycle, so the decision,
+    /// which waits on the `D`-way read, only feeds this flag and `ln_first`.
+    ln_adv: Vec<DFF<Bit>>,
+    /// The list the read stage is in.
+    ln_list_now: Vec<DFF<Bits<16>>>,
+    /// The walk's compare stage: the entry read last cycle (`ex_live`: one is there), its
+    /// pointer, list and descriptor fields; whether it is the last of its list and whether
+    /// that list is the last of the four.
+    ex_live: Vec<DFF<Bit>>,
+    ex_ptr: Vec<DFF<Bits<16>>>,
+    ex_list: Vec<DFF<Bits<16>>>,
+    ex_last: Vec<DFF<Bit>>,
+    ex_final: Vec<DFF<Bit>>,
+    /// Valid, and not taken in this block if the lane walks again.
+    ex_usable: Vec<DFF<Bit>>,
+    ex_next: Vec<DFF<Bits<16>>>,
+    ln_cand: Vec<DFF<Bits<16>>>,
+    ln_cand_label: Vec<DFF<Bits<32>>>,
+    ln_cand_list: Vec<DFF<Bits<16>>>,
+    /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
+    /// so the fast path's run compares a register, not a `D`-way read by pointer.
+    cand_seq0: DFF<Bits<32>>,
+    /// Per lane `i`: lane 0's candidate's label plus `i`, its low bits only (`run_mask`).
+    /// Lane `i`'s receive of the run is the descriptor of the candidate's sequence whose
+    /// label has these low bits (module docs: within a sequence they are enough), an
+    /// equality of registers per descriptor and lane, taken with the candidate.
+    cand_run_low: Vec<DFF<Bits<16>>>,
+    /// The best match of the walk under way, first or second (0: none yet): the compare
+    /// stage reads a register, not a select of the two walks' candidates by lane state.
+    ln_best: Vec<DFF<Bits<16>>>,
+    ln_best_label: Vec<DFF<Bits<32>>>,
+    ln_best_list: Vec<DFF<Bits<16>>>,
+    ln_slot: Vec<DFF<Bits<16>>>,
+    ln_kind: Vec<DFF<Bits<2>>>,
+    /// The list of the taken receive, and whether it is still to be unlinked.
+    ln_list: Vec<DFF<Bits<16>>>,
+    ln_pending: Vec<DFF<Bit>>,
+    /// Took its receive on the slow path (unlinked in the next cycle, not at the end).
+    ln_slow: Vec<DFF<Bit>>,
+    /// Took its receive last cycle: its slot (`ln_slot`) is marked taken now, so the
+    /// per-slot decode is not on the walk's path.
+    ln_took: Vec<DFF<Bit>>,
+    /// The fast path's run, registered from lane 0's candidate: lane `i`'s receive (one
+    /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
+    r_run: Vec<DFF<Bit>>,
+    r_in_run: Vec<DFF<Bit>>,
+    /// Lane `i` has its receive in the run, or no message: registered with the run, so
+    /// the fast path's decision ANDs a flop per lane, not an OR over the descriptors
+    /// (`ln_valid` does not change during a block, and the run is read a cycle after
+    /// lane 0 booked at the earliest).
+    r_lane_run_ok: Vec<DFF<Bit>>,
+    fp_ready: DFF<Bit>,
+    // Memories.
+    /// The list heads (a read port, hence a copy, per lane) and tails (one port).
+    heads: BankedTable<16>,
+    tails: BankedTable<16>,
+    /// Each lane's copy of the descriptors' fixed fields (written together at posting,
+    /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
+    /// walk's read stage presents its pointer and the registered read is the compare
+    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer and by
+    /// a cancel's scan. LUT RAM up to [`COPY_LUT_RAM_WORDS`] words, block RAM beyond
+    /// ([`descriptor_copy`]). What a
+    /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
+    /// flag, a register read in which pointer 0 reads 0.
+    dr_comm: Vec<TableRam<16>>,
+    dr_src: Vec<TableRam<16>>,
+    dr_tag: Vec<TableRam<32>>,
+    dr_src_any: Vec<TableRam<1>>,
+    dr_tag_any: Vec<TableRam<1>>,
+    dr_label: Vec<TableRam<32>>,
+    dr_handle: Vec<TableRam<32>>,
+    /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
+    /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
+    dr_seq0: TableRam<32>,
+    umq_cam: SingleCycleCam,
+    // Parallel reads (one port per lane unless said).
+    rd_valid: Select<1>,
+    rd_taken: Select<1>,
+    rd_next: Select<16>,
+    /// The entry has a successor (`next` is not 0): read beside `rd_next`, so the end of a
+    /// list is known without a compare behind the D-way read (pointer 0 reads 0: none).
+    rd_more: Select<1>,
+    /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
+    run_slot: OneHotPointers,
+    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
+    run_last: Select<16>,
+    run_last_lane: OneHotPointers,
+    /// The run's last receive (one port: lane `count - 1`'s slot).
+    run_last_slot: Select<16>,
+    /// Per lane: the neighbours of the receive it took, read from registers while the
+    /// banks arbitrate.
+    rd_prev_of: Select<16>,
+    rd_next_of: Select<16>,
+    /// Whether those neighbours exist (the link is not 0), read beside them from per-slot
+    /// flags, so the unlink's head and tail enables need no compare behind the read.
+    rd_has_prev_of: Select<1>,
+    rd_has_next_of: Select<1>,
+    /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
+    run_last_has_next: Select<1>,
+    free_slot: LowestSet,
+    /// The lowest lane whose scanned slot hit.
+    cancel_lane: LowestSet,
+    /// The valid flag of the slot each lane read last cycle in a cancel's scan.
+    scan_valid: Select<1>,
+    /// The found receive's list, by pointer (its links are lane 0's reads).
+    cancel_list: Select<16>,
+    /// The unmatched messages' ranks; their fields packed in the tail's first cycle and
+    /// rotated onto the UMQ's block ports by its count in the second.
+    umq_rank: PrefixCount,
+    pack_comm: Pack<16>,
+    pack_src: Pack<16>,
+    pack_tag: Pack<32>,
+    pack_handle: Pack<32>,
+    ring_comm: Rotate<16>,
+    ring_src: Rotate<16>,
+    ring_tag: Rotate<32>,
+    ring_handle: Rotate<32>,
+    // Per-lane combinational values.
+    w_src4: Vec<Signal<Local, Bits<16>>>,
+    w_tagf: Vec<Signal<Local, Bits<16>>>,
+    w_list0: Vec<Signal<Local, Bits<16>>>,
+    w_list1: Vec<Signal<Local, Bits<16>>>,
+    w_list2: Vec<Signal<Local, Bits<16>>>,
+    w_addr: Vec<Signal<Local, Bits<16>>>,
+    /// The lists one and two after the registered class.
+    w_after1: Vec<Signal<Local, Bits<16>>>,
+    w_after2: Vec<Signal<Local, Bits<16>>>,
+    /// This cycle's walk state, with last cycle's move to the next list applied: the class,
+    /// whether the read stage still reads, the list.
+    e_class: Vec<Signal<Local, Bits<2>>>,
+    /// The read stage moves to the next list (registered into `ln_adv` and `ln_first`).
+    w_adv: Vec<Signal<Local, Bit>>,
+    e_reading: Vec<Signal<Local, Bit>>,
+    e_list_now: Vec<Signal<Local, Bits<16>>>,
+    w_walking: Vec<Signal<Local, Bit>>,
+    w_rewalk: Vec<Signal<Local, Bit>>,
+    w_ptr: Vec<Signal<Local, Bits<16>>>,
+    w_hit: Vec<Signal<Local, Bit>>,
+    /// The read stage's entry is the last of its list (or the list is empty).
+    w_last: Vec<Signal<Local, Bit>>,
+    /// The read stage followed the link of an entry that matched: the read is wasted.
+    w_kill: Vec<Signal<Local, Bit>>,
+    w_new: Vec<Signal<Local, Bits<16>>>,
+    w_new_label: Vec<Signal<Local, Bits<32>>>,
+    w_new_list: Vec<Signal<Local, Bits<16>>>,
+    /// The compare stage ends the walk: the last list's entry matched or was its last.
+    w_done: Vec<Signal<Local, Bit>>,
+    w_take: Vec<Signal<Local, Bit>>,
+    w_start_rewalk: Vec<Signal<Local, Bit>>,
+    /// The lane has booked its candidate: it ended its first walk with one.
+    w_booked: Vec<Signal<Local, Bit>>,
+    /// The booking bitmap of the lane's candidate: the lanes whose candidate it is.
+    w_bitmap: Vec<Signal<Local, Bits<MAX_LANES>>>,
+    w_barrier: Vec<Signal<Local, Bit>>,
+    w_resolving: Vec<Signal<Local, Bit>>,
+    w_prev_done: Vec<Signal<Local, Bit>>,
+    w_eligible: Vec<Signal<Local, Bit>>,
+    w_granted: Vec<Signal<Local, Bit>>,
+    w_unmatched: Vec<Signal<Local, Bit>>,
+    w_fits: Vec<Signal<Local, Bit>>,
+    // Block-wide combinational values.
+    g_booked: Signal<Local, Bit>,
+    g_done: Signal<Local, Bit>,
+    g_mask: Signal<Local, Bits<MAX_LANES>>,
+    w_new_seq0: Signal<Local, Bits<32>>,
+    /// Lane 0's new candidate's label plus `i`, low bits (the run's target of lane `i`).
+    w_new_run: Vec<Signal<Local, Bits<16>>>,
+    /// Lane `i`'s run target as lane 0's walk leaves it: `cand_run_low` held, or
+    /// `w_new_run` when the entry read is the new candidate.
+    w_new_run_low: Vec<Signal<Local, Bits<16>>>,
+    g_shared: Signal<Local, Bit>,
+    /// The lowest hit of a cancel's scan step in `scan_hit`, as a pointer.
+    w_scan_ptr: Signal<Local, Bits<16>>,
+    g_fast_now: Signal<Local, Bit>,
+    g_more: Signal<Local, Bit>,
+    /// The unlink's second stage writes this cycle.
+    g_unlinking: Signal<Local, Bit>,
+    g_finish: Signal<Local, Bit>,
+    g_room: Signal<Local, Bits<16>>,
+    /// The UMQ's count, narrowed to `count_mask`.
+    g_count: Signal<Local, Bits<16>>,
+    /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
+    g_posting: Signal<Local, Bit>,
+    /// The block's unmatched messages.
+    g_total: Signal<Local, Bits<16>>,
+    // Per-slot values: taken this cycle; the fast path's run.
+    s_take: Vec<Signal<Local, Bit>>,
+    /// Valid, with the candidate's sequence id.
+    s_run_seq: Vec<Signal<Local, Bit>>,
+    /// Per lane and slot: the slot is lane `i`'s receive of the run.
+    s_run_lane: Vec<Signal<Local, Bit>>,
+    s_in_run: Vec<Signal<Local, Bit>>,
+    /// Lane `i` has a receive in the run (an OR over the descriptors).
+    s_lane_in_run: Vec<Signal<Local, Bit>>,
+    /// Every lane of the block has its receive in the run.
+    g_run_complete: Signal<Local, Bit>,
+    /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
+    /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
+    s_before: Vec<Signal<Local, Bit>>,
+    s_after: Vec<Signal<Local, Bit>>,
+    s_new_next: Vec<Signal<Local, Bits<16>>>,
+    s_new_prev: Vec<Signal<Local, Bits<16>>>,
+    s_new_has_next: Vec<Signal<Local, Bit>>,
+    s_new_has_prev: Vec<Signal<Local, Bit>>,
+    // Per bank × lane: the lane has a receive to unlink in the bank; per bank, one lower does.
+    a_wants: Vec<Signal<Local, Bit>>,
+    a_below: Vec<Signal<Local, Bit>>,
+    a_any: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lane's receive leaves through the bank this cycle (one-hot).
+    a_grant: Vec<Signal<Local, Bit>>,
+    // Per bank: the unlink unit's first stage (the granted lane's receive, its list and
+    // the neighbours read for it; `front`/`back` are the first and last receive leaving).
+    u_en: Vec<Signal<Local, Bit>>,
+    u_list: Vec<Signal<Local, Bits<16>>>,
+    u_prev: Vec<Signal<Local, Bits<16>>>,
+    u_next: Vec<Signal<Local, Bits<16>>>,
+    u_has_prev: Vec<Signal<Local, Bit>>,
+    u_has_next: Vec<Signal<Local, Bit>>,
+    u_front: Vec<Signal<Local, Bits<16>>>,
+    u_back: Vec<Signal<Local, Bits<16>>>,
+    /// Per bank: the unlink unit's second stage, registered from the first (or from a
+    /// cancel's search), which writes the links, the head and the tail.
+    ur_en: Vec<DFF<Bit>>,
+    ur_list: Vec<DFF<Bits<16>>>,
+    ur_prev: Vec<DFF<Bits<16>>>,
+    ur_next: Vec<DFF<Bits<16>>>,
+    /// `ur_prev`/`ur_next` are not 0, registered beside them.
+    ur_has_prev: Vec<DFF<Bit>>,
+    ur_has_next: Vec<DFF<Bit>>,
+    ur_front: Vec<DFF<Bits<16>>>,
+    ur_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the record the second stage wrote last cycle, whose writes the record now
+    /// in the second stage could not yet read (its neighbours are forwarded from it).
+    lr_en: Vec<DFF<Bit>>,
+    lr_prev: Vec<DFF<Bits<16>>>,
+    lr_next: Vec<DFF<Bits<16>>>,
+    lr_has_prev: Vec<DFF<Bit>>,
+    lr_has_next: Vec<DFF<Bit>>,
+    lr_front: Vec<DFF<Bits<16>>>,
+    lr_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the second stage's neighbours after forwarding.
+    f_prev: Vec<Signal<Local, Bits<16>>>,
+    f_next: Vec<Signal<Local, Bits<16>>>,
+    /// The leaving receives had a predecessor / a successor, after forwarding: without a
+    /// predecessor the head is written, without a successor the tail.
+    f_has_prev: Vec<Signal<Local, Bit>>,
+    f_has_next: Vec<Signal<Local, Bit>>,
+    hb_en: Vec<Signal<Local, Bit>>,
+    hb_addr: Vec<Signal<Local, Bits<16>>>,
+    hb_data: Vec<Signal<Local, Bits<16>>>,
+    tb_en: Vec<Signal<Local, Bit>>,
+    tb_addr: Vec<Signal<Local, Bits<16>>>,
+    tb_data: Vec<Signal<Local, Bits<16>>>,
+    // Single operations.
+    p_src4: Signal<Local, Bits<16>>,
+    p_tagf: Signal<Local, Bits<16>>,
+    p_list: Signal<Local, Bits<16>>,
+    p_same: Signal<Local, Bit>,
+    p_seq: Signal<Local, Bits<32>>,
+    p_tail: Signal<Local, Bits<16>>,
+    _lanes: usize,
+    _descriptors: usize,
+    _banks: usize,
+    /// `x + 1` of the sizes above and of the UMQ block width: a loop over `x..x_once`
+    /// names `x` as a loop variable, and rust-hdl evaluates an index from loop variables
+    /// only (so `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
+    _lanes_once: usize,
+    _descriptors_once: usize,
+    _rot: usize,
+}
+
+fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
+    Constant::new(value.to_bits())
+}
+
+/// Each lane's descriptor copies are LUT RAM up to this many words and block RAM beyond.
+/// LUT RAM's word is in a flip-flop 0.4 ns after the clock, a DP16KD's 4.26 ns, in front
+/// of the walk's compare stage ([`crate::primitives::table_ram`]); but at the default 128 descriptors
+/// the 4-lane array's LUT RAM copies and their read muxes left it at 87,617 LUT4s, 105 %
+/// of the ECP5-85, which cannot place it; in block RAM it maps to 81,105 and places, but
+/// does not route (the wires it lacks are the per-slot flags' reads: README, thread array).
+/// The one-bit wildcard flags keep the table's own limit (256 words): a few LUTs, where a
+/// DP16KD each would hold 128 bits of its 18 Kbit.
+pub const COPY_LUT_RAM_WORDS: usize = 64;
+
+/// A lane's copy of one descriptor field, a word a slot (module docs, storage): LUT RAM
+/// up to [`COPY_LUT_RAM_WORDS`] words, a one-bit flag up to the table's own limit.
+fn descriptor_copy<const W: usize>(descriptors: usize) -> TableRam<W> {
+    let lut_ram_words = if W == 1 { LUT_RAM_WORDS } else { COPY_LUT_RAM_WORDS };
+    TableRam::for_pointers(descriptors).lut_ram_up_to(lut_ram_words)
+}
+
+fn dffs<T: Synth>(count: usize) -> Vec<DFF<T>> {
+    (0..count).map(|_| Default::default()).collect()
+}
+
+fn locals<T: Synth>(count: usize) -> Vec<Signal<Local, T>> {
+    (0..count).map(|_| Default::default()).collect()
+}
+
+fn inputs<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
+    (0..count).map(|_| Default::default()).collect()
+}
+
+impl ThreadArray {
+    /// A thread array of `shape` (checked with [`check_shape`]).
+    pub fn new(shape: &ThreadArrayShape) -> Self {
+        let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, unexpected: u, fast_path } = *shape;
+        check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
+        let bins = 1u64 << (h - 2);
+        let nb = shape.banks();
+        let bank_bits = nb.trailing_zeros() as usize;
+        let rot = n.next_power_of_two();
+        let pointer_bits = bits_to_hold(d);
+        ThreadArray {
+            clock: Default::default(),
+            reset: Default::default(),
+            cmd_valid: Default::default(),
+            cmd_ready: Default::default(),
+            cmd_op: Default::default(),
+            cmd_comm: Default::default(),
+            cmd_src: Default::default(),
+            cmd_tag: Default::default(),
+            cmd_src_any: Default::default(),
+            cmd_tag_any: Default::default(),
+            cmd_handle: Default::default(),
+            cmd_count: Default::default(),
+            msg_comm: inputs(n),
+            msg_src: inputs(n),
+            msg_tag: inputs(n),
+            msg_handle: inputs(n),
+            resp_valid: Default::default(),
+            resp_ready: Default::default(),
+            resp_kind: Default::default(),
+            resp_recv: Default::default(),
+            resp_msg: Default::default(),
+            resp_src: Default::default(),
+            resp_tag: Default::default(),
+            umq_count: Default::default(),
+            lane_kind: (0..n).map(|_| Default::default()).collect(),
+            lane_recv: (0..n).map(|_| Default::default()).collect(),
+            fast_path: Constant::new(fast_path),
+            slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
+            bank_index: (0..nb).map(|b| k(b as u64)).collect(),
+            lane_index: (0..n).map(|i| k(i as u64)).collect(),
+            lane_index16: (0..n).map(|i| k(i as u64)).collect(),
+            lane_bit: (0..n).map(|i| k(1 << i)).collect(),
+            lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
+            lanes: k(n as u64),
+            lanes16: k(n as u64),
+            lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
+            scan_last: k(d.div_ceil(n) as u64 + 1),
+            scan_steps: k(d.div_ceil(n) as u64),
+            bin_mask: k(bins - 1),
+            any_src_base: k(bins),
+            any_tag_base: k(2 * bins),
+            both_list: k(3 * bins),
+            bank_mask: k(nb as u64 - 1),
+            bank_shift: k(bank_bits as u64),
+            last_clear: k((3 * bins) >> bank_bits),
+            umq_depth: k(u as u64),
+            count_mask: k((1u64 << bits_to_hold(u)) - 1),
+            run_mask: k((1u64 << bits_to_hold(d.max(n) - 1)) - 1),
+            zero2: k(0),
+            zero16: k(0),
+            zero32: k(0),
+            zero_lanes: k(0),
+            one2: k(1),
+            one8: k(1),
+            one16: k(1),
+            pointer_mask: k((1u64 << pointer_bits) - 1),
+            one32: k(1),
+            two2: k(2),
+            two8: k(2),
+            class0: k(0),
+            class1: k(1),
+            class3: k(3),
+            c_idle: k(C_IDLE),
+            c_block: k(C_BLOCK),
+            c_post: k(C_POST),
+            c_insert: k(C_INSERT),
+            c_cancel: k(C_CANCEL),
+            c_probe: k(C_PROBE),
+            c_respond: k(C_RESPOND),
+            c_flush: k(C_FLUSH),
+            c_unlink: k(C_UNLINK),
+            c_select: k(C_SELECT),
+            l_idle: k(L_IDLE),
+            l_start: k(L_START),
+            l_walk: k(L_WALK),
+            l_wait: k(L_WAIT),
+            l_slow_wait: k(L_SLOW_WAIT),
+            l_rewalk: k(L_REWALK),
+            l_done: k(L_DONE),
+            op_post: k(OP_POST),
+            op_arrive: k(OP_ARRIVE),
+            op_cancel: k(OP_CANCEL),
+            op_probe: k(OP_PROBE),
+            op_matched_probe: k(OP_MATCHED_PROBE),
+            op_flush: k(OP_FLUSH),
+            r_matched: k(RESP_MATCHED),
+            r_queued: k(RESP_QUEUED),
+            r_cancelled: k(RESP_CANCELLED),
+            r_not_found: k(RESP_NOT_FOUND),
+            r_probe_found: k(RESP_PROBE_FOUND),
+            r_probe_none: k(RESP_PROBE_NONE),
+            r_overflow: k(RESP_OVERFLOW),
+            r_block: k(RESP_BLOCK),
+            r_flushed: k(RESP_FLUSHED),
+            k_matched: k(LANE_MATCHED),
+            k_queued: k(LANE_QUEUED),
+            k_overflow: k(LANE_OVERFLOW),
+            mode_envelope: k(crate::two_level::bram_list::MODE_ENVELOPE),
+            state: Default::default(),
+            op: Default::default(),
+            comm: Default::default(),
+            src: Default::default(),
+            tag: Default::default(),
+            src_any: Default::default(),
+            tag_any: Default::default(),
+            handle: Default::default(),
+            count: Default::default(),
+            kind: Default::default(),
+            recv: Default::default(),
+            msg: Default::default(),
+            msg_src_r: Default::default(),
+            msg_tag_r: Default::default(),
+            label: Default::default(),
+            seq_id: Default::default(),
+            last_valid: Default::default(),
+            last_comm: Default::default(),
+            last_src: Default::default(),
+            last_tag: Default::default(),
+            last_src_any: Default::default(),
+            last_tag_any: Default::default(),
+            alloc: Default::default(),
+            post_list: Default::default(),
+            post_seq: Default::default(),
+            clear_at: Default::default(),
+            resetting: Default::default(),
+            tail_phase: Default::default(),
+            fast_taken: Default::default(),
+            st_end: Default::default(),
+            st_comm: dffs(n),
+            st_src: dffs(n),
+            st_tag: dffs(n),
+            st_handle: dffs(n),
+            d_valid: dffs(d),
+            d_label: dffs(d),
+            d_seq: dffs(d),
+            d_list: dffs(d),
+            d_next: dffs(d),
+            d_prev: dffs(d),
+            d_taken: dffs(d),
+            d_has_next: dffs(d),
+            d_has_prev: dffs(d),
+            scan_at: Default::default(),
+            scan_base: Default::default(),
+            scan_data_base: Default::default(),
+            scan_hit_base: Default::default(),
+            scan_data_active: Default::default(),
+            scan_hit: dffs(n),
+            scan_found: Default::default(),
+            ln_valid: dffs(n),
+            ln_comm: dffs(n),
+            ln_src: dffs(n),
+            ln_tag: dffs(n),
+            ln_handle: dffs(n),
+            ln_state: dffs(n),
+            ln_class: dffs(n),
+            ln_first: dffs(n),
+            ln_reading: dffs(n),
+            ln_adv: dffs(n),
+            ln_list_now: dffs(n),
+            ex_live: dffs(n),
+            ex_ptr: dffs(n),
+            ex_list: dffs(n),
+            ex_last: dffs(n),
+            ex_final: dffs(n),
+            ex_usable: dffs(n),
+            ex_next: dffs(n),
+            ln_cand: dffs(n),
+            ln_cand_label: dffs(n),
+            cand_seq0: Default::default(),
+            cand_run_low: dffs(n),
+            ln_cand_list: dffs(n),
+            ln_best: dffs(n),
+            ln_best_label: dffs(n),
+            ln_best_list: dffs(n),
+            ln_slot: dffs(n),
+            ln_kind: dffs(n),
+            ln_list: dffs(n),
+            ln_pending: dffs(n),
+            ln_slow: dffs(n),
+            ln_took: dffs(n),
+            r_run: dffs(n * d),
+            r_in_run: dffs(d),
+            r_lane_run_ok: dffs(n),
+            fp_ready: Default::default(),
+            heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
+            tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
+            dr_comm: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_src: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_tag: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_src_any: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_tag_any: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_handle: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_seq0: descriptor_copy(d),
+            umq_cam: SingleCycleCam::with_registered_search(u, rot),
+            rd_valid: Select::shared(d, n),
+            rd_taken: Select::shared(d, n),
+            rd_next: Select::shared(d, n),
+            rd_more: Select::shared(d, n),
+            run_slot: OneHotPointers::new(n, d),
+            run_last: Select::shared(n, 1),
+            run_last_lane: OneHotPointers::new(1, n),
+            run_last_slot: Select::shared(n, 1),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
+            run_last_has_next: Select::shared(n, 1),
+            free_slot: LowestSet::new(d),
+            cancel_lane: LowestSet::new(n),
+            scan_valid: Select::shared(d, n),
+            cancel_list: Select::shared(d, 1),
+            umq_rank: PrefixCount::new(n),
+            pack_comm: Pack::new(n),
+            pack_src: Pack::new(n),
+            pack_tag: Pack::new(n),
+            pack_handle: Pack::new(n),
+            ring_comm: Rotate::new(n),
+            ring_src: Rotate::new(n),
+            ring_tag: Rotate::new(n),
+            ring_handle: Rotate::new(n),
+            w_src4: locals(n),
+            w_tagf: locals(n),
+            w_list0: locals(n),
+            w_list1: locals(n),
+            w_list2: locals(n),
+            w_addr: locals(n),
+            w_after1: locals(n),
+            w_after2: locals(n),
+            e_class: locals(n),
+            w_adv: locals(n),
+            e_reading: locals(n),
+            e_list_now: locals(n),
+            w_walking: locals(n),
+            w_rewalk: locals(n),
+            w_ptr: locals(n),
+            w_hit: locals(n),
+            w_last: locals(n),
+            w_kill: locals(n),
+            w_new: locals(n),
+            w_new_label: locals(n),
+            w_new_list: locals(n),
+            w_done: locals(n),
+            w_take: locals(n),
+            w_start_rewalk: locals(n),
+            w_booked: locals(n),
+            w_bitmap: locals(n),
+            w_barrier: locals(n),
+            w_resolving: locals(n),
+            w_prev_done: locals(n),
+            w_eligible: locals(n),
+            w_granted: locals(n),
+            w_unmatched: locals(n),
+            w_fits: locals(n),
+            g_booked: Default::default(),
+            g_done: Default::default(),
+            g_mask: Default::default(),
+            w_new_seq0: Default::default(),
+            w_new_run: locals(n),
+            w_new_run_low: locals(n),
+            g_shared: Default::default(),
+            w_scan_ptr: Default::default(),
+            g_fast_now: Default::default(),
+            g_more: Default::default(),
+            g_unlinking: Default::default(),
+            g_finish: Default::default(),
+            g_room: Default::default(),
+            g_count: Default::default(),
+            g_posting: Default::default(),
+            g_total: Default::default(),
+            s_take: locals(d),
+            s_run_seq: locals(d),
+            s_run_lane: locals(n * d),
+            s_in_run: locals(d),
+            s_lane_in_run: locals(n),
+            g_run_complete: Default::default(),
+            s_before: locals(d),
+            s_after: locals(d),
+            s_new_next: locals(d),
+            s_new_prev: locals(d),
+            s_new_has_next: locals(d),
+            s_new_has_prev: locals(d),
+            a_wants: locals(nb * n),
+            a_below: locals(nb * n),
+            a_any: locals(nb),
+            a_grant: locals(nb * n),
+            u_en: locals(nb),
+            u_list: locals(nb),
+            u_prev: locals(nb),
+            u_next: locals(nb),
+            u_has_prev: locals(nb),
+            u_has_next: locals(nb),
+            u_front: locals(nb),
+            u_back: locals(nb),
+            ur_en: dffs(nb),
+            ur_list: dffs(nb),
+            ur_prev: dffs(nb),
+            ur_next: dffs(nb),
+            ur_has_prev: dffs(nb),
+            ur_has_next: dffs(nb),
+            ur_front: dffs(nb),
+            ur_back: dffs(nb),
+            lr_en: dffs(nb),
+            lr_prev: dffs(nb),
+            lr_next: dffs(nb),
+            lr_has_prev: dffs(nb),
+            lr_has_next: dffs(nb),
+            lr_front: dffs(nb),
+            lr_back: dffs(nb),
+            f_prev: locals(nb),
+            f_next: locals(nb),
+            f_has_prev: locals(nb),
+            f_has_next: locals(nb),
+            hb_en: locals(nb),
+            hb_addr: locals(nb),
+            hb_data: locals(nb),
+            tb_en: locals(nb),
+            tb_addr: locals(nb),
+            tb_data: locals(nb),
+            p_src4: Default::default(),
+            p_tagf: Default::default(),
+            p_list: Default::default(),
+            p_same: Default::default(),
+            p_seq: Default::default(),
+            p_tail: Default::default(),
+            _lanes: n,
+            _descriptors: d,
+            _banks: nb,
+            _lanes_once: n + 1,
+            _descriptors_once: d + 1,
+            _rot: rot,
+        }
+    }
+}
+
+/// Checks a shape before anything is built: lanes 1–64 (one booking bit each), 2 to
+/// 32,767 descriptors (16-bit pointers, slot + 1), a head table of 4 to 2^16 lists.
+pub fn check_shape(
+    lanes: usize,
+    descriptors: usize,
+    head_bits: usize,
+    unexpected: usize,
+) -> Result<(), String> {
+    if !(1..=64).contains(&lanes) {
+        return Err(format!("{lanes} lanes: from 1 to 64"));
+    }
+    if !(2..32768).contains(&descriptors) {
+        return Err(format!("{descriptors} descriptors: from 2 to 32,767"));
+    }
+    if !(2..=16).contains(&head_bits) {
+        return Err(format!("a head table of 2^{head_bits} lists: from 2^2 to 2^16"));
+    }
+    if !(2..65536).contains(&unexpected) {
+        return Err(format!("{unexpected} unexpected messages: from 2 to 65,535"));
+    }
+    Ok(())
+}
+
+impl Logic for ThreadArray {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            state,
+            op,
+            comm,
+            src,
+            tag,
+            src_any,
+            tag_any,
+            handle,
+            count,
+            kind,
+            recv,
+            msg,
+            msg_src_r,
+            msg_tag_r,
+            label,
+            seq_id,
+            last_valid,
+            last_comm,
+            last_src,
+            last_tag,
+            last_src_any,
+            last_tag_any,
+            alloc,
+            post_list,
+            post_seq,
+            clear_at,
+            resetting,
+            tail_phase,
+            fast_taken,
+            fp_ready,
+            cand_seq0,
+            st_end,
+            scan_at,
+            scan_base,
+            scan_data_base,
+            scan_hit_base,
+            scan_data_active,
+            scan_found
+        );
+        self.g_posting.next = self.state.q.val() == self.c_insert.val();
+        for i in 0..self._lanes {
+            self.st_comm[i].clock.next = self.clock.val();
+            self.st_src[i].clock.next = self.clock.val();
+            self.st_tag[i].clock.next = self.clock.val();
+            self.st_handle[i].clock.next = self.clock.val();
+            self.st_comm[i].d.next = self.st_comm[i].q.val();
+            self.st_src[i].d.next = self.st_src[i].q.val();
+            self.st_tag[i].d.next = self.st_tag[i].q.val();
+            self.st_handle[i].d.next = self.st_handle[i].q.val();
+            self.ring_comm.entries[i].next = self.st_comm[i].q.val();
+            self.ring_src.entries[i].next = self.st_src[i].q.val();
+            self.ring_tag.entries[i].next = self.st_tag[i].q.val();
+            self.ring_handle.entries[i].next = self.st_handle[i].q.val();
+        }
+        for m in 0..self._rot {
+            self.umq_cam.block_comm[m].next = self.ring_comm.values[m].val();
+            self.umq_cam.block_src[m].next = self.ring_src.values[m].val();
+            self.umq_cam.block_tag[m].next = self.ring_tag.values[m].val();
+            self.umq_cam.block_handle[m].next = self.ring_handle.values[m].val();
+        }
+        for s in 0..self._descriptors {
+            self.d_valid[s].clock.next = self.clock.val();
+            self.d_label[s].clock.next = self.clock.val();
+            self.d_seq[s].clock.next = self.clock.val();
+            self.d_list[s].clock.next = self.clock.val();
+            self.d_next[s].clock.next = self.clock.val();
+            self.d_prev[s].clock.next = self.clock.val();
+            self.d_taken[s].clock.next = self.clock.val();
+            self.d_valid[s].d.next = self.d_valid[s].q.val();
+            self.d_label[s].d.next = self.d_label[s].q.val();
+            self.d_seq[s].d.next = self.d_seq[s].q.val();
+            self.d_list[s].d.next = self.d_list[s].q.val();
+            self.d_next[s].d.next = self.d_next[s].q.val();
+            self.d_prev[s].d.next = self.d_prev[s].q.val();
+            self.d_has_next[s].clock.next = self.clock.val();
+            self.d_has_prev[s].clock.next = self.clock.val();
+            self.d_has_next[s].d.next = self.d_has_next[s].q.val();
+            self.d_has_prev[s].d.next = self.d_has_prev[s].q.val();
+            self.d_taken[s].d.next = self.d_taken[s].q.val();
+            self.s_take[s].next = false;
+            // The tables every lane reads by pointer.
+            self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
+            self.scan_valid.entries[s].next = self.d_valid[s].q.val().into();
+            self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
+            self.rd_next.entries[s].next = self.d_next[s].q.val();
+            self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
+            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
+            self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
+            self.cancel_list.entries[s].next = self.d_list[s].q.val();
+            self.free_slot.bits[s].next = !self.d_valid[s].q.val();
+        }
+        for i in 0..self._lanes {
+            self.ln_valid[i].clock.next = self.clock.val();
+            self.ln_comm[i].clock.next = self.clock.val();
+            self.ln_src[i].clock.next = self.clock.val();
+            self.ln_tag[i].clock.next = self.clock.val();
+            self.ln_handle[i].clock.next = self.clock.val();
+            self.ln_state[i].clock.next = self.clock.val();
+            self.ln_class[i].clock.next = self.clock.val();
+            self.ln_first[i].clock.next = self.clock.val();
+            self.ln_adv[i].clock.next = self.clock.val();
+            self.ln_reading[i].clock.next = self.clock.val();
+            self.ln_list_now[i].clock.next = self.clock.val();
+            self.ex_live[i].clock.next = self.clock.val();
+            self.ex_ptr[i].clock.next = self.clock.val();
+            self.ex_list[i].clock.next = self.clock.val();
+            self.ex_last[i].clock.next = self.clock.val();
+            self.ex_final[i].clock.next = self.clock.val();
+            self.ex_usable[i].clock.next = self.clock.val();
+            self.ex_next[i].clock.next = self.clock.val();
+            self.ln_cand[i].clock.next = self.clock.val();
+            self.ln_cand_label[i].clock.next = self.clock.val();
+            self.cand_run_low[i].clock.next = self.clock.val();
+            self.ln_cand_list[i].clock.next = self.clock.val();
+            self.ln_best[i].clock.next = self.clock.val();
+            self.ln_best_label[i].clock.next = self.clock.val();
+            self.ln_best_list[i].clock.next = self.clock.val();
+            self.ln_slot[i].clock.next = self.clock.val();
+            self.ln_kind[i].clock.next = self.clock.val();
+            self.ln_list[i].clock.next = self.clock.val();
+            self.ln_pending[i].clock.next = self.clock.val();
+            self.ln_slow[i].clock.next = self.clock.val();
+            self.ln_took[i].clock.next = self.clock.val();
+            self.ln_took[i].d.next = false;
+            // Every lane's descriptor copy takes the posted receive's fields at once.
+            self.dr_comm[i].clock.next = self.clock.val();
+            self.dr_src[i].clock.next = self.clock.val();
+            self.dr_tag[i].clock.next = self.clock.val();
+            self.dr_src_any[i].clock.next = self.clock.val();
+            self.dr_tag_any[i].clock.next = self.clock.val();
+            self.dr_label[i].clock.next = self.clock.val();
+            self.dr_handle[i].clock.next = self.clock.val();
+            self.dr_comm[i].write_enable.next = self.g_posting.val();
+            self.dr_src[i].write_enable.next = self.g_posting.val();
+            self.dr_tag[i].write_enable.next = self.g_posting.val();
+            self.dr_src_any[i].write_enable.next = self.g_posting.val();
+            self.dr_tag_any[i].write_enable.next = self.g_posting.val();
+            self.dr_label[i].write_enable.next = self.g_posting.val();
+            self.dr_handle[i].write_enable.next = self.g_posting.val();
+            self.dr_comm[i].write_address.next = self.alloc.q.val();
+            self.dr_src[i].write_address.next = self.alloc.q.val();
+            self.dr_tag[i].write_address.next = self.alloc.q.val();
+            self.dr_src_any[i].write_address.next = self.alloc.q.val();
+            self.dr_tag_any[i].write_address.next = self.alloc.q.val();
+            self.dr_label[i].write_address.next = self.alloc.q.val();
+            self.dr_handle[i].write_address.next = self.alloc.q.val();
+            self.dr_comm[i].write_data.next = self.comm.q.val();
+            self.dr_src[i].write_data.next = self.src.q.val();
+            self.dr_tag[i].write_data.next = self.tag.q.val();
+            self.dr_src_any[i].write_data.next = self.src_any.q.val().into();
+            self.dr_tag_any[i].write_data.next = self.tag_any.q.val().into();
+            self.dr_label[i].write_data.next = self.label.q.val() + self.one32.val();
+            self.dr_handle[i].write_data.next = self.handle.q.val();
+            self.ln_valid[i].d.next = self.ln_valid[i].q.val();
+            self.ln_comm[i].d.next = self.ln_comm[i].q.val();
+            self.ln_src[i].d.next = self.ln_src[i].q.val();
+            self.ln_tag[i].d.next = self.ln_tag[i].q.val();
+            self.ln_handle[i].d.next = self.ln_handle[i].q.val();
+            self.ln_state[i].d.next = self.ln_state[i].q.val();
+            self.ln_class[i].d.next = self.ln_class[i].q.val();
+            self.ln_first[i].d.next = self.ln_first[i].q.val();
+            self.ln_reading[i].d.next = self.ln_reading[i].q.val();
+            self.ln_adv[i].d.next = self.ln_adv[i].q.val();
+            self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
+            self.ln_cand[i].d.next = self.ln_cand[i].q.val();
+            self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
+            self.cand_run_low[i].d.next = self.cand_run_low[i].q.val();
+            self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
+            self.ln_best[i].d.next = self.ln_best[i].q.val();
+            self.ln_best_label[i].d.next = self.ln_best_label[i].q.val();
+            self.ln_best_list[i].d.next = self.ln_best_list[i].q.val();
+            self.ln_slot[i].d.next = self.ln_slot[i].q.val();
+            self.ln_kind[i].d.next = self.ln_kind[i].q.val();
+            self.ln_list[i].d.next = self.ln_list[i].q.val();
+            self.ln_pending[i].d.next = self.ln_pending[i].q.val();
+            self.ln_slow[i].d.next = self.ln_slow[i].q.val();
+            self.lane_kind[i].next = self.ln_kind[i].q.val();
+            // The answer's handle, read by the taken slot: a take sets `ln_slot` at least
+            // one edge before the answer is valid (the block ends in the cycle after the
+            // last take at the earliest), which is the edge the registered read needs.
+            self.dr_handle[i].read_address.next = self.ln_slot[i].q.val();
+            if self.state.q.val() == self.c_cancel.val() {
+                self.dr_handle[i].read_address.next = self.scan_base.q.val() + self.lane_pointer1[i].val();
+            }
+            self.lane_recv[i].next = self.dr_handle[i].read_data.val();
+            // A cancel's scan: the slot this lane read last cycle holds the handle and
+            // is valid (registered, so the lowest hit is chosen from flops).
+            self.scan_valid.pointers[i].next = self.scan_data_base.q.val() + self.lane_pointer1[i].val();
+            self.scan_hit[i].clock.next = self.clock.val();
+            self.scan_hit[i].d.next = self.scan_data_active.q.val()
+                & self.scan_valid.values[i].val().any()
+                & (self.dr_handle[i].read_data.val() == self.handle.q.val());
+            self.cancel_lane.bits[i].next = self.scan_hit[i].q.val();
+            self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
+            self.rd_has_prev_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
+            self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
+            self.pack_comm.entries[i].next = self.ln_comm[i].q.val();
+            self.pack_src.entries[i].next = self.ln_src[i].q.val();
+            self.pack_tag.entries[i].next = self.ln_tag[i].q.val();
+            self.pack_handle.entries[i].next = self.ln_handle[i].q.val();
+        }
+        self.heads.clock.next = self.clock.val();
+        self.tails.clock.next = self.clock.val();
+        self.umq_cam.clock.next = self.clock.val();
+
+        self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
+        self.resp_valid.next = self.state.q.val() == self.c_respond.val();
+        self.resp_kind.next = self.kind.q.val();
+        self.resp_recv.next = self.recv.q.val();
+        self.resp_msg.next = self.msg.q.val();
+        self.resp_src.next = self.msg_src_r.q.val();
+        self.resp_tag.next = self.msg_tag_r.q.val();
+        self.umq_count.next = self.umq_cam.count.val();
+
+        // The UMQ, written by the block's tail. Its search is registered: it compares the
+        // command being accepted, and a post or probe uses the answer in the cycle after
+        // (the UMQ does not change while the array is idle).
+        self.umq_cam.search_comm.next = self.cmd_comm.val();
+        self.umq_cam.search_src.next = self.cmd_src.val();
+        self.umq_cam.search_tag.next = self.cmd_tag.val();
+        self.umq_cam.search_src_any.next = self.cmd_src_any.val();
+        self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
+        self.umq_cam.search_mode.next = self.mode_envelope.val();
+        self.umq_cam.search_handle.next = self.handle.q.val();
+        self.umq_cam.remove_valid.next = false;
+        self.umq_cam.remove_first.next = false;
+        self.umq_cam.clear.next = false;
+        self.umq_cam.remove_index.next = self.zero16.val();
+        // The array fills the UMQ by block inserts only; its single insert port stays idle.
+        self.umq_cam.insert_valid.next = false;
+        self.umq_cam.insert_comm.next = self.comm.q.val();
+        self.umq_cam.insert_src.next = self.src.q.val();
+        self.umq_cam.insert_tag.next = self.tag.q.val();
+        self.umq_cam.insert_src_any.next = false;
+        self.umq_cam.insert_tag_any.next = false;
+        self.umq_cam.insert_handle.next = self.handle.q.val();
+        self.umq_cam.block_valid.next = false;
+        self.umq_cam.block_end.next = self.st_end.q.val();
+
+        // ---- Lanes: hash, walk, book. ----
+        for i in 0..self._lanes {
+            self.w_src4[i].next = self.ln_src[i].q.val() << 4;
+            self.w_tagf[i].next =
+                self.ln_tag[i].q.val().get_bits::<16>(0) ^ self.ln_tag[i].q.val().get_bits::<16>(16);
+            self.w_list0[i].next =
+                (self.ln_comm[i].q.val() ^ self.w_src4[i].val() ^ self.w_tagf[i].val()) & self.bin_mask.val();
+            self.w_list1[i].next = self.any_src_base.val()
+                + ((self.ln_comm[i].q.val() ^ self.w_tagf[i].val()) & self.bin_mask.val());
+            self.w_list2[i].next = self.any_tag_base.val()
+                + ((self.ln_comm[i].q.val() ^ self.w_src4[i].val()) & self.bin_mask.val());
+            self.w_walking[i].next = (self.ln_state[i].q.val() == self.l_walk.val())
+                | (self.ln_state[i].q.val() == self.l_rewalk.val());
+            self.w_rewalk[i].next = self.ln_state[i].q.val() == self.l_rewalk.val();
+            // Last cycle's move to the next list takes effect now.
+            self.w_after1[i].next = self.both_list.val();
+            self.w_after2[i].next = self.both_list.val();
+            if self.ln_class[i].q.val() == self.class0.val() {
+                self.w_after1[i].next = self.w_list1[i].val();
+                self.w_after2[i].next = self.w_list2[i].val();
+            } else if self.ln_class[i].q.val() == self.class1.val() {
+                self.w_after1[i].next = self.w_list2[i].val();
+            }
+            self.e_class[i].next = self.ln_class[i].q.val();
+            self.e_reading[i].next = self.ln_reading[i].q.val();
+            self.e_list_now[i].next = self.ln_list_now[i].q.val();
+            if self.ln_adv[i].q.val() {
+                self.e_list_now[i].next = self.w_after1[i].val();
+                if self.ln_class[i].q.val() == self.class3.val() {
+                    self.e_reading[i].next = false;
+                } else {
+                    self.e_class[i].next = self.ln_class[i].q.val() + self.class1.val();
+                }
+            }
+            // The head address of the list examined next cycle: the first list when
+            // starting a walk, else the one after this cycle's list.
+            self.w_addr[i].next = self.w_list0[i].val();
+            if self.w_walking[i].val() {
+                self.w_addr[i].next = self.w_after1[i].val();
+                if self.ln_adv[i].q.val() {
+                    self.w_addr[i].next = self.w_after2[i].val();
+                }
+            }
+            self.heads.read_address[i].next = self.w_addr[i].val();
+
+            // The walk is a two-stage pipeline, so no clock cycle holds both the D-way read
+            // and the compares. The read stage reads the entry the walk points at (a list's
+            // head from its bank, or the link of the entry being compared) into `ex_*`; the
+            // compare stage matches the entry read last cycle. The read follows a link
+            // before the compare has judged its entry: when that entry matches (its list is
+            // done), the read is wasted and the next list's head is read a cycle later.
+            self.w_ptr[i].next = self.ex_next[i].q.val();
+            if self.ln_first[i].q.val() {
+                self.w_ptr[i].next = self.heads.read_data[i].val();
+            }
+            self.rd_valid.pointers[i].next = self.w_ptr[i].val();
+            self.rd_taken.pointers[i].next = self.w_ptr[i].val();
+            self.rd_next.pointers[i].next = self.w_ptr[i].val();
+            self.rd_more.pointers[i].next = self.w_ptr[i].val();
+            self.dr_comm[i].read_address.next = self.w_ptr[i].val();
+            self.dr_src[i].read_address.next = self.w_ptr[i].val();
+            self.dr_tag[i].read_address.next = self.w_ptr[i].val();
+            self.dr_src_any[i].read_address.next = self.w_ptr[i].val();
+            self.dr_tag_any[i].read_address.next = self.w_ptr[i].val();
+            self.dr_label[i].read_address.next = self.w_ptr[i].val();
+            self.ex_ptr[i].d.next = self.w_ptr[i].val();
+            self.ex_list[i].d.next = self.e_list_now[i].val();
+            self.ex_final[i].d.next = self.e_class[i].val() == self.class3.val();
+            // Valid, and not taken in this block when walking again: one flop for the
+            // compare stage's AND. The lane's state does not change between the read and
+            // the compare while it walks, and the compare is ignored once it stops.
+            self.ex_usable[i].d.next = self.rd_valid.values[i].val().any()
+                & !(self.w_rewalk[i].val() & self.rd_taken.values[i].val().any());
+            self.ex_next[i].d.next = self.rd_next.values[i].val();
+            self.w_last[i].next = !self.rd_more.values[i].val().any();
+            self.ex_last[i].d.next = self.w_last[i].val();
+
+            // The compare stage.
+            self.w_hit[i].next = self.ex_live[i].q.val()
+                & self.ex_usable[i].q.val()
+                & (self.dr_comm[i].read_data.val() == self.ln_comm[i].q.val())
+                & (self.dr_src_any[i].read_data.val().any()
+                    | (self.dr_src[i].read_data.val() == self.ln_src[i].q.val()))
+                & (self.dr_tag_any[i].read_data.val().any()
+                    | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()));
+            self.w_new[i].next = self.ln_best[i].q.val();
+            self.w_new_label[i].next = self.ln_best_label[i].q.val();
+            self.w_new_list[i].next = self.ln_best_list[i].q.val();
+            if self.w_hit[i].val()
+                & ((self.ln_best[i].q.val() == self.zero16.val())
+                    | (self.dr_label[i].read_data.val() < self.ln_best_label[i].q.val()))
+            {
+                self.w_new[i].next = self.ex_ptr[i].q.val();
+                self.w_new_label[i].next = self.dr_label[i].read_data.val();
+                self.w_new_list[i].next = self.ex_list[i].q.val();
+            }
+            self.w_done[i].next = self.ex_live[i].q.val()
+                & self.ex_final[i].q.val()
+                & (self.w_hit[i].val() | self.ex_last[i].q.val());
+            // Without a head read, this cycle's read followed the link of the entry being
+            // compared; a match there ends the list, so the read is discarded.
+            self.w_kill[i].next = self.w_hit[i].val() & !self.ln_first[i].q.val();
+            self.ex_live[i].d.next =
+                self.w_walking[i].val() & self.e_reading[i].val() & !self.w_kill[i].val();
+            self.w_adv[i].next = self.e_reading[i].val() & (self.w_kill[i].val() | self.w_last[i].val());
+
+            self.w_take[i].next = false;
+            self.w_start_rewalk[i].next = false;
+            if self.w_walking[i].val() {
+                self.ln_best[i].d.next = self.w_new[i].val();
+                self.ln_best_label[i].d.next = self.w_new_label[i].val();
+                self.ln_best_list[i].d.next = self.w_new_list[i].val();
+                if self.w_rewalk[i].val() {
+                    // The slow take's slot and list follow the walk every cycle (nothing
+                    // reads them before the take), so the take sets only flags and no
+                    // select waits on its verdict.
+                    self.ln_slot[i].d.next = self.w_new[i].val();
+                    self.ln_list[i].d.next = self.w_new_list[i].val();
+                } else {
+                    self.ln_cand[i].d.next = self.w_new[i].val();
+                    self.ln_cand_label[i].d.next = self.w_new_label[i].val();
+                    self.ln_cand_list[i].d.next = self.w_new_list[i].val();
+                }
+                // The read stage moves to the next list when its entry was the list's last
+                // or the compare stage ended the list at a match (after the fourth, it
+                // stops): decided now, applied next cycle (`ln_adv`), when the next list's
+                // head is out of its RAM either way.
+                self.ln_class[i].d.next = self.e_class[i].val();
+                self.ln_list_now[i].d.next = self.e_list_now[i].val();
+                self.ln_reading[i].d.next = self.e_reading[i].val();
+                // `ln_first` is set with it, so the read's pointer select is a register.
+                self.ln_adv[i].d.next = self.w_adv[i].val();
+                self.ln_first[i].d.next = self.w_adv[i].val();
+                if self.w_done[i].val() {
+                    if self.w_rewalk[i].val() {
+                        // The slow path's take: unlinked next cycle.
+                        // `w_new` is not 0 exactly when this entry matched or an earlier
+                        // one did: no zero test behind the select.
+                        self.w_take[i].next =
+                            self.w_hit[i].val() | (self.ln_best[i].q.val() != self.zero16.val());
+                        self.ln_slow[i].d.next = true;
+                        self.ln_state[i].d.next = self.l_done.val();
+                    } else {
+                        // Books `w_new`: it is the lane's candidate from now on.
+                        self.ln_state[i].d.next = self.l_wait.val();
+                    }
+                }
+            }
+            if self.ln_state[i].q.val() == self.l_start.val() {
+                self.ln_state[i].d.next = self.l_walk.val();
+                self.ln_class[i].d.next = self.class0.val();
+                self.ln_first[i].d.next = true;
+                self.ln_adv[i].d.next = false;
+                self.ln_reading[i].d.next = true;
+                self.ln_list_now[i].d.next = self.w_addr[i].val();
+            }
+        }
+
+        // ---- Partial barrier and conflict detection. ----
+        // A receive's booking bitmap is the set of lanes that booked it, and a lane books
+        // exactly its candidate, once a block: so the bitmap of lane `i`'s candidate is
+        // formed from the lanes' candidate registers (N x N pointer compares), not stored
+        // per descriptor (D bitmaps written through an N x D decode at the walk's end).
+        for i in 0..self._lanes {
+            self.w_booked[i].next = (self.ln_state[i].q.val() >= self.l_wait.val())
+                & (self.ln_cand[i].q.val() != self.zero16.val());
+        }
+        for i in 0..self._lanes {
+            self.w_bitmap[i].next = self.zero_lanes.val();
+            for j in 0..self._lanes {
+                if self.w_booked[j].val() & (self.ln_cand[j].q.val() == self.ln_cand[i].q.val()) {
+                    self.w_bitmap[i].next = self.w_bitmap[i].val() | self.lane_bit[j].val();
+                }
+            }
+        }
+        // Prefixes over the lanes, one signal per lane: with every value assigned once,
+        // Verilator may give each its own block (`trees::isolate_top_locals`).
+        self.g_done.next = true;
+        self.g_mask.next = self.zero_lanes.val();
+        for i in 0..self._lanes {
+            self.w_barrier[i].next =
+                !self.ln_valid[i].q.val() | (self.ln_state[i].q.val() >= self.l_wait.val());
+            self.w_resolving[i].next = (self.ln_cand[i].q.val() != self.zero16.val())
+                & (self.w_bitmap[i].val() & self.lower_lanes[i].val()).any();
+            self.g_done.next = self.g_done.val()
+                & (!self.ln_valid[i].q.val() | (self.ln_state[i].q.val() == self.l_done.val()));
+            if self.ln_valid[i].q.val() {
+                self.g_mask.next = self.g_mask.val() | self.lane_bit[i].val();
+            }
+        }
+        for i in 1..self._lanes {
+            self.w_barrier[i].next = self.w_barrier[i].val() & self.w_barrier[i - 1].val();
+            self.w_resolving[i].next = self.w_resolving[i].val() | self.w_resolving[i - 1].val();
+        }
+        for lanes in self._lanes..self._lanes_once {
+            self.g_booked.next = self.w_barrier[lanes - 1].val();
+        }
+        // A slow lane starts once the lane before it is done and, if that one took its
+        // receive on the slow path, has unlinked it: granted, and out of the unlink's
+        // second stage (before every lane is done, only slow lanes' receives unlink).
+        self.g_unlinking.next = false;
+        for b in 0..self._banks {
+            if self.ur_en[b].q.val() {
+                self.g_unlinking.next = true;
+            }
+        }
+        self.w_prev_done[0].next = true;
+        for i in 1..self._lanes {
+            self.w_prev_done[i].next = (self.ln_state[i - 1].q.val() == self.l_done.val())
+                & !(self.ln_pending[i - 1].q.val() & self.ln_slow[i - 1].q.val())
+                & !self.g_unlinking.val();
+        }
+
+        // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
+        self.dr_seq0.read_address.next = self.w_ptr[0].val();
+        self.w_new_seq0.next = self.cand_seq0.q.val();
+        for i in 0..self._lanes {
+            self.w_new_run[i].next = (self.dr_label[0].read_data.val().get_bits::<16>(0)
+                + self.lane_index16[i].val())
+                & self.run_mask.val();
+            self.w_new_run_low[i].next = self.cand_run_low[i].q.val();
+        }
+        // The same condition as the lane loop's candidate select: a shared signal for it
+        // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
+        // logic mapped differently by ABC9), so it is written out where it is used.
+        if self.w_hit[0].val()
+            & ((self.ln_best[0].q.val() == self.zero16.val())
+                | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
+        {
+            self.w_new_seq0.next = self.dr_seq0.read_data.val();
+            for i in 0..self._lanes {
+                self.w_new_run_low[i].next = self.w_new_run[i].val();
+            }
+        }
+        // The run's targets follow the candidate, as its sequence id does.
+        if self.w_walking[0].val() & !self.w_rewalk[0].val() {
+            self.cand_seq0.d.next = self.w_new_seq0.val();
+            for i in 0..self._lanes {
+                self.cand_run_low[i].d.next = self.w_new_run_low[i].val();
+            }
+        }
+
+        // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
+        // descriptor compares its label with each lane's target k + i at once, and the
+        // run is registered: lane 0's candidate is final once it has booked, so the run is
+        // ready a cycle later (at the full barrier unless lane 0 walked longest), and the
+        // compares are not in series with the decision and the takes. Within k's sequence
+        // a label is k + i when its low bits are (module docs, sequence ids). ----
+        self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
+        for s in 0..self._descriptors {
+            self.s_run_seq[s].next =
+                self.d_valid[s].q.val() & (self.d_seq[s].q.val() == self.cand_seq0.q.val());
+            self.s_in_run[s].next = false;
+        }
+        for descriptors in self._descriptors..self._descriptors_once {
+            for i in 0..self._lanes {
+                self.s_lane_in_run[i].next = false;
+                for s in 0..self._descriptors {
+                    // Lanes past the block's count have no receive in the run.
+                    self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
+                        & self.ln_valid[i].q.val()
+                        & ((self.d_label[s].q.val().get_bits::<16>(0) & self.run_mask.val())
+                            == self.cand_run_low[i].q.val());
+                    if self.s_run_lane[i * descriptors + s].val() {
+                        self.s_in_run[s].next = true;
+                        self.s_lane_in_run[i].next = true;
+                    }
+                    self.r_run[i * descriptors + s].clock.next = self.clock.val();
+                    self.r_run[i * descriptors + s].d.next = self.s_run_lane[i * descriptors + s].val();
+                    self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
+                }
+            }
+        }
+        for s in 0..self._descriptors {
+            self.r_in_run[s].clock.next = self.clock.val();
+            self.r_in_run[s].d.next = self.s_in_run[s].val();
+        }
+        self.g_run_complete.next = true;
+        for i in 0..self._lanes {
+            self.r_lane_run_ok[i].clock.next = self.clock.val();
+            self.r_lane_run_ok[i].d.next = self.s_lane_in_run[i].val() | !self.ln_valid[i].q.val();
+            if !self.r_lane_run_ok[i].q.val() {
+                self.g_run_complete.next = false;
+            }
+        }
+        self.g_shared.next = self.fast_path.val()
+            & (self.count.q.val() >= self.two8.val())
+            & (self.ln_cand[0].q.val() != self.zero16.val())
+            & (self.w_bitmap[0].val() == self.g_mask.val())
+            & self.g_run_complete.val();
+        for i in 0..self._lanes {
+            self.run_last_lane.bits[i].next =
+                self.lane_index[i].val() + self.one8.val() == self.count.q.val();
+        }
+        self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
+
+        // ---- Resolution: take the candidate, the run's receive, or walk again. ----
+        self.g_fast_now.next = false;
+        for i in 0..self._lanes {
+            if (self.ln_state[i].q.val() == self.l_wait.val()) & self.w_barrier[i].val() {
+                if !self.w_resolving[i].val() {
+                    self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
+                    self.ln_slot[i].d.next = self.ln_cand[i].q.val();
+                    self.ln_list[i].d.next = self.ln_cand_list[i].q.val();
+                    self.ln_state[i].d.next = self.l_done.val();
+                } else if self.g_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val()) {
+                    if self.g_shared.val() {
+                        // Part of the run, which lane 0's unlink removes whole.
+                        self.g_fast_now.next = true;
+                        self.ln_slot[i].d.next = self.run_slot.pointers[i].val();
+                        self.ln_kind[i].d.next = self.k_matched.val();
+                        self.ln_state[i].d.next = self.l_done.val();
+                    } else if self.w_prev_done[i].val() {
+                        self.w_start_rewalk[i].next = true;
+                    } else {
+                        self.ln_state[i].d.next = self.l_slow_wait.val();
+                    }
+                }
+            }
+            if (self.ln_state[i].q.val() == self.l_slow_wait.val()) & self.w_prev_done[i].val() {
+                self.w_start_rewalk[i].next = true;
+            }
+            if self.w_start_rewalk[i].val() {
+                self.ln_state[i].d.next = self.l_rewalk.val();
+                self.ln_class[i].d.next = self.class0.val();
+                self.ln_first[i].d.next = true;
+                self.ln_adv[i].d.next = false;
+                self.ln_reading[i].d.next = true;
+                self.ln_list_now[i].d.next = self.w_addr[i].val();
+                self.ln_best[i].d.next = self.zero16.val();
+            }
+            if self.w_take[i].val() {
+                self.ln_kind[i].d.next = self.k_matched.val();
+                self.ln_pending[i].d.next = true;
+                self.ln_took[i].d.next = true;
+            }
+            // Marked a cycle after the take, from registers. The next reader is a slow
+            // lane's walk, which starts at least a cycle after the take, or the block's end
+            // (which frees `s_take` too).
+            for s in 0..self._descriptors {
+                if self.ln_took[i].q.val() & (self.ln_slot[i].q.val() == self.slot1[s].val()) {
+                    self.s_take[s].next = true;
+                }
+            }
+        }
+        if self.g_fast_now.val() {
+            self.fast_taken.d.next = true;
+        }
+        for s in 0..self._descriptors {
+            if self.g_fast_now.val() & self.r_in_run[s].q.val() {
+                self.s_take[s].next = true;
+            }
+            if self.s_take[s].val() {
+                self.d_taken[s].d.next = true;
+            }
+        }
+
+        // ---- Unlinking: per bank, the lowest lane with a receive there to unlink. A slow
+        // lane's is ready at once, the others' when every lane is done. ----
+        for i in 0..self._lanes {
+            self.w_eligible[i].next =
+                self.ln_pending[i].q.val() & (self.g_done.val() | self.ln_slow[i].q.val());
+            self.w_granted[i].next = false;
+        }
+        for lanes in self._lanes..self._lanes_once {
+            for b in 0..self._banks {
+                for i in 0..self._lanes {
+                    self.a_wants[b * lanes + i].next = self.w_eligible[i].val()
+                        & ((self.ln_list[i].q.val() & self.bank_mask.val()) == self.bank_index[b].val());
+                }
+                // A lower lane wants this bank: a prefix OR, one signal per lane.
+                self.a_below[b * lanes].next = false;
+                for i in 1..self._lanes {
+                    self.a_below[b * lanes + i].next =
+                        self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
+                }
+                for i in 0..self._lanes {
+                    self.a_grant[b * lanes + i].next =
+                        self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
+                    if self.a_grant[b * lanes + i].val() {
+                        self.w_granted[i].next = true;
+                    }
+                }
+                self.a_any[b].next =
+                    self.a_below[b * lanes + lanes - 1].val() | self.a_wants[b * lanes + lanes - 1].val();
+            }
+        }
+        self.g_more.next = false;
+        for i in 0..self._lanes {
+            if self.w_granted[i].val() {
+                self.ln_pending[i].d.next = false;
+            }
+            if self.ln_pending[i].q.val() & !self.w_granted[i].val() {
+                self.g_more.next = true;
+            }
+        }
+        self.cancel_list.pointers[0].next = self.alloc.q.val();
+        // The scan's pipeline: a step's slots are presented, read out a cycle later, and
+        // their compares are in `scan_hit` the cycle after.
+        self.scan_data_active.d.next =
+            (self.state.q.val() == self.c_cancel.val()) & (self.scan_at.q.val() < self.scan_steps.val());
+        self.scan_data_base.d.next = self.scan_base.q.val();
+        self.scan_hit_base.d.next = self.scan_data_base.q.val();
+        // The lowest hit of the step in `scan_hit`, as a pointer (lane `i`'s slot + 1).
+        // Masked: the pointer goes into `alloc` and from there into the links, whose loop
+        // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
+        self.w_scan_ptr.next =
+            (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
+        // Every lane's neighbours are read by its own pointer while the banks arbitrate;
+        // the grant then picks one lane's with an AND-OR, so the arbitration and the
+        // D-way read are side by side, not in series.
+        for lanes in self._lanes..self._lanes_once {
+            for b in 0..self._banks {
+                self.u_en[b].next = self.a_any[b].val();
+                self.u_prev[b].next = self.zero16.val();
+                self.u_next[b].next = self.zero16.val();
+                self.u_has_prev[b].next = false;
+                self.u_has_next[b].next = false;
+                self.u_list[b].next = self.zero16.val();
+                self.u_front[b].next = self.zero16.val();
+                self.u_back[b].next = self.zero16.val();
+                for i in 0..self._lanes {
+                    if self.a_grant[b * lanes + i].val() {
+                        self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
+                        self.u_has_prev[b].next =
+                            self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
+                        self.u_has_next[b].next =
+                            self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
+                        self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
+                        self.u_front[b].next = self.u_front[b].val() | self.ln_slot[i].q.val();
+                        self.u_back[b].next = self.u_back[b].val() | self.ln_slot[i].q.val();
+                    }
+                }
+                // Lane 0's receive heads the fast path's run: the run leaves with it.
+                if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
+                    self.u_next[b].next = self.run_last.values[0].val();
+                    self.u_has_next[b].next = self.run_last_has_next.values[0].val().any();
+                    self.u_back[b].next = self.run_last_slot.values[0].val();
+                }
+            }
+        }
+        // The second stage takes the first's record; a cancel's search loads it directly
+        // (nothing else unlinks outside a block).
+        for b in 0..self._banks {
+            self.ur_en[b].clock.next = self.clock.val();
+            self.ur_list[b].clock.next = self.clock.val();
+            self.ur_prev[b].clock.next = self.clock.val();
+            self.ur_next[b].clock.next = self.clock.val();
+            self.ur_has_prev[b].clock.next = self.clock.val();
+            self.ur_has_next[b].clock.next = self.clock.val();
+            self.ur_front[b].clock.next = self.clock.val();
+            self.ur_back[b].clock.next = self.clock.val();
+            self.lr_en[b].clock.next = self.clock.val();
+            self.lr_prev[b].clock.next = self.clock.val();
+            self.lr_next[b].clock.next = self.clock.val();
+            self.lr_has_prev[b].clock.next = self.clock.val();
+            self.lr_has_next[b].clock.next = self.clock.val();
+            self.lr_front[b].clock.next = self.clock.val();
+            self.lr_back[b].clock.next = self.clock.val();
+            self.ur_en[b].d.next = self.u_en[b].val();
+            self.ur_list[b].d.next = self.u_list[b].val();
+            self.ur_prev[b].d.next = self.u_prev[b].val();
+            self.ur_next[b].d.next = self.u_next[b].val();
+            self.ur_has_prev[b].d.next = self.u_has_prev[b].val();
+            self.ur_has_next[b].d.next = self.u_has_next[b].val();
+            self.ur_front[b].d.next = self.u_front[b].val();
+            self.ur_back[b].d.next = self.u_back[b].val();
+            if self.state.q.val() == self.c_select.val() {
+                // The found receive's links: lane 0's reads by its `ln_slot`, which the
+                // scan set (no lane is walking).
+                self.ur_en[b].d.next =
+                    (self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val();
+                self.ur_list[b].d.next = self.cancel_list.values[0].val();
+                self.ur_prev[b].d.next = self.rd_prev_of.values[0].val();
+                self.ur_next[b].d.next = self.rd_next_of.values[0].val();
+                self.ur_has_prev[b].d.next = self.rd_has_prev_of.values[0].val().any();
+                self.ur_has_next[b].d.next = self.rd_has_next_of.values[0].val().any();
+                self.ur_front[b].d.next = self.alloc.q.val();
+                self.ur_back[b].d.next = self.alloc.q.val();
+            }
+            // Forwarding: the first stage read this record's neighbours while last
+            // cycle's record was being written. Neighbours share a list, so a bank's
+            // records can only touch each other: when this record's predecessor was the
+            // last receive that left, its predecessor is the one that one had, and so on
+            // for the successor. Older records' writes had landed when this one was read.
+            self.f_prev[b].next = self.ur_prev[b].q.val();
+            self.f_next[b].next = self.ur_next[b].q.val();
+            self.f_has_prev[b].next = self.ur_has_prev[b].q.val();
+            self.f_has_next[b].next = self.ur_has_next[b].q.val();
+            if self.lr_en[b].q.val() & (self.ur_prev[b].q.val() == self.lr_back[b].q.val()) {
+                self.f_prev[b].next = self.lr_prev[b].q.val();
+                self.f_has_prev[b].next = self.lr_has_prev[b].q.val();
+            }
+            if self.lr_en[b].q.val() & (self.ur_next[b].q.val() == self.lr_front[b].q.val()) {
+                self.f_next[b].next = self.lr_next[b].q.val();
+                self.f_has_next[b].next = self.lr_has_next[b].q.val();
+            }
+            self.lr_en[b].d.next = self.ur_en[b].q.val();
+            self.lr_prev[b].d.next = self.f_prev[b].val();
+            self.lr_next[b].d.next = self.f_next[b].val();
+            self.lr_has_prev[b].d.next = self.f_has_prev[b].val();
+            self.lr_has_next[b].d.next = self.f_has_next[b].val();
+            self.lr_front[b].d.next = self.ur_front[b].q.val();
+            self.lr_back[b].d.next = self.ur_back[b].q.val();
+        }
+
+        // ---- The block's UMQ places: count plus rank among the unmatched. ----
+        // A message fits when its rank is below the room, which depends on the count alone,
+        // so the compare is as narrow as a rank. The messages go to the block ports packed
+        // and rotated by the count (`pack_rotate`): the `j`-th unmatched to port `count + j`.
+        self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
+        self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
+        for i in 0..self._lanes {
+            self.w_unmatched[i].next =
+                self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
+            self.umq_rank.bits[i].next = self.w_unmatched[i].val();
+            self.w_fits[i].next =
+                self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
+            self.pack_comm.keep[i].next = self.w_unmatched[i].val();
+            self.pack_src.keep[i].next = self.w_unmatched[i].val();
+            self.pack_tag.keep[i].next = self.w_unmatched[i].val();
+            self.pack_handle.keep[i].next = self.w_unmatched[i].val();
+        }
+        // No block changes the UMQ, so its count is the same in both tail cycles.
+        self.ring_comm.rotate.next = self.g_count.val();
+        self.ring_src.rotate.next = self.g_count.val();
+        self.ring_tag.rotate.next = self.g_count.val();
+        self.ring_handle.rotate.next = self.g_count.val();
+        for lanes in self._lanes..self._lanes_once {
+            self.g_total.next = self.umq_rank.counts[lanes].val();
+        }
+
+        // ---- A posted receive's list, bank and sequence id. ----
+        self.p_src4.next = self.src.q.val() << 4;
+        self.p_tagf.next = self.tag.q.val().get_bits::<16>(0) ^ self.tag.q.val().get_bits::<16>(16);
+        self.p_list.next = (self.comm.q.val() ^ self.p_src4.val() ^ self.p_tagf.val()) & self.bin_mask.val();
+        if self.src_any.q.val() & self.tag_any.q.val() {
+            self.p_list.next = self.both_list.val();
+        } else if self.src_any.q.val() {
+            self.p_list.next =
+                self.any_src_base.val() + ((self.comm.q.val() ^ self.p_tagf.val()) & self.bin_mask.val());
+        } else if self.tag_any.q.val() {
+            self.p_list.next =
+                self.any_tag_base.val() + ((self.comm.q.val() ^ self.p_src4.val()) & self.bin_mask.val());
+        }
+        self.tails.read_address[0].next = self.p_list.val();
+        self.p_same.next = self.last_valid.q.val()
+            & (self.last_comm.q.val() == self.comm.q.val())
+            & (self.last_src.q.val() == self.src.q.val())
+            & (self.last_tag.q.val() == self.tag.q.val())
+            & (self.last_src_any.q.val() == self.src_any.q.val())
+            & (self.last_tag_any.q.val() == self.tag_any.q.val());
+        // A new sequence's id is the label counter before its first receive: distinct for
+        // every sequence (module docs).
+        self.p_seq.next = self.label.q.val();
+        if self.p_same.val() {
+            self.p_seq.next = self.seq_id.q.val();
+        }
+        self.dr_seq0.clock.next = self.clock.val();
+        self.dr_seq0.write_enable.next = self.g_posting.val();
+        self.dr_seq0.write_address.next = self.alloc.q.val();
+        self.dr_seq0.write_data.next = self.post_seq.q.val();
+        self.p_tail.next = self.tails.read_data[0].val();
+
+        // ---- Controller. ----
+        for b in 0..self._banks {
+            self.hb_en[b].next = false;
+            self.hb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
+            self.hb_data[b].next = self.alloc.q.val();
+            self.tb_en[b].next = false;
+            self.tb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
+            self.tb_data[b].next = self.alloc.q.val();
+        }
+        self.g_finish.next = false;
+        if self.state.q.val() == self.c_idle.val() {
+            if self.cmd_valid.val() {
+                self.op.d.next = self.cmd_op.val();
+                self.comm.d.next = self.cmd_comm.val();
+                self.src.d.next = self.cmd_src.val();
+                self.tag.d.next = self.cmd_tag.val();
+                self.src_any.d.next = self.cmd_src_any.val();
+                self.tag_any.d.next = self.cmd_tag_any.val();
+                self.handle.d.next = self.cmd_handle.val();
+                self.count.d.next = self.cmd_count.val();
+                self.recv.d.next = self.cmd_handle.val();
+                self.msg.d.next = self.zero32.val();
+                self.kind.d.next = self.r_overflow.val();
+                if self.cmd_op.val() == self.op_post.val() {
+                    self.state.d.next = self.c_post.val();
+                } else if self.cmd_op.val() == self.op_flush.val() {
+                    self.clear_at.d.next = self.zero16.val();
+                    self.state.d.next = self.c_flush.val();
+                } else if self.cmd_op.val() == self.op_cancel.val() {
+                    self.scan_at.d.next = self.zero16.val();
+                    self.scan_base.d.next = self.zero16.val();
+                    self.scan_found.d.next = false;
+                    self.state.d.next = self.c_cancel.val();
+                } else if (self.cmd_op.val() == self.op_probe.val())
+                    | (self.cmd_op.val() == self.op_matched_probe.val())
+                {
+                    self.state.d.next = self.c_probe.val();
+                } else if (self.cmd_op.val() == self.op_arrive.val())
+                    & (self.cmd_count.val() >= self.one8.val())
+                    & (self.cmd_count.val() <= self.lanes.val())
+                {
+                    self.state.d.next = self.c_block.val();
+                    self.kind.d.next = self.r_block.val();
+                    self.tail_phase.d.next = self.zero2.val();
+                    self.fast_taken.d.next = false;
+                    for i in 0..self._lanes {
+                        self.ln_valid[i].d.next = self.lane_index[i].val() < self.cmd_count.val();
+                        self.ln_comm[i].d.next = self.msg_comm[i].val();
+                        self.ln_src[i].d.next = self.msg_src[i].val();
+                        self.ln_tag[i].d.next = self.msg_tag[i].val();
+                        self.ln_handle[i].d.next = self.msg_handle[i].val();
+                        self.ln_state[i].d.next = self.l_idle.val();
+                        if self.lane_index[i].val() < self.cmd_count.val() {
+                            self.ln_state[i].d.next = self.l_start.val();
+                        }
+                        self.ln_cand[i].d.next = self.zero16.val();
+                        self.ln_cand_label[i].d.next = self.zero32.val();
+                        self.cand_run_low[i].d.next = self.lane_index16[i].val();
+                        self.ln_cand_list[i].d.next = self.zero16.val();
+                        self.ln_best[i].d.next = self.zero16.val();
+                        self.ln_slot[i].d.next = self.zero16.val();
+                        self.ln_kind[i].d.next = self.k_queued.val();
+                        self.ln_list[i].d.next = self.zero16.val();
+                        self.ln_pending[i].d.next = false;
+                        self.ln_slow[i].d.next = false;
+                    }
+                } else {
+                    // An unknown operation or an empty or oversized block: nothing is
+                    // applied, the answer is overflow (the host keeps the operation).
+                    self.state.d.next = self.c_respond.val();
+                }
+            }
+        } else if self.state.q.val() == self.c_block.val() {
+            if self.g_done.val() {
+                // The tail: unlink rounds (above) until none is left; in its first cycle
+                // the UMQ places, in its second the insert.
+                if self.tail_phase.q.val() == self.zero2.val() {
+                    for i in 0..self._lanes {
+                        if self.w_unmatched[i].val() & !self.w_fits[i].val() {
+                            self.ln_kind[i].d.next = self.k_overflow.val();
+                        }
+                    }
+                    for i in 0..self._lanes {
+                        self.st_comm[i].d.next = self.pack_comm.values[i].val();
+                        self.st_src[i].d.next = self.pack_src.values[i].val();
+                        self.st_tag[i].d.next = self.pack_tag.values[i].val();
+                        self.st_handle[i].d.next = self.pack_handle.values[i].val();
+                    }
+                    // The UMQ's count after the insert, clamped to its depth.
+                    self.st_end.d.next = self.g_count.val() + self.g_total.val();
+                    if self.g_room.val() < self.g_total.val() {
+                        self.st_end.d.next = self.umq_depth.val();
+                    }
+                    self.tail_phase.d.next = self.one2.val();
+                } else if self.tail_phase.q.val() == self.one2.val() {
+                    self.umq_cam.block_valid.next = true;
+                    self.tail_phase.d.next = self.two2.val();
+                }
+                self.g_finish.next = !self.g_more.val()
+                    & ((self.tail_phase.q.val() != self.zero2.val())
+                        | (self.g_total.val() == self.zero16.val()));
+                if self.g_finish.val() {
+                    self.state.d.next = self.c_respond.val();
+                }
+            }
+        } else if self.state.q.val() == self.c_post.val() {
+            if self.umq_cam.hit.val() {
+                self.umq_cam.remove_first.next = true;
+                self.kind.d.next = self.r_matched.val();
+                self.msg.d.next = self.umq_cam.hit_handle.val();
+                self.msg_src_r.d.next = self.umq_cam.hit_src.val();
+                self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
+                self.state.d.next = self.c_respond.val();
+            } else if !self.free_slot.found.val() {
+                self.kind.d.next = self.r_overflow.val();
+                self.state.d.next = self.c_respond.val();
+            } else {
+                self.alloc.d.next = self.free_slot.pointer.val();
+                self.post_list.d.next = self.p_list.val();
+                self.post_seq.d.next = self.p_seq.val();
+                self.state.d.next = self.c_insert.val();
+            }
+        } else if self.state.q.val() == self.c_insert.val() {
+            // Append to the list: link from its tail (or make it the head), new tail.
+            for s in 0..self._descriptors {
+                if self.alloc.q.val() == self.slot1[s].val() {
+                    self.d_valid[s].d.next = true;
+                    self.d_label[s].d.next = self.label.q.val() + self.one32.val();
+                    self.d_seq[s].d.next = self.post_seq.q.val();
+                    self.d_list[s].d.next = self.post_list.q.val();
+                    self.d_next[s].d.next = self.zero16.val();
+                    self.d_prev[s].d.next = self.p_tail.val();
+                    self.d_has_next[s].d.next = false;
+                    self.d_has_prev[s].d.next = self.p_tail.val() != self.zero16.val();
+                    self.d_taken[s].d.next = false;
+                }
+                if self.p_tail.val() == self.slot1[s].val() {
+                    self.d_next[s].d.next = self.alloc.q.val();
+                    self.d_has_next[s].d.next = true;
+                }
+            }
+            for b in 0..self._banks {
+                if (self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
+                    self.hb_en[b].next = self.p_tail.val() == self.zero16.val();
+                    self.tb_en[b].next = true;
+                }
+            }
+            self.label.d.next = self.label.q.val() + self.one32.val();
+            self.seq_id.d.next = self.post_seq.q.val();
+            self.last_valid.d.next = true;
+            self.last_comm.d.next = self.comm.q.val();
+            self.last_src.d.next = self.src.q.val();
+            self.last_tag.d.next = self.tag.q.val();
+            self.last_src_any.d.next = self.src_any.q.val();
+            self.last_tag_any.d.next = self.tag_any.q.val();
+            self.kind.d.next = self.r_queued.val();
+            self.state.d.next = self.c_respond.val();
+        } else if self.state.q.val() == self.c_cancel.val() {
+            // The scan (module docs): the first hit is kept; once the last step's
+            // compares are in, the found receive's list and links are read by its pointer
+            // in the next cycle (lane 0's reads) and it leaves its list in the one after.
+            self.scan_at.d.next = self.scan_at.q.val() + self.one16.val();
+            self.scan_base.d.next = self.scan_base.q.val() + self.lanes16.val();
+            // `alloc` is written by the first hit only, never from itself through a mux
+            // (which hid its narrow pointer from synthesis: every link register widened).
+            if self.cancel_lane.found.val() & !self.scan_found.q.val() {
+                self.scan_found.d.next = true;
+                self.alloc.d.next = self.w_scan_ptr.val();
+            }
+            if self.scan_at.q.val() == self.scan_last.val() {
+                if self.scan_found.q.val() | self.cancel_lane.found.val() {
+                    self.ln_slot[0].d.next = self.w_scan_ptr.val();
+                    if self.scan_found.q.val() {
+                        self.ln_slot[0].d.next = self.alloc.q.val();
+                    }
+                    self.last_valid.d.next = false;
+                    self.kind.d.next = self.r_cancelled.val();
+                    self.state.d.next = self.c_select.val();
+                } else {
+                    self.kind.d.next = self.r_not_found.val();
+                    self.state.d.next = self.c_respond.val();
+                }
+            }
+        } else if self.state.q.val() == self.c_select.val() {
+            self.state.d.next = self.c_unlink.val();
+        } else if self.state.q.val() == self.c_unlink.val() {
+            for s in 0..self._descriptors {
+                if self.alloc.q.val() == self.slot1[s].val() {
+                    self.d_valid[s].d.next = false;
+                    self.d_taken[s].d.next = false;
+                }
+            }
+            self.state.d.next = self.c_respond.val();
+        } else if self.state.q.val() == self.c_probe.val() {
+            self.msg.d.next = self.umq_cam.hit_handle.val();
+            self.msg_src_r.d.next = self.umq_cam.hit_src.val();
+            self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
+            if self.umq_cam.hit.val() {
+                self.kind.d.next = self.r_probe_found.val();
+                if self.op.q.val() == self.op_matched_probe.val() {
+                    self.umq_cam.remove_first.next = true;
+                }
+            } else {
+                self.kind.d.next = self.r_probe_none.val();
+            }
+            self.state.d.next = self.c_respond.val();
+        } else if self.state.q.val() == self.c_flush.val() {
+            // The clearing pass: word `clear_at` of every bank empty, in every head copy
+            // and the tails; the descriptors, the UMQ and the sequence state in the first
+            // cycle.
+            for b in 0..self._banks {
+                self.hb_en[b].next = true;
+                self.hb_addr[b].next = self.clear_at.q.val();
+                self.hb_data[b].next = self.zero16.val();
+                self.tb_en[b].next = true;
+                self.tb_addr[b].next = self.clear_at.q.val();
+                self.tb_data[b].next = self.zero16.val();
+            }
+            self.clear_at.d.next = self.clear_at.q.val() + self.one16.val();
+            if self.clear_at.q.val() == self.zero16.val() {
+                for s in 0..self._descriptors {
+                    self.d_valid[s].d.next = false;
+                    self.d_taken[s].d.next = false;
+                }
+                self.umq_cam.clear.next = true;
+                self.label.d.next = self.zero32.val();
+                self.seq_id.d.next = self.zero32.val();
+                self.last_valid.d.next = false;
+            }
+            if self.clear_at.q.val() == self.last_clear.val() {
+                self.kind.d.next = self.r_flushed.val();
+                self.state.d.next = self.c_respond.val();
+                if self.resetting.q.val() {
+                    self.resetting.d.next = false;
+                    self.state.d.next = self.c_idle.val();
+                }
+            }
+        } else if (self.state.q.val() == self.c_respond.val()) & self.resp_ready.val() {
+            self.state.d.next = self.c_idle.val();
+        }
+
+        // ---- The unlink units' writes: the neighbours' links, the head or the tail. ----
+        for b in 0..self._banks {
+            if self.ur_en[b].q.val() {
+                self.hb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
+                self.hb_data[b].next = self.f_next[b].val();
+                self.hb_en[b].next = !self.f_has_prev[b].val();
+                self.tb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
+                self.tb_data[b].next = self.f_prev[b].val();
+                self.tb_en[b].next = !self.f_has_next[b].val();
+            }
+        }
+        // The neighbours' new links, in the second stage. The slot before a leaving
+        // receive is the one whose `next` holds it, and the slot after the one whose `prev`
+        // does: compares of registers (the current links, so last cycle's writes count),
+        // instead of decoding the unit's `prev` and `next` (which puts a pointer decode
+        // behind the forwarding). A slot that left earlier (a slow lane's, still valid until
+        // the block ends) or a free one may hold a stale link that matches too; writing
+        // its own link is harmless, since no list reaches it and posting rewrites both.
+        for s in 0..self._descriptors {
+            self.s_before[s].next = false;
+            self.s_after[s].next = false;
+            for b in 0..self._banks {
+                if self.ur_en[b].q.val() & (self.d_next[s].q.val() == self.ur_front[b].q.val()) {
+                    self.s_before[s].next = true;
+                }
+                if self.ur_en[b].q.val() & (self.d_prev[s].q.val() == self.ur_back[b].q.val()) {
+                    self.s_after[s].next = true;
+                }
+            }
+            // The slot's list is in its bank, so its new links come from that bank's unit.
+            self.s_new_next[s].next = self.zero16.val();
+            self.s_new_prev[s].next = self.zero16.val();
+            self.s_new_has_next[s].next = false;
+            self.s_new_has_prev[s].next = false;
+            for b in 0..self._banks {
+                if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
+                    self.s_new_next[s].next = self.s_new_next[s].val() | self.f_next[b].val();
+                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.f_prev[b].val();
+                    self.s_new_has_next[s].next = self.s_new_has_next[s].val() | self.f_has_next[b].val();
+                    self.s_new_has_prev[s].next = self.s_new_has_prev[s].val() | self.f_has_prev[b].val();
+                }
+            }
+            // Masked: the links' loop (link -> unlink record -> link) is where synthesis
+            // would otherwise keep all 16 bits of every pointer register.
+            if self.s_before[s].val() {
+                self.d_next[s].d.next = self.s_new_next[s].val() & self.pointer_mask.val();
+                self.d_has_next[s].d.next = self.s_new_has_next[s].val();
+            }
+            if self.s_after[s].val() {
+                self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
+                self.d_has_prev[s].d.next = self.s_new_has_prev[s].val();
+            }
+        }
+        // The block ends: taken receives' descriptors are free (a take of the last
+        // cycle is marked in `s_take` now).
+        if self.g_finish.val() {
+            for s in 0..self._descriptors {
+                if self.d_taken[s].q.val() | self.s_take[s].val() {
+                    self.d_valid[s].d.next = false;
+                    self.d_taken[s].d.next = false;
+                }
+            }
+        }
+        for b in 0..self._banks {
+            self.heads.write_address[b].next = self.hb_addr[b].val();
+            self.heads.write_data[b].next = self.hb_data[b].val();
+            self.heads.write_enable[b].next = self.hb_en[b].val();
+            self.tails.write_address[b].next = self.tb_addr[b].val();
+            self.tails.write_data[b].next = self.tb_data[b].val();
+            self.tails.write_enable[b].next = self.tb_en[b].val();
+        }
+
+        // ---- Reset: last, so it overrides every register it names. ----
+        // A flush's clearing pass without the answer; what could still write after this
+        // cycle stops now: the lanes (their takes mark descriptors), their pending
+        // unlinks and both unlink stages (they write the tables the pass clears).
+        if self.reset.val() {
+            self.state.d.next = self.c_flush.val();
+            self.clear_at.d.next = self.zero16.val();
+            self.resetting.d.next = true;
+            self.fast_taken.d.next = false;
+            for i in 0..self._lanes {
+                self.ln_state[i].d.next = self.l_idle.val();
+                self.ln_valid[i].d.next = false;
+                self.ln_pending[i].d.next = false;
+                self.ln_slow[i].d.next = false;
+                self.ln_took[i].d.next = false;
+            }
+            for b in 0..self._banks {
+                self.ur_en[b].d.next = false;
+                self.lr_en[b].d.next = false;
+            }
+        }
+    }
+}
+
+/// The thread array's Verilog, top module `top`, generated on a thread with a large
+/// stack (rust-hdl's generator recurses through the whole design).
+pub fn thread_array_verilog(shape: &ThreadArrayShape) -> String {
+    let shape = *shape;
+    std::thread::Builder::new()
+        .name("thread-array-verilog".into())
+        .stack_size(1 << 30)
+        .spawn(move || {
+            let mut uut = ThreadArray::new(&shape);
+            uut.connect_all();
+            // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
+            // Verilator makes of it (and many tools' port maps) want plain identifiers.
+            crate::primitives::trees::isolate_top_locals(&generate_verilog(&uut)).replace('$', "_")
+        })
+        .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
+        .unwrap_or_else(|e| panic!("generating the thread array's Verilog: {e}"))
+}
+
+/// Ports of a thread array of `lanes` lanes as (name, width, is input); lane ports are
+/// named `<port>_<lane>`.
+pub fn thread_array_ports(lanes: usize) -> Vec<(String, u32, bool)> {
+    let mut ports: Vec<(String, u32, bool)> = [
+        ("clock", 1, true),
+        ("reset", 1, true),
+        ("cmd_valid", 1, true),
+        ("cmd_ready", 1, false),
+        ("cmd_op", 3, true),
+        ("cmd_comm", 16, true),
+        ("cmd_src", 16, true),
+        ("cmd_tag", 32, true),
+        ("cmd_src_any", 1, true),
+        ("cmd_tag_any", 1, true),
+        ("cmd_handle", 32, true),
+        ("cmd_count", 8, true),
+    ]
+    .iter()
+    .map(|&(n, w, i)| (n.to_string(), w, i))
+    .collect();
+    for (name, width) in [("msg_comm", 16), ("msg_src", 16), ("msg_tag", 32), ("msg_handle", 32)] {
+        ports.extend((0..lanes).map(|i| (format!("{name}_{i}"), width, true)));
+    }
+    for (name, width, input) in
+        [("resp_valid", 1, false), ("resp_ready", 1, true), ("resp_kind", 4, false), ("resp_recv", 32, false)]
+    {
+        ports.push((name.to_string(), width, input));
+    }
+    for (name, width) in [("resp_msg", 32), ("resp_src", 16), ("resp_tag", 32), ("umq_count", 16)] {
+        ports.push((name.to_string(), width, false));
+    }
+    for (name, width) in [("lane_kind", 2), ("lane_recv", 32)] {
+        ports.extend((0..lanes).map(|i| (format!("{name}_{i}"), width, false)));
+    }
+    ports
+}

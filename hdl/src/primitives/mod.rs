@@ -1,0 +1,10 @@
+//! The blocks the designs are built from: RAMs, selection and reduction trees, and the
+//! pack/rotate ring.
+
+pub mod banked_table;
+pub mod dual_port_ram;
+pub mod field_ram;
+pub mod pack_rotate;
+pub mod select;
+pub mod table_ram;
+pub mod trees;
