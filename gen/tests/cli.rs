@@ -1012,7 +1012,7 @@ fn the_generated_testbench_passes_in_icarus_verilog_and_catches_another_engine()
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// `bench throughput` streams commands back to back: 2 cycles an operation from the CAM on
+/// `bench throughput` streams commands back to back: 3 cycles an operation from the CAM on
 /// the model and the RTL alike, the data mover's hits slower, ns and operations per µs at
 /// the recorded Fmax; bad traffic and options are one-line errors.
 #[test]

@@ -1,5 +1,6 @@
 //! The one-sided offload unit: put/get progress and completion moved off the host, after
-//! the SmartNIC proxy design (`../shared/papers/one-sided-offload-smartnic.md`).
+//! the SmartNIC proxy design (Michalowicz et al., "Effective and Efficient Offloading Designs
+//! for One-Sided Communication to SmartNICs").
 //!
 //! The host sends commands and forgets them; the unit issues each put or get to the
 //! network, counts what is outstanding per window, and answers a flush with a FIN once the

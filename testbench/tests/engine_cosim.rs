@@ -81,8 +81,8 @@ fn default_cam_sixty_four_lists() {
     run_default(receive_engine_verilog(&EngineShape::new(256, 64, 9).unwrap()), 64, 9, 23);
 }
 
-/// A CAM hit answers three cycles after the command is accepted (registered command, match
-/// vector, then the oldest hit's fields into the response), whatever the queue held before.
+/// A CAM hit answers four cycles after the command is accepted (registered command, bank
+/// hits, the oldest hit and its fields read from RAM, then the response), whatever the queue held before.
 #[test]
 fn a_cam_hit_answers_in_four_cycles() {
     let (model, _) = Model::build(&engine_spec(

@@ -1,6 +1,6 @@
 //! `tagmatch bench preposted|unload --engine rtl`: the benchmarks on the generated engine,
 //! one engine configuration per `--lists` value, every depth on the same engine (each run
-//! leaves it empty). Records follow DESIGN.md:
+//! leaves it empty). Records follow `docs/design.md`:
 //! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.
 
 use crate::bench::software::Bench;

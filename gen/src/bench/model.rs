@@ -4,7 +4,7 @@
 //! compares with (`tagmatch_sim::cycle::baselines`), labelled as such.
 //!
 //! Configurations run on both cores, each on its own engine with every depth in turn (a
-//! run leaves the engine empty). Records follow DESIGN.md with two more columns: `kind`
+//! run leaves the engine empty). Records follow `docs/design.md` with two more columns: `kind`
 //! (`cycle-accurate` or `cost model`) and the model's speed.
 
 use crate::bench::software::Bench;

@@ -21,9 +21,12 @@
 //! tags, so the small tables fill and drain, and ends with bursts of alike receives and
 //! messages that conflict.
 
+use crate::cli::cosim::CosimArgs;
+use crate::cli::design::{Design, EngineShape};
+use crate::emit;
 use crate::emit::engine::EngineConfig;
 use crate::emit::thread_array::ThreadArrayConfig;
-use crate::output::table::Record;
+use crate::output::table::{self, render, Record};
 use clap::ValueEnum;
 use serde_json::json;
 use std::path::PathBuf;
@@ -40,6 +43,70 @@ use tagmatch_testbench::onesided::{cosim_onesided, UnitUnderTest};
 use tagmatch_testbench::optimistic::cosim::{cosim_thread_array, ThreadArrayUnderTest};
 use tagmatch_testbench::two_level::cosim::{cosim, CosimError, CosimReport, EngineUnderTest};
 use tagmatch_testbench::two_level::host::{cosim_host, HostMode};
+
+/// `tagmatch cosim`: the design `--engine` names, with the options it takes, through its
+/// co-simulation; one table row, and the agreement on stderr.
+pub fn run(args: CosimArgs) -> Result<(), String> {
+    let CosimArgs {
+        engine,
+        array,
+        onesided,
+        lists,
+        ops,
+        seed,
+        flush_every,
+        cam_depth,
+        list_capacity,
+        label_bits,
+        fields,
+        host,
+        delay,
+        no_sync,
+        format,
+    } = args;
+    if engine != Design::Onesided {
+        onesided.unused()?;
+    }
+    if flush_every.is_some() && (engine == Design::Onesided || host.is_some()) {
+        return Err("--flush-every drives the two-level engine (without --host) or the thread array".into());
+    }
+    let (record, agreement) = match (engine, host) {
+        (Design::TwoLevel, None) => {
+            array.unused()?;
+            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            (run_two_level(&cfg, &ops, seed, flush_every)?, ENGINE_AGREES)
+        }
+        (Design::TwoLevel, Some(choice)) => {
+            array.unused()?;
+            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            let mode = choice.mode(delay, !no_sync);
+            (run_host(&cfg, &ops, seed, mode)?, DRIVER_AGREES)
+        }
+        (Design::Optimistic, None) => {
+            let cfg = array.config(emit::thread_array::SMALL_TABLES)?;
+            let n = ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
+            (run_thread_array(&cfg, n, seed, flush_every)?, ENGINE_AGREES)
+        }
+        (Design::Optimistic | Design::Onesided, Some(_)) => {
+            return Err("--host drives the two-level engine".into())
+        }
+        (Design::Cam, _) => {
+            return Err("the CAM alone is for `gen --timing`; cosim runs the engine around it \
+                        (--engine two-level)"
+                .into())
+        }
+        (Design::Onesided, None) => {
+            array.unused()?;
+            let cfg = onesided.config()?;
+            let n = ops.count().ok_or("--engine onesided runs random scripts: --ops takes a count")?;
+            (run_onesided(&cfg, n, seed)?, ONESIDED_AGREES)
+        }
+    };
+    let n = table::field(&record, "ops").as_u64().unwrap_or(0);
+    print!("{}", render(&[record], format));
+    eprintln!("tagmatch: all {n} operations agree: {agreement}");
+    Ok(())
+}
 
 /// A progress bar over the `ops` operations (the callback says how many are done), saying
 /// the build of `name` until the first call.
@@ -140,7 +207,7 @@ fn fits(cfg: &EngineConfig, ops: &[Op], source: &OpsSource) -> Result<(), String
     Ok(())
 }
 
-pub fn run(
+pub fn run_two_level(
     cfg: &EngineConfig,
     source: &OpsSource,
     seed: u64,

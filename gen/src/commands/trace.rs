@@ -1,7 +1,9 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
+use crate::cli::trace::{ReplayArgs, StatsArgs, TraceAction};
+use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
-use crate::output::table::{field, Record};
+use crate::output::table::{field, render, Record};
 use serde_json::{json, Value};
 use std::path::Path;
 use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
@@ -50,6 +52,86 @@ impl Mode {
             Mode::PendingRecv => "pending-recv",
             Mode::Full => "full",
         }
+    }
+}
+
+/// `tagmatch trace stats|replay`.
+pub fn run(action: TraceAction) -> Result<(), String> {
+    match action {
+        TraceAction::Stats(args) => run_stats(args),
+        TraceAction::Replay(args) => run_replay(args),
+    }
+}
+
+/// `trace stats`: queue depths over the bin counts asked for, a row per rank if asked, and
+/// the plot.
+fn run_stats(args: StatsArgs) -> Result<(), String> {
+    let StatsArgs { path, bins, mode, hash, latency_us, per_rank, format, plot } = args;
+    check_latency(latency_us)?;
+    if let Some(bad) = bins.iter().find(|&&b| b == 0) {
+        return Err(format!("bad bin count {bad}: bins start at 1"));
+    }
+    if let Some(bad) = bins.iter().find(|&&b| b > MAX_BINS) {
+        return Err(format!("--bins {bad} is above the limit of {} bins", grouped(MAX_BINS as u64)));
+    }
+    let records = stats(&path, mode, hash.bin_hash(), &bins, latency_us, per_rank || plot.is_some())?;
+    if let Some(svg) = plot {
+        let title =
+            format!("{} ({} mode)", path.display(), if mode == Mode::Full { "full" } else { "pending-recv" });
+        stats_plot(&records, &svg, &title)?;
+    }
+    let shown: Vec<_> = if per_rank {
+        records
+    } else {
+        records.into_iter().filter(|r| r[0].1 == serde_json::json!("all")).collect()
+    };
+    print!("{}", render(&shown, format));
+    Ok(())
+}
+
+/// `trace replay`: the software matchers' work per match, or alone the engine's model or
+/// RTL behind the host driver.
+fn run_replay(args: ReplayArgs) -> Result<(), String> {
+    let ReplayArgs { path, matcher, shape, bins, latency_us, per_rank, format } = args;
+    check_latency(latency_us)?;
+    if let Some(hw) = matcher.iter().find(|m| *m == "engine" || *m == "rtl") {
+        if matcher.len() > 1 {
+            return Err(format!("--matcher {hw} replays alone (its records carry cycles, not entries)"));
+        }
+        let engine = if hw == "engine" {
+            ReplayEngine::Model(
+                TwoLevelConfig::from_list_capacity(
+                    shape.cam_depth as usize,
+                    shape.lists as usize,
+                    shape.list_capacity as usize,
+                )?
+                .with_label_bits(shape.label_bits)?
+                .with_fields(shape.fields.limits()?),
+            )
+        } else {
+            let cfg = shape.config()?;
+            ReplayEngine::Rtl(tagmatch_testbench::two_level::cosim::EngineUnderTest {
+                name: cfg.build_name(),
+                verilog: cfg.verilog()?,
+                config: cfg.model_config()?,
+            })
+        };
+        let records = replay_engine(&path, engine, latency_us, per_rank)?;
+        print!("{}", render(&records, format));
+        return Ok(());
+    }
+    let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
+    let records = replay(&path, &parse_matchers(&matcher)?, &options, latency_us, per_rank)?;
+    print!("{}", render(&records, format));
+    Ok(())
+}
+
+/// `--latency-us`: microseconds, zero or more.
+fn check_latency(latency_us: f64) -> Result<(), String> {
+    if latency_us.is_finite() && latency_us >= 0.0 {
+        Ok(())
+    } else {
+        Err(format!("bad latency {latency_us}: microseconds, zero or more"))
     }
 }
 

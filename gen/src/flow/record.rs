@@ -114,9 +114,84 @@ pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing:
     r
 }
 
+/// The history beside the record file: every recorded run, kept or not, one JSON line each.
+pub fn history_path() -> PathBuf {
+    path().with_file_name("history.jsonl")
+}
+
+/// Every line of the history, oldest first (none when there is no history yet).
+pub fn load_history() -> Result<Vec<Value>, String> {
+    let path = history_path();
+    let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| format!("{}:{}: not JSON: {e}", path.display(), i + 1))
+        })
+        .collect()
+}
+
+/// The commit the workspace is at (with `+dirty` when it has uncommitted changes), if git
+/// can tell.
+fn commit() -> Value {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(hash)
+            if git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty()) =>
+        {
+            Value::String(format!("{hash}+dirty"))
+        }
+        Some(hash) => Value::String(hash),
+        None => Value::Null,
+    }
+}
+
+/// Appends one run to the history: `kept` says whether it became the record; `note` says
+/// in one line what happened (why a run gave no Fmax, for one).
+pub fn append_history(mut entry: Value, kept: bool, note: &str) -> Result<(), String> {
+    entry["commit"] = commit();
+    entry["kept"] = json!(kept);
+    entry["note"] = json!(note);
+    if entry["date"].is_null() {
+        entry["date"] = json!(today());
+    }
+    let path = history_path();
+    let line = serde_json::to_string(&entry).expect("JSON values serialize") + "\n";
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(line.as_bytes()))
+        .map_err(|e| format!("cannot append to {}: {e}", path.display()))
+}
+
+/// A run that ended without an Fmax, for the history: the design, its parameters and the
+/// Verilog's hash, and why.
+pub fn failed_run(design: &str, parameters: &Value, verilog_hash: &str) -> Value {
+    json!({
+        "design": design,
+        "parameters": parameters,
+        "fmax_mhz": null,
+        "device": DEVICE,
+        "verilog_hash": verilog_hash,
+    })
+}
+
 /// Replaces the record with the same key (or adds it) and rewrites the file, records in a
-/// stable order (design, then sizes).
+/// stable order (design, then sizes); the run also goes into the history.
 pub fn record(new: Value) -> Result<PathBuf, String> {
+    append_history(new.clone(), true, "recorded")?;
     let path = path();
     let mut records = match std::fs::read_to_string(&path) {
         Ok(text) => parse(&text, &path.display().to_string())?,
@@ -171,7 +246,7 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
 
 /// The engine configuration a two-level record's parameters name, if the generator builds it
 /// (field widths too: a record of 32-bit sources is its own configuration).
-fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineConfig> {
+pub fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineConfig> {
     let field = |k: &str| p[k].as_u64().map(|v| v as u32);
     // A width the record does not name is the default; `FieldWidths::new` judges the rest.
     let width = |k: &str, default: usize| match &p[k] {

@@ -1,7 +1,7 @@
 //! Printing result records as a table (for people), CSV or JSON (for scripts).
 //!
 //! A record is a flat list of (column, value) pairs; every record of one report has the same
-//! columns in the same order. JSON output is one array of flat objects, as DESIGN.md's CLI
+//! columns in the same order. JSON output is one array of flat objects, as `docs/design.md`'s CLI
 //! contract says.
 
 use serde_json::{Map, Value};

@@ -51,17 +51,19 @@
 //!   register); the command moves on to the in-flight register, which the action and the
 //!   lists' search read from then on, so the command register takes the next command at
 //!   `I + 1`.
-//! - `W`, the cycle the queue answers (`I + 1` from the CAM): the engine decides the
-//!   response and the action, both into registers; the response is valid at `W + 1`, and
-//!   in that cycle the action reaches the queues (remove the answer, insert into the other
-//!   queue). So a CAM hit answers 3 cycles after acceptance.
+//! - `W`, the cycle the queue answers (`I + 2` from the CAM: the compare registers the bank
+//!   hits, the next edge registers the oldest hit and reads its fields from RAM, see
+//!   `cam.rs`): the engine decides the response and the action, both into registers; the
+//!   response is valid at `W + 1`, and in that cycle the action reaches the queues (remove
+//!   the answer, insert into the other queue). So a CAM hit answers 4 cycles after
+//!   acceptance.
 //! - The next command issues in that same cycle `W + 1` when both queues say the action is
 //!   done at its edge (`quick`: a CAM insert, a CAM removal that needs no data mover,
 //!   none): its search sees the CAM after the removal and the insert (see `cam.rs`), so a
 //!   post that missed is found by the next arrival and a removed entry is not. After a
 //!   list removal it issues a cycle later (the lists' counters settle), after a list
-//!   insert or a data move when the queue is idle again. Back-to-back CAM hits therefore take 2 cycles each,
-//!   against 4 when every command waited for the last response: the decision cycle and
+//!   insert or a data move when the queue is idle again. Back-to-back CAM hits therefore take
+//!   3 cycles each, against 5 when every command waited for the last response: the decision cycle and
 //!   the action cycle overlap the next command's acceptance and search.
 //! - A wait, a test, a flush or an unknown op code needs no search: it is decided at `I`,
 //!   answered at `I + 1`.

@@ -1,4 +1,4 @@
-//! The preposted-latency and unload benchmarks (DESIGN.md, cycle conventions) as drivers
+//! The preposted-latency and unload benchmarks (`docs/design.md`, cycle conventions) as drivers
 //! of any engine that reports cycles, so the RTL and the cycle-accurate model run exactly
 //! the same operations.
 //!

@@ -4,7 +4,7 @@
 //! Verilator implements the same [`CycleEngine`] trait (in `tagmatch-testbench`), so the
 //! model and the hardware run exactly the same operations and can be compared op by op.
 //!
-//! Cycle convention (DESIGN.md): cycles are counted from the engine's first cycle; an
+//! Cycle convention (`docs/design.md`): cycles are counted from the engine's first cycle; an
 //! operation is *accepted* in the cycle its command is valid and ready, and *responded* in
 //! the first cycle its response is valid. The driver presents the next command as soon as
 //! the previous response is acknowledged, and acknowledges every response in the cycle it
@@ -29,7 +29,7 @@ pub struct Applied {
 }
 
 impl Applied {
-    /// The operation's latency as DESIGN.md defines it.
+    /// The operation's latency as `docs/design.md` defines it.
     pub fn latency(&self) -> u64 {
         self.responded - self.accepted
     }

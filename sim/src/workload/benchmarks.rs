@@ -1,4 +1,4 @@
-//! The two queue benchmarks of DESIGN.md, run on software matchers.
+//! The two queue benchmarks of `docs/design.md`, run on software matchers.
 //!
 //! - preposted latency (Underwood and Brightwell): post `depth - 1` receives the probe
 //!   message does not match, one that it does, then deliver the message;

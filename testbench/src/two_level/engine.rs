@@ -1,7 +1,7 @@
 //! Driving the receive engine's RTL with matching operations: one [`Op`] in through the
 //! command stream, one [`Outcome`] out of the response stream, with the cycles it took
 //! (from the cycle the command is accepted to the cycle its response is valid, as
-//! DESIGN.md's cycle conventions say). The handshake is the one the cycle-accurate model
+//! `docs/design.md`'s cycle conventions say). The handshake is the one the cycle-accurate model
 //! (`tagmatch_sim::cycle`) assumes.
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};

@@ -1,0 +1,53 @@
+//! `tagmatch cosim`'s arguments: the design, its size, the operations and the host driver.
+
+use super::design::{ArrayShape, Design, FieldArgs, OnesidedShape};
+use crate::commands;
+use crate::output::table::Format;
+
+/// `tagmatch cosim`: the design and its size, the operations, and the host driver.
+#[derive(clap::Args)]
+pub struct CosimArgs {
+    /// Which hardware: the two-level receive engine or the optimistic thread array.
+    #[arg(long, value_enum, default_value = "two-level")]
+    pub engine: Design,
+    #[command(flatten)]
+    pub array: ArrayShape,
+    #[command(flatten)]
+    pub onesided: OnesidedShape,
+    #[arg(long, default_value_t = 4)]
+    pub lists: u32,
+    /// Operations: a count of random ones, or a file of your own (JSON lines of `Op`,
+    /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
+    #[arg(long, default_value = "20000")]
+    pub ops: commands::cosim::OpsSource,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A flush after about one operation in N (from `--seed`), so the engine or the
+    /// thread array is emptied mid-stream.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub flush_every: Option<u64>,
+    /// CAM entries (the small default makes streams spill past the CAM and overflow).
+    #[arg(long, default_value_t = 8)]
+    pub cam_depth: u32,
+    /// List entries, over all lists.
+    #[arg(long, default_value_t = 256)]
+    pub list_capacity: u32,
+    /// Bits of the lists' posting labels, 4 to 32 (see `gen --label-bits`).
+    #[arg(long, default_value_t = 32)]
+    pub label_bits: u32,
+    #[command(flatten)]
+    pub fields: FieldArgs,
+    /// Run the host driver over the engine, for unbounded MPI matching: `fallback` (the
+    /// host keeps what overflows) or `split` (the engine owns the receives, the host the
+    /// unexpected messages), against the unbounded golden model.
+    #[arg(long, value_enum)]
+    pub host: Option<commands::cosim::HostChoice>,
+    /// Split mode: ticks a message takes between host and NIC.
+    #[arg(long, default_value_t = 4)]
+    pub delay: u64,
+    /// Split mode: switch the phase counter off, to see the race it closes.
+    #[arg(long)]
+    pub no_sync: bool,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+}

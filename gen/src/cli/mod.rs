@@ -1,0 +1,55 @@
+//! The command line: [`Cli`] and its subcommands ([`Command`]); each subcommand's
+//! arguments and the option groups they share live in the files below.
+
+pub mod bench;
+pub mod cosim;
+pub mod design;
+pub mod gen;
+pub mod timing;
+pub mod trace;
+pub mod values;
+
+use crate::output::table::Format;
+use bench::BenchArgs;
+use clap::{Parser, Subcommand};
+use cosim::CosimArgs;
+use gen::GenArgs;
+use trace::TraceAction;
+
+#[derive(Parser)]
+#[command(name = "tagmatch", version, about = "MPI message-matching hardware: generate, simulate, benchmark")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Write the engine's Verilog, constraints and manifest.json.
+    Gen(GenArgs),
+    /// The boards `gen --board` knows, with their key facts.
+    Boards {
+        #[arg(long, value_enum, default_value = "table")]
+        format: Format,
+    },
+    /// Benchmarks: preposted latency, unload, sustained throughput, the thread array's message
+    /// rate, one-sided overlap.
+    Bench(BenchArgs),
+    /// A random operation stream through the RTL (Verilator), the golden model and the cycle model.
+    Cosim(CosimArgs),
+    /// DUMPI trace statistics and replay.
+    Trace {
+        #[command(subcommand)]
+        action: TraceAction,
+    },
+    /// Regenerate the documentation the code and the records write: docs/cli.md,
+    /// docs/results.md and the README's results table.
+    Docs {
+        /// Write nothing; fail, naming the files, when one is out of date.
+        #[arg(long)]
+        check: bool,
+        /// Print the command line's subcommands and options as JSON (for tests that walk them).
+        #[arg(long, hide = true)]
+        options: bool,
+    },
+}

@@ -1,0 +1,51 @@
+//! Values several commands take: the limits on sizes ([`MAX_BINS`], [`MAX_DEPTH`],
+//! [`MAX_K`]) and the parsers of `--bins` and `--matchers`.
+
+use tagmatch_sim::software::hash_bins::Bins;
+use tagmatch_sim::MatcherKind;
+
+/// Limits on sizes given on the command line, the same for every command that takes them,
+/// so a typo cannot ask for gigabytes: each one is refused with a one-line error naming it.
+///
+/// Hash bins (`trace stats --bins`, `trace replay --bins`, `bench --bins`): the deepest
+/// queues in the shared traces are a few thousand entries, so more bins than 65,536 only
+/// cost memory (one list head per bin, per communicator).
+pub const MAX_BINS: usize = 65_536;
+/// Queue depth of a benchmark (`bench preposted|unload --depths`): every entry is held at
+/// once (a receive or message in each matcher, or in the engine's lists), about a hundred
+/// bytes each; 2^20 entries is far past any engine's capacity and keeps a run in memory.
+pub const MAX_DEPTH: u32 = 1 << 20;
+/// Messages per sequence of `bench rate --k`: a sequence's receives and messages are
+/// built up front; 65,536 is far past the thread array's 128 receive descriptors.
+pub const MAX_K: u32 = 65_536;
+
+/// Thousands separators, for limits in messages.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `--bins`: a count from 1 to [`MAX_BINS`], or "auto".
+pub fn parse_bins(s: &str) -> Result<Bins, String> {
+    let bins = s.parse::<Bins>()?;
+    match bins {
+        Bins::Fixed(n) if n > MAX_BINS => {
+            Err(format!("--bins {n} is above the limit of {} bins", grouped(MAX_BINS as u64)))
+        }
+        _ => Ok(bins),
+    }
+}
+
+pub fn parse_matchers(names: &[String]) -> Result<Vec<MatcherKind>, String> {
+    if names.iter().any(|n| n == "all") {
+        return Ok(MatcherKind::ALL.to_vec());
+    }
+    names.iter().map(|n| n.parse()).collect()
+}
