@@ -33,18 +33,18 @@ grep -q '^PASS' out/small/tb.log
 for bench in preposted unload; do
     echo
     echo "== $bench on the cycle model, beside the baselines' cost models: cycles =="
-    $tm bench "$bench" --engine model --plot "out/$bench-model.svg"
+    $tm bench "$bench" --backend model --plot "out/$bench-model.svg"
     echo
     echo "== $bench on the RTL in Verilator: cycles (first run builds three engines, minutes) =="
-    $tm bench "$bench" --engine rtl --plot "out/$bench-rtl.svg"
+    $tm bench "$bench" --backend rtl --plot "out/$bench-rtl.svg"
     echo
     echo "== $bench on the software matchers: entries inspected and ns =="
     $tm bench "$bench"
 done
 echo
 echo "== sustained throughput, commands streamed back to back: cycles and ns per operation =="
-$tm bench throughput --engine model
-$tm bench throughput --engine rtl --lists 4
+$tm bench throughput --backend model
+$tm bench throughput --backend rtl --lists 4
 echo
 echo "== the optimistic thread array (16 lanes, 128 receive descriptors) =="
 $tm gen --engine optimistic --threads 16 --out out/thread-array
@@ -60,15 +60,15 @@ $tm cosim --host fallback --cam-depth 4 --lists 4 --list-capacity 16 --ops 20000
 $tm cosim --host split --delay 4 --cam-depth 4 --lists 4 --list-capacity 16 --ops 20000 --seed 1
 echo
 echo "== past the default engine's 33,020 entries: preposted and unload through the host driver (cycle model) =="
-$tm bench preposted --engine model --host fallback --depths 1000,33020,40000
-$tm bench unload --engine model --host fallback --depths 1000,33020,40000
+$tm bench preposted --backend model --host fallback --depths 1000,33020,40000
+$tm bench unload --backend model --host fallback --depths 1000,33020,40000
 echo
 echo "== the completion unit: preposted with a wait, to the match and to the wait's answer =="
-$tm bench preposted --engine model --wait --lists 4 --depths 1,257,1000
+$tm bench preposted --backend model --wait --lists 4 --depths 1,257,1000
 echo
 echo "== one-sided offload: the unit against its model, then overlap against a host-progressed baseline =="
 $tm gen --engine onesided --out out/onesided
 $tm cosim --engine onesided --ops 20000 --seed 1
-$tm bench onesided --engine model --plot out/onesided-overlap.svg
+$tm bench onesided --backend model --plot out/onesided-overlap.svg
 echo
 echo "plots: out/{preposted,unload}-{model,rtl}.svg, out/rate.svg, out/onesided-overlap.svg (add --format csv|json for scripts)"

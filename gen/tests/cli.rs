@@ -178,26 +178,26 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("unknown matcher 'nope'"), "{e}");
     one_line_error(&tagmatch(&["trace", "stats", traces().join("amg-n27").to_str().unwrap(), "--bins", "0"]));
     one_line_error(&tagmatch(&["bench", "preposted", "--depths", "0"]));
-    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "rtl", "--lists", "3"]));
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--backend", "rtl", "--lists", "3"]));
     assert!(e.contains("power of two"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "preposted", "--plot", "/tmp/never.svg"]));
     assert!(e.contains("hardware engines"), "{e}");
     let e =
-        one_line_error(&tagmatch(&["bench", "preposted", "--engine", "model", "--baselines", "alpu,nope"]));
+        one_line_error(&tagmatch(&["bench", "preposted", "--backend", "model", "--baselines", "alpu,nope"]));
     assert!(e.contains("unknown baseline"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "preposted", "--engine", "rtl", "--baselines", "alpu"]));
-    assert!(e.contains("--engine model"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "unload", "--engine", "model", "--lists", "3"]));
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--backend", "rtl", "--baselines", "alpu"]));
+    assert!(e.contains("--backend model"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--backend", "model", "--lists", "3"]));
     assert!(e.contains("does not split into 3 lists"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "unload", "--engine", "model", "--depths", "40000"]));
+    let e = one_line_error(&tagmatch(&["bench", "unload", "--backend", "model", "--depths", "40000"]));
     assert!(e.contains("exceeds the 33023 entries"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "rate", "--threads", "65"]));
     assert!(e.contains("from 1 to 64"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "rate", "--scenario", "wc"]));
     assert!(e.contains("unknown scenario"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl", "--threads", "65"]));
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--backend", "rtl", "--threads", "65"]));
     assert!(e.contains("--threads 65: from 1 to 64"), "{e}");
-    let e = one_line_error(&tagmatch(&["bench", "rate", "--engine", "rtl", "--threads", "1", "--k", "200"]));
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--backend", "rtl", "--threads", "1", "--k", "200"]));
     assert!(e.contains("holds 128 receives"), "{e}");
     let e = one_line_error(&tagmatch(&[
         "gen",
@@ -256,7 +256,7 @@ fn size_arguments_have_one_limit_each_named_in_the_error() {
             "--depths 100000000 is above the limit of 1,048,576 entries",
         ),
         (
-            vec!["bench", "unload", "--engine", "model", "--depths", "2000000"],
+            vec!["bench", "unload", "--backend", "model", "--depths", "2000000"],
             "--depths 2000000 is above the limit of 1,048,576 entries",
         ),
         (vec!["bench", "rate", "--k", "100000000"], "--k 100000000 is above the limit of 65,536 messages"),
@@ -490,6 +490,12 @@ fn cosim_host_modes_and_an_operations_file() {
     std::fs::write(&file, "{\"Cancel\":{\"recv\":1}}\nnot json\n").unwrap();
     let e = one_line_error(&tagmatch(&["cosim", "--ops", path]));
     assert!(e.contains("line 2: not an operation"), "{e}");
+    // Split mode has no flush: said as such, not as a difference between the models.
+    std::fs::write(&file, "{\"Cancel\":{\"recv\":1}}\n\"Flush\"\n").unwrap();
+    let mut args = vec!["cosim", "--host", "split", "--ops", path];
+    args.extend_from_slice(&tiny);
+    let e = one_line_error(&tagmatch(&args));
+    assert!(e.contains("--host split does not take a flush (operation 1)"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -497,6 +503,7 @@ fn cosim_host_modes_and_an_operations_file() {
 /// that do not fit wait in software and are matched there.
 #[test]
 fn bench_through_the_host_driver_runs_past_the_engine() {
+    // `--engine` still names the backend (the option's old name, an alias for one release).
     let args = ["bench", "unload", "--engine", "model", "--host", "fallback", "--cam-depth", "8"];
     let mut args = args.to_vec();
     args.extend(["--lists", "4", "--list-capacity", "256", "--depths", "100,260,400", "--format", "json"]);
@@ -507,7 +514,7 @@ fn bench_through_the_host_driver_runs_past_the_engine() {
     assert_eq!(recs[2]["fallbacks"], 140, "{}", recs[2]);
     assert!(recs[2]["cycles"].as_u64() > recs[1]["cycles"].as_u64());
     let e = one_line_error(&tagmatch(&["bench", "unload", "--host", "fallback"]));
-    assert!(e.contains("--engine model or rtl"), "{e}");
+    assert!(e.contains("--backend model or rtl"), "{e}");
 }
 
 #[test]
@@ -517,7 +524,7 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     let svg = dir.join("preposted.svg");
     // The small engine, one list, at depths inside and past its 8-entry CAM.
     let small = |engine: &'static str| {
-        let mut args = vec!["bench", "preposted", "--engine", engine, "--cam-depth", "8", "--list-capacity"];
+        let mut args = vec!["bench", "preposted", "--backend", engine, "--cam-depth", "8", "--list-capacity"];
         args.extend(["256", "--lists", "1", "--depths", "1,8,100,200", "--format", "json"]);
         args
     };
@@ -545,7 +552,7 @@ fn rtl_bench_records_cycles_per_depth_and_plots_them() {
     let e = one_line_error(&tagmatch(&[
         "bench",
         "unload",
-        "--engine",
+        "--backend",
         "rtl",
         "--cam-depth",
         "8",
@@ -567,7 +574,7 @@ fn model_bench_sweeps_deep_queues_beside_the_baselines() {
     let out = tagmatch(&[
         "bench",
         "unload",
-        "--engine",
+        "--backend",
         "model",
         "--depths",
         "10,1000,30000",
@@ -815,7 +822,7 @@ fn bench_records_carry_ns_at_the_recorded_fmax() {
     std::fs::create_dir_all(&dir).unwrap();
     let record = record_file(&dir, "4", 50.0, false);
     let env = [("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())];
-    let small = ["bench", "preposted", "--engine", "model", "--cam-depth", "8", "--list-capacity", "256"];
+    let small = ["bench", "preposted", "--backend", "model", "--cam-depth", "8", "--list-capacity", "256"];
     let args =
         [&small[..], &["--lists", "1,4", "--depths", "1,100", "--baselines", "none", "--format", "json"]]
             .concat();
@@ -853,7 +860,7 @@ fn bench_records_carry_ns_at_the_recorded_fmax() {
         &[
             "bench",
             "preposted",
-            "--engine",
+            "--backend",
             "model",
             "--lists",
             "4,16",
@@ -910,7 +917,7 @@ fn the_onesided_unit_generates_cosimulates_and_benchmarks() {
         let args = [
             "bench",
             "onesided",
-            "--engine",
+            "--backend",
             engine,
             "--requests",
             "16",
@@ -946,7 +953,7 @@ fn the_onesided_unit_generates_cosimulates_and_benchmarks() {
 #[test]
 fn bench_wait_measures_to_the_completion_units_answer() {
     let run = |engine: &str| {
-        let mut args = vec!["bench", "unload", "--engine", engine, "--wait", "--cam-depth", "8"];
+        let mut args = vec!["bench", "unload", "--backend", engine, "--wait", "--cam-depth", "8"];
         args.extend(["--lists", "4", "--list-capacity", "256", "--depths", "1,100", "--format", "json"]);
         json(&tagmatch(&args))
     };
@@ -959,7 +966,7 @@ fn bench_wait_measures_to_the_completion_units_answer() {
         );
     }
     let e = one_line_error(&tagmatch(&["bench", "unload", "--wait"]));
-    assert!(e.contains("--engine model or rtl"), "{e}");
+    assert!(e.contains("--backend model or rtl"), "{e}");
 }
 
 /// Compiles a testbench folder's `tagmatch_engine_tb.v` with the engine in `engine_dir` in
@@ -1023,7 +1030,7 @@ fn throughput_bench_streams_commands_on_model_and_rtl() {
     let env = [("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())];
     let small = ["--cam-depth", "8", "--lists", "4", "--list-capacity", "256", "--format", "json"];
     let run = |engine: &str| {
-        json(&tagmatch_env(&[&["bench", "throughput", "--engine", engine], &small[..]].concat(), &env))
+        json(&tagmatch_env(&[&["bench", "throughput", "--backend", engine], &small[..]].concat(), &env))
     };
     let (model, rtl) = (run("model"), run("rtl"));
     assert_eq!(model.len(), 3);
@@ -1039,10 +1046,10 @@ fn throughput_bench_streams_commands_on_model_and_rtl() {
     assert_eq!(of("mover-hits")["cycles"], 10.29, "a bank's worth of moves each time a bank empties");
     assert_eq!(of("cam-hits")["ns"], 30.0);
     assert_eq!(of("cam-hits")["ops_per_us"], 33.33);
-    let e = one_line_error(&tagmatch(&["bench", "throughput", "--engine", "model", "--traffic", "bursty"]));
+    let e = one_line_error(&tagmatch(&["bench", "throughput", "--backend", "model", "--traffic", "bursty"]));
     assert!(e.contains("unknown traffic 'bursty'") && e.contains("mover-hits"), "{e}");
     let e = one_line_error(&tagmatch(&["bench", "throughput", "--depths", "10"]));
-    assert!(e.contains("--engine model or rtl"), "{e}");
+    assert!(e.contains("--backend model or rtl"), "{e}");
     let cam = dir.join("cam");
     let e = one_line_error(&tagmatch(&[
         "gen",

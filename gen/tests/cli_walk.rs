@@ -85,26 +85,26 @@ fn run(args: &[String], dir: &Path) -> Ending {
 }
 
 /// A command line that gets each subcommand past its required inputs, cheaply.
-fn base(path: &[String], fixtures: &Path) -> Vec<String> {
+fn base(path: &[String], trace: &Path) -> Vec<String> {
     let words: Vec<&str> = path.iter().map(String::as_str).collect();
     let mut args: Vec<String> = path.to_vec();
-    let extra: &[&str] = match words.as_slice() {
-        ["bench", "onesided"] => &["--engine", "model"],
-        ["trace", _] => &[],
-        _ => &[],
-    };
-    args.extend(extra.iter().map(|s| s.to_string()));
+    if words == ["bench", "onesided"] {
+        args.extend(["--engine".to_string(), "model".to_string()]);
+    }
     if words.first() == Some(&"trace") {
-        args.push(fixtures.display().to_string());
+        args.push(trace.display().to_string());
     }
     args
 }
 
-/// The smallest DUMPI text trace the reader takes, for the trace commands' positional.
-fn fixtures(dir: &Path) -> PathBuf {
-    let trace = dir.join("trace");
-    std::fs::create_dir_all(&trace).unwrap();
-    trace
+/// A small real trace for the trace commands' positional, so their options are judged past
+/// reading it: SST's test trace, from `$TAGMATCH_TRACES` or the shared traces beside the
+/// checkout.
+fn small_trace() -> PathBuf {
+    std::env::var_os("TAGMATCH_TRACES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"))
+        .join("sst-testtrace")
 }
 
 fn options() -> Vec<(Vec<String>, Vec<String>)> {
@@ -162,7 +162,8 @@ fn walk(lines: Vec<Vec<String>>, dir: &Path) -> (Vec<String>, usize) {
 #[test]
 fn every_numeric_option_takes_hostile_values_without_aborting() {
     let dir = std::env::temp_dir().join(format!("tagmatch-cli-walk-{}", std::process::id()));
-    let trace = fixtures(&dir);
+    let trace = small_trace();
+    assert!(trace.is_dir(), "no trace at {}", trace.display());
     let mut lines = Vec::new();
     for (path, numeric) in options() {
         for option in &numeric {
@@ -175,11 +176,20 @@ fn every_numeric_option_takes_hostile_values_without_aborting() {
     }
     // Combinations whose product would be the allocation.
     let combos: &[&[&str]] = &[
-        &["bench", "preposted", "--engine", "model", "--depths", "1000000,1000000", "--lists", "1,4,64,1024"],
+        &[
+            "bench",
+            "preposted",
+            "--backend",
+            "model",
+            "--depths",
+            "1000000,1000000",
+            "--lists",
+            "1,4,64,1024",
+        ],
         &["bench", "rate", "--threads", "1,2,4,8,16", "--k", "65536"],
         &["cosim", "--ops", "1000000000000", "--host", "split", "--delay", "1000000000000"],
         &["cosim", "--ops", "1000000000000", "--cam-depth", "4", "--lists", "1", "--list-capacity", "16"],
-        &["bench", "onesided", "--engine", "model", "--requests", "1000000000"],
+        &["bench", "onesided", "--backend", "model", "--requests", "1000000000"],
     ];
     lines.extend(combos.iter().map(|c| c.iter().map(|s| s.to_string()).collect()));
     let total = lines.len();

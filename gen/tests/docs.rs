@@ -5,7 +5,10 @@ use std::process::Command;
 
 #[test]
 fn generated_docs_are_current() {
-    let out = Command::new(env!("CARGO_BIN_EXE_tagmatch")).args(["docs", "--check"]).output().expect("tagmatch runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_tagmatch"))
+        .args(["docs", "--check"])
+        .output()
+        .expect("tagmatch runs");
     assert!(
         out.status.success(),
         "generated documentation is stale:\n{}",

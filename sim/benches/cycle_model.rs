@@ -1,5 +1,5 @@
 //! Simulated cycles per second of the engine's cycle-accurate model, to set beside
-//! Verilator's figure for the same configuration (`tagmatch bench --engine rtl` reports
+//! Verilator's figure for the same configuration (`tagmatch bench --backend rtl` reports
 //! `sim_kcycles_per_s`; the goal is 1,000 times that).
 //!
 //! - `rtl-sweep/<bench>/<lists>`: the RTL benchmark's default sweep (depths 1 to 2,000),

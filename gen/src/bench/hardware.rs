@@ -1,4 +1,4 @@
-//! `tagmatch bench preposted|unload --engine rtl`: the benchmarks on the generated engine,
+//! `tagmatch bench preposted|unload --backend rtl`: the benchmarks on the generated engine,
 //! one engine configuration per `--lists` value, every depth on the same engine (each run
 //! leaves it empty). Records follow `docs/design.md`:
 //! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.

@@ -1,4 +1,4 @@
-//! `tagmatch bench preposted|unload --engine model`: the benchmarks on the cycle-accurate
+//! `tagmatch bench preposted|unload --backend model`: the benchmarks on the cycle-accurate
 //! model of the engine (exact RTL cycles, any number of lists, depths far beyond what
 //! Verilator can run) and, beside it, the cost models of the designs the FPL 2018 paper
 //! compares with (`tagmatch_sim::cycle::baselines`), labelled as such.

@@ -29,8 +29,13 @@ pub struct Sweep {
 /// Runs the sweep on the model, or on the RTL when `rtl`.
 pub fn run(cfg: UnitConfig, sweep: &Sweep, rtl: bool) -> Result<Vec<Record>, String> {
     sweep.net.check()?;
-    if sweep.requests.contains(&0) || sweep.bytes.is_empty() || sweep.compute.is_empty() {
-        return Err("--requests start at 1; --bytes and --compute need at least one value".into());
+    let max = crate::cli::values::MAX_REQUESTS;
+    if sweep.requests.iter().any(|&r| r == 0 || r > max) || sweep.bytes.is_empty() || sweep.compute.is_empty()
+    {
+        return Err(format!(
+            "--requests take 1 to {}; --bytes and --compute need at least one value",
+            crate::cli::values::grouped(u64::from(max))
+        ));
     }
     if rtl {
         let name = crate::emit::onesided::build_name(&cfg);

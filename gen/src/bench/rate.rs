@@ -5,7 +5,7 @@
 //! one-thread rate (1.0 = linear).
 
 //!
-//! With `--engine rtl` the thread array's RTL runs in Verilator (the generator's default
+//! With `--backend rtl` the thread array's RTL runs in Verilator (the generator's default
 //! tables, one build per thread count and fast-path setting) with the cycle-level model
 //! beside it: every answer and every cycle must agree, so the rates are the hardware's.
 

@@ -1,4 +1,4 @@
-//! `tagmatch bench ... --engine software`: the preposted-latency and unload benchmarks on
+//! `tagmatch bench ... --backend software`: the preposted-latency and unload benchmarks on
 //! the software matchers, in entries inspected and wall-clock time.
 
 use crate::output::table::Record;

@@ -1,4 +1,4 @@
-//! `tagmatch bench throughput --engine model|rtl`: how fast the two-level engine takes
+//! `tagmatch bench throughput --backend model|rtl`: how fast the two-level engine takes
 //! operations when the host streams them (`tagmatch_sim::cycle::bench::throughput`: each
 //! command presented the cycle after the previous one was accepted, every response taken
 //! at once), per kind of traffic: CAM hits, unexpected messages into the CAM, and CAM hits

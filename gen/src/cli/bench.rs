@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use tagmatch_sim::cycle::baselines::SOFTWARE_CYCLES_PER_ELEMENT;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Engine {
+/// What runs a benchmark (`bench --backend`).
+pub enum Backend {
     /// The software matchers (linked list, rank-based, hash bins, ...), in entries inspected and ns.
     Software,
     /// The cycle-accurate Rust model of the generated engine.
@@ -37,8 +38,10 @@ pub enum BenchName {
 pub struct BenchArgs {
     #[arg(value_enum)]
     pub bench: BenchName,
-    #[arg(long, value_enum, default_value = "software")]
-    pub engine: Engine,
+    /// What runs the benchmark. `--engine` is the old name of this option, kept as an alias
+    /// for one release.
+    #[arg(long = "backend", alias = "engine", value_enum, default_value = "software")]
+    pub engine: Backend,
     /// Parallel lists of the hardware engine (model and rtl engines) [default: 1,4,64].
     #[arg(long, value_delimiter = ',')]
     pub lists: Vec<u32>,

@@ -16,7 +16,7 @@ pub struct CosimArgs {
     pub onesided: OnesidedShape,
     #[arg(long, default_value_t = 4)]
     pub lists: u32,
-    /// Operations: a count of random ones, or a file of your own (JSON lines of `Op`,
+    /// Operations: a count of random ones (0 to 10,000,000), or a file of your own (JSON lines of `Op`,
     /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
     #[arg(long, default_value = "20000")]
     pub ops: commands::cosim::OpsSource,

@@ -1,5 +1,5 @@
 //! Values several commands take: the limits on sizes ([`MAX_BINS`], [`MAX_DEPTH`],
-//! [`MAX_K`]) and the parsers of `--bins` and `--matchers`.
+//! [`MAX_K`], [`MAX_OPS`], [`MAX_REQUESTS`]) and the parsers of `--bins` and `--matchers`.
 
 use tagmatch_sim::software::hash_bins::Bins;
 use tagmatch_sim::MatcherKind;
@@ -18,6 +18,14 @@ pub const MAX_DEPTH: u32 = 1 << 20;
 /// Messages per sequence of `bench rate --k`: a sequence's receives and messages are
 /// built up front; 65,536 is far past the thread array's 128 receive descriptors.
 pub const MAX_K: u32 = 65_536;
+/// Random operations of one co-simulation (`cosim --ops N`): the stream and every model's
+/// answers are held for the comparison (about a hundred bytes an operation), and ten
+/// million operations take the RTL an hour or more; longer checks run several seeds.
+pub const MAX_OPS: usize = 10_000_000;
+/// Requests of one one-sided run (`bench onesided --requests`): every request's steps are
+/// built up front (tens of bytes each); a million is far past any window's 65,535
+/// outstanding requests.
+pub const MAX_REQUESTS: u32 = 1 << 20;
 
 /// Thousands separators, for limits in messages.
 pub fn grouped(n: u64) -> String {

@@ -5,7 +5,7 @@
 
 use crate::bench;
 use crate::bench::software::Bench;
-use crate::cli::bench::{BenchArgs, BenchName, Engine};
+use crate::cli::bench::{Backend, BenchArgs, BenchName};
 use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
 use crate::commands::cosim::HostChoice;
 use crate::output::table::{self, render, Format, Record};
@@ -51,8 +51,8 @@ fn run_onesided(args: BenchArgs) -> Result<(), String> {
         plot,
         ..
     } = args;
-    if engine == Engine::Software {
-        return Err("bench onesided runs the unit's model (--engine model) or RTL (--engine rtl)".into());
+    if engine == Backend::Software {
+        return Err("bench onesided runs the unit's model (--backend model) or RTL (--backend rtl)".into());
     }
     let cfg = onesided.config()?;
     let net = tagmatch_sim::onesided::network::NetworkConfig {
@@ -61,7 +61,7 @@ fn run_onesided(args: BenchArgs) -> Result<(), String> {
         queue: net_queue,
     };
     let sweep = bench::onesided::Sweep { requests, bytes, compute, get, net };
-    let records = bench::onesided::run(cfg, &sweep, engine == Engine::Rtl)?;
+    let records = bench::onesided::run(cfg, &sweep, engine == Backend::Rtl)?;
     if let Some(svg) = plot {
         bench::onesided::plot(&records, &svg)?;
     }
@@ -84,8 +84,8 @@ fn run_throughput(args: BenchArgs) -> Result<(), String> {
         plot,
         ..
     } = args;
-    if engine == Engine::Software || !depths.is_empty() || !baselines.is_empty() || wait {
-        return Err("throughput runs the hardware engine (--engine model or rtl) with \
+    if engine == Backend::Software || !depths.is_empty() || !baselines.is_empty() || wait {
+        return Err("throughput runs the hardware engine (--backend model or rtl) with \
                     --lists, --cam-depth, --list-capacity and --traffic"
             .into());
     }
@@ -95,7 +95,7 @@ fn run_throughput(args: BenchArgs) -> Result<(), String> {
         .iter()
         .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut records = bench::throughput::run(&configs, &traffic, engine == Engine::Rtl)?;
+    let mut records = bench::throughput::run(&configs, &traffic, engine == Backend::Rtl)?;
     for w in flow::record::annotate(&mut records, list_capacity)? {
         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
     }
@@ -132,7 +132,7 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
             .into());
     }
     // The model unless the RTL is asked for (rate has no software matchers).
-    let rtl = engine == Engine::Rtl;
+    let rtl = engine == Backend::Rtl;
     let two_level = TwoLevelConfig::from_list_capacity(
         cam_depth as usize,
         lists.first().copied().unwrap_or(4) as usize,
@@ -158,9 +158,9 @@ fn run_queue(bench: Bench, args: BenchArgs) -> Result<(), String> {
     if let Some(bad) = args.depths.iter().find(|&&d| d > MAX_DEPTH) {
         return Err(format!("--depths {bad} is above the limit of {} entries", grouped(MAX_DEPTH as u64)));
     }
-    if wait && (engine == Engine::Software || host.is_some()) {
+    if wait && (engine == Backend::Software || host.is_some()) {
         return Err(
-            "--wait parks a wait in the engine's completion unit: --engine model or rtl, without --host"
+            "--wait parks a wait in the engine's completion unit: --backend model or rtl, without --host"
                 .into(),
         );
     }
@@ -178,12 +178,12 @@ fn run_host(bench: Bench, choice: HostChoice, args: BenchArgs) -> Result<(), Str
                     `cosim --host split`"
             .into());
     }
-    if engine == Engine::Software || !baselines.is_empty() {
-        return Err("--host drives the hardware engine (--engine model or rtl), without baselines".into());
+    if engine == Backend::Software || !baselines.is_empty() {
+        return Err("--host drives the hardware engine (--backend model or rtl), without baselines".into());
     }
     let lists = if lists.is_empty() { vec![4] } else { lists };
     let records = match engine {
-        Engine::Rtl => {
+        Backend::Rtl => {
             let configs = lists
                 .iter()
                 .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
@@ -223,11 +223,11 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
         plot,
         ..
     } = args;
-    if engine != Engine::Model && !baselines.is_empty() {
-        return Err("--baselines go beside the cycle model (--engine model)".into());
+    if engine != Backend::Model && !baselines.is_empty() {
+        return Err("--baselines go beside the cycle model (--backend model)".into());
     }
     let records = match engine {
-        Engine::Model => {
+        Backend::Model => {
             let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
             let depths = if depths.is_empty() {
                 vec![1, 10, 100, 256, 257, 500, 1000, 2000, 5000, 10000, 30000]
@@ -247,7 +247,7 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
             );
             sweep.records
         }
-        Engine::Rtl => {
+        Backend::Rtl => {
             let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
             let configs = lists
                 .iter()
@@ -256,19 +256,19 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
             let depths = if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
             bench::hardware::run_rtl(bench, &configs, &depths, wait)?
         }
-        Engine::Software => {
+        Backend::Software => {
             if !lists.is_empty() {
-                return Err("--lists applies to the hardware engines (--engine model or rtl)".into());
+                return Err("--lists applies to the hardware engines (--backend model or rtl)".into());
             }
             if plot.is_some() {
-                return Err("--plot draws the hardware engines' cycles (--engine model or rtl)".into());
+                return Err("--plot draws the hardware engines' cycles (--backend model or rtl)".into());
             }
             let depths = if depths.is_empty() { vec![1, 10, 100, 1000, 10000] } else { depths };
             let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
             bench::software::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
         }
     };
-    if engine == Engine::Software {
+    if engine == Backend::Software {
         print!("{}", render(&records, format));
         return Ok(());
     }

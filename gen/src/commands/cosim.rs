@@ -143,7 +143,14 @@ impl FromStr for OpsSource {
 
     fn from_str(s: &str) -> Result<Self, String> {
         if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-            return s.parse().map(OpsSource::Random).map_err(|e| format!("--ops {s}: {e}"));
+            let max = crate::cli::values::MAX_OPS;
+            return match s.parse::<usize>() {
+                Ok(n) if n <= max => Ok(OpsSource::Random(n)),
+                _ => Err(format!(
+                    "--ops {s}: at most {} random operations",
+                    crate::cli::values::grouped(max as u64)
+                )),
+            };
         }
         Ok(OpsSource::File(PathBuf::from(s)))
     }
@@ -245,6 +252,11 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
     let stream =
         source.load(|n| random_stream_from(seed, n, phase, Envelopes { comms: 2, sources: 4, tags: 3 }))?;
     fits(cfg, &stream, source)?;
+    if let (HostMode::Split { .. }, Some(i)) = (mode, stream.iter().position(|o| matches!(o, Op::Flush))) {
+        // Not a difference between models: split mode has no flush (the messages in flight
+        // between NIC and host would have to drain first).
+        return Err(format!("--host split does not take a flush (operation {i}); use --host fallback"));
+    }
     let ops = stream.len();
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let r = cosim_host(&engine, &stream, mode, &mut progress(ops, &engine.name)).map_err(|e| match mode {

@@ -357,15 +357,19 @@ mod tests {
     #[test]
     fn splice_replaces_only_between_the_markers() {
         let readme = format!("intro\n{README_BEGIN}\nold table\n{README_END}\nafter\n");
-        assert_eq!(splice(&readme, "new\n").unwrap(), format!("intro\n{README_BEGIN}\nnew\n{README_END}\nafter\n"));
+        assert_eq!(
+            splice(&readme, "new\n").unwrap(),
+            format!("intro\n{README_BEGIN}\nnew\n{README_END}\nafter\n")
+        );
         assert!(splice("no markers", "x").is_err());
         assert!(splice(&format!("{README_END}{README_BEGIN}"), "x").is_err());
     }
 
     #[test]
     fn the_reference_names_every_subcommand_and_option() {
-        let cli = Command::new("t")
-            .subcommand(Command::new("a").about("does a").arg(Arg::new("n").long("n").help("how many | pipes")));
+        let cli = Command::new("t").subcommand(
+            Command::new("a").about("does a").arg(Arg::new("n").long("n").help("how many | pipes")),
+        );
         let text = cli_reference(cli);
         assert!(text.contains("## `t a`") && text.contains("does a"), "{text}");
         assert!(text.contains("`--n <N>`") && text.contains("how many \\| pipes"), "{text}");

@@ -595,7 +595,7 @@ mod tests {
 
     #[test]
     fn benchmark_figures_follow_the_rtl_rules() {
-        // The figures the RTL measured (`tagmatch bench preposted|unload --engine rtl`) on the
+        // The figures the RTL measured (`tagmatch bench preposted|unload --backend rtl`) on the
         // 256-entry CAM: a CAM hit in 4 cycles; past the CAM the longest walk plus the
         // tree's levels plus 8; an unload from the CAM 5 cycles an operation.
         let paper = |lists| model(256, lists, 32768 / lists - 1);
