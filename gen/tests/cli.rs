@@ -305,6 +305,14 @@ fn gen_writes_verilog_and_a_manifest() {
         .iter()
         .any(|p| p["name"] == "cmd_valid" && p["direction"] == "input"));
     assert_eq!(manifest["hash"].as_str().unwrap().len(), 16);
+    // The generated header: what wrote the file, its parameters, the body's hash and ports.
+    let header: Vec<&str> = verilog.lines().take_while(|l| l.starts_with("//| ")).collect();
+    assert!(header[0].starts_with("//| tagmatch_engine.v: written by tagmatch"), "{header:?}");
+    assert!(header[1].contains("gen --cam-depth 8 --lists 4 --list-capacity 256"), "{header:?}");
+    assert!(header[2].contains("cam_depth=8") && header[2].contains("lists=4"), "{header:?}");
+    let hash = manifest["hash"].as_str().unwrap();
+    assert!(header[3].ends_with(&format!(": {hash}")), "the header names the manifest's hash: {header:?}");
+    assert!(header[4].starts_with("//| ports: clock in 1, reset in 1, cmd_valid in 1"), "{header:?}");
     std::fs::remove_dir_all(&dir).ok();
 
     let e = one_line_error(&tagmatch(&["gen", "--lists", "3", "--out", "/tmp/never"]));

@@ -10,12 +10,15 @@
 //!   and FIN);
 //! - [`passes`]: rewrites of emitted Verilog ([`passes::event_safe`] for event-driven
 //!   simulators);
-//! - [`fields`]: the field widths every engine is generated with.
+//! - [`fields`]: the field widths every engine is generated with;
+//! - [`generate`]: what every design's Verilog generation shares (a large stack, a stable
+//!   hash).
 //!
 //! Every emitted design passes through [`primitives::trees::isolate_outputs`] (no false
 //! loops for Verilator).
 
 pub mod fields;
+pub mod generate;
 pub mod onesided;
 pub mod optimistic;
 pub mod passes;

@@ -127,16 +127,15 @@ pub struct Model {
     _lib: libloading::Library,
 }
 
-/// FNV-1a, stable across Rust versions (the cache key must not change with the compiler).
+/// The cache key: FNV-1a of the parts, each ended by 0xff (stable across Rust versions, so
+/// the key does not change with the compiler).
 fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut h = tagmatch_hdl::generate::Fnv1a::default();
     for p in parts {
-        for &b in p.iter().chain(&[0xff]) {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        h.update(p);
+        h.update(&[0xff]);
     }
-    h
+    h.finish()
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<String, String> {

@@ -22,7 +22,7 @@ pub fn verilog(depth: u32) -> Result<String, String> {
 /// Writes the CAM's Verilog and manifest into `out`; returns the manifest.
 pub fn generate(depth: u32, out: &Path) -> Result<serde_json::Value, String> {
     let text = verilog(depth)?;
-    write_verilog(out, CAM_FILE, &text)?;
+    write_verilog(out, CAM_FILE, &text, &parameters(depth), &ports_json(CAM_PORTS))?;
     let manifest = json!({
         "engine": "cam",
         "top": "top",

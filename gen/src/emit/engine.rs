@@ -152,14 +152,57 @@ pub fn field_limits(fields: &FieldWidths) -> FieldLimits {
 /// The engine's Verilog file in every output folder.
 pub const ENGINE_FILE: &str = "tagmatch_engine.v";
 
-/// FNV-1a of the emitted text: a content hash scripts can compare.
+/// FNV-1a of the emitted text below its generated header ([`HEADER_PREFIX`] lines): a
+/// content hash scripts can compare. The header names the command line, which differs
+/// between runs that emit the same design, so it is not hashed.
 pub fn content_hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut h = tagmatch_hdl::generate::Fnv1a::default();
+    h.update(without_header(text).as_bytes());
+    format!("{:016x}", h.finish())
+}
+
+/// Every line of an emitted file's generated header starts with this.
+pub const HEADER_PREFIX: &str = "//| ";
+
+/// `text` past its leading header lines.
+pub fn without_header(text: &str) -> &str {
+    let mut rest = text;
+    while rest.starts_with(HEADER_PREFIX) {
+        rest = rest.split_once('\n').map_or("", |(_, after)| after);
     }
-    format!("{h:016x}")
+    rest
+}
+
+/// The header every emitted Verilog file starts with: what wrote it and how to write it
+/// again, its parameters, the hash of the text below it and its ports.
+fn header(file: &str, verilog: &str, parameters: &Value, ports: &[Value]) -> String {
+    let command: Vec<String> =
+        std::env::args().enumerate().map(|(i, a)| if i == 0 { "tagmatch".to_string() } else { a }).collect();
+    let parameters = parameters
+        .as_object()
+        .map(|p| p.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default();
+    let ports: Vec<String> = ports
+        .iter()
+        .map(|p| {
+            let dir = if p["direction"] == "input" { "in" } else { "out" };
+            format!("{} {dir} {}", p["name"].as_str().unwrap_or_default(), p["width"])
+        })
+        .collect();
+    let mut lines = vec![
+        format!(
+            "{file}: written by tagmatch {}; do not edit, run the command again",
+            env!("CARGO_PKG_VERSION")
+        ),
+        format!("command: {}", command.join(" ")),
+        format!("parameters: {parameters}"),
+        format!("content hash (FNV-1a of the text below this header): {}", content_hash(verilog)),
+    ];
+    // Ports, a few to a line, so the header stays readable for the wide designs.
+    for (i, chunk) in ports.chunks(6).enumerate() {
+        lines.push(format!("{}{}", if i == 0 { "ports: " } else { "       " }, chunk.join(", ")));
+    }
+    lines.iter().map(|l| format!("{HEADER_PREFIX}{l}\n")).collect()
 }
 
 /// How `generate` wraps the engine: not at all, in a board's top level, or as an IP core.
@@ -186,8 +229,8 @@ pub fn generate(
     let file = ENGINE_FILE;
     let verilog = cfg.verilog()?;
     let verilog = if event_safe { tagmatch_hdl::passes::event_safe::settle_once(&verilog) } else { verilog };
-    write_verilog(out, file, &verilog)?;
     let ports = ports_json(receive_engine_ports());
+    write_verilog(out, file, &verilog, &parameters(cfg), &ports)?;
     let mut files = vec![file.to_string()];
     // The top module (the engine inside is `engine_top`), its clock, and what wraps it.
     let (top, clock, board_json, shell_json) = match packaging {
@@ -266,11 +309,18 @@ pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
     })
 }
 
-/// Writes `verilog` as `out/file`, creating `out` first.
-pub fn write_verilog(out: &Path, file: &str, verilog: &str) -> Result<(), String> {
+/// Writes `verilog` as `out/file` behind its generated header, creating `out` first.
+pub fn write_verilog(
+    out: &Path,
+    file: &str,
+    verilog: &str,
+    parameters: &Value,
+    ports: &[Value],
+) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let path = out.join(file);
-    std::fs::write(&path, verilog).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let text = header(file, verilog, parameters, ports) + verilog;
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// A design's (name, width, is input) ports as the manifest lists them.

@@ -81,8 +81,8 @@ pub fn all_configurations() -> impl Iterator<Item = UnitConfig> {
 /// Writes the Verilog and `manifest.json` into `out`; returns the manifest.
 pub fn generate(cfg: &UnitConfig, out: &Path) -> Result<serde_json::Value, String> {
     let text = verilog(cfg)?;
-    write_verilog(out, ONESIDED_FILE, &text)?;
     let ports = ports_json(onesided_ports());
+    write_verilog(out, ONESIDED_FILE, &text, &parameters(cfg), &ports)?;
     let manifest = json!({
         "engine": "onesided",
         "top": "top",

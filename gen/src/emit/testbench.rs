@@ -283,7 +283,14 @@ pub fn generate(cfg: &EngineConfig, ops: usize, seed: u64, out: &Path) -> Result
     }
     let stream = random_stream(seed, ops);
     let expected = expected(cfg, &stream)?;
-    crate::emit::engine::write_verilog(out, TESTBENCH_FILE, &testbench(cfg, seed, &expected))?;
+    let parameters = json!({ "ops": ops, "seed": seed, "engine": crate::emit::engine::parameters(cfg) });
+    crate::emit::engine::write_verilog(
+        out,
+        TESTBENCH_FILE,
+        &testbench(cfg, seed, &expected),
+        &parameters,
+        &[],
+    )?;
     let last = expected.last().map_or(0, |e| e.applied.responded);
     Ok(json!({
         "file": TESTBENCH_FILE,

@@ -119,8 +119,8 @@ pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<
 /// Writes the Verilog and `manifest.json` into `out`; returns the manifest.
 pub fn generate(cfg: &ThreadArrayConfig, out: &Path) -> Result<serde_json::Value, String> {
     let verilog = cfg.verilog()?;
-    write_verilog(out, THREAD_ARRAY_FILE, &verilog)?;
     let ports = ports_json(thread_array_ports(cfg.threads));
+    write_verilog(out, THREAD_ARRAY_FILE, &verilog, &parameters(cfg), &ports)?;
     let manifest = json!({
         "engine": "optimistic",
         "top": "top",

@@ -2231,22 +2231,17 @@ impl Logic for ThreadArray {
     }
 }
 
-/// The thread array's Verilog, top module `top`, generated on a thread with a large
-/// stack (rust-hdl's generator recurses through the whole design).
+/// The thread array's Verilog, top module `top` (generated on a large stack:
+/// [`crate::generate::on_big_stack`]).
 pub fn thread_array_verilog(shape: &ThreadArrayShape) -> String {
     let shape = *shape;
-    std::thread::Builder::new()
-        .name("thread-array-verilog".into())
-        .stack_size(1 << 30)
-        .spawn(move || {
-            let mut uut = ThreadArray::new(&shape);
-            uut.connect_all();
-            // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
-            // Verilator makes of it (and many tools' port maps) want plain identifiers.
-            crate::primitives::trees::isolate_top_locals(&generate_verilog(&uut)).replace('$', "_")
-        })
-        .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
-        .unwrap_or_else(|e| panic!("generating the thread array's Verilog: {e}"))
+    crate::generate::on_big_stack("thread array", move || {
+        let mut uut = ThreadArray::new(&shape);
+        uut.connect_all();
+        // rust-hdl names array elements `name$i`; legal Verilog, but the C++ that
+        // Verilator makes of it (and many tools' port maps) want plain identifiers.
+        crate::primitives::trees::isolate_top_locals(&generate_verilog(&uut)).replace('$', "_")
+    })
 }
 
 /// Ports of a thread array of `lanes` lanes as (name, width, is input); lane ports are

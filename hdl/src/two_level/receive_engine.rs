@@ -798,17 +798,11 @@ impl EngineShape {
     }
 }
 
-/// The engine's Verilog, top module `top`. Built on a thread of its own: rust-hdl's
-/// generator recurses through the whole engine, which needs more stack than a test
-/// thread's 2 MB at the larger sizes.
+/// The engine's Verilog, top module `top` (generated on a large stack:
+/// [`crate::generate::on_big_stack`]).
 pub fn receive_engine_verilog(shape: &EngineShape) -> String {
     let shape = *shape;
-    std::thread::Builder::new()
-        .name("receive-engine-verilog".into())
-        .stack_size(1 << 30)
-        .spawn(move || engine_verilog_by_width(&shape))
-        .and_then(|t| t.join().map_err(|_| std::io::Error::other("the Verilog generator panicked")))
-        .unwrap_or_else(|e| panic!("generating the engine's Verilog: {e}"))
+    crate::generate::on_big_stack("receive engine", move || engine_verilog_by_width(&shape))
 }
 
 fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
