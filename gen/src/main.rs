@@ -25,6 +25,7 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Docs { check, .. } => commands::docs::run(Cli::command(), check),
+        Command::Waves { check } => commands::waves::run(check),
     }
 }
 

@@ -52,4 +52,11 @@ pub enum Command {
         #[arg(long, hide = true)]
         options: bool,
     },
+    /// Redraw the timing diagrams of the engine's handshakes (docs/waves/) from the RTL's
+    /// signals in Verilator.
+    Waves {
+        /// Write nothing; fail, naming the files, when a diagram differs from the RTL's.
+        #[arg(long)]
+        check: bool,
+    },
 }

@@ -6,3 +6,4 @@ pub mod cosim;
 pub mod docs;
 pub mod gen;
 pub mod trace;
+pub mod waves;
