@@ -146,14 +146,11 @@ pub struct SingleCycleCam {
 }
 
 /// A registered search of more entries than this registers the priority select's outputs
-/// (the first hit, its prefix, its pointer), fewer or as many its raw matches. Measured on
-/// the thread array (ECP5-85, seed 1): with 64 entries, the raw matches put the prefix OR
-/// and the field select, two trees across the CAM, in one cycle, the critical path at 4
-/// lanes and 64 descriptors (48.0 MHz; 56.6 and 62.9, two netlists of the same logic under
-/// other names, with the select's outputs registered). With
-/// 16, the prefix is two LUT levels, and registering the select's outputs put the
-/// compares and the prefix in one cycle, the critical path of 1 lane without the fast
-/// path (109.8 MHz against 119.6).
+/// (the first hit, its prefix, its pointer), fewer or as many its raw matches. Why, from
+/// the thread array's timing runs: with 64 entries the raw matches put the prefix OR and
+/// the field select, two trees across the CAM, in one cycle, and that was the critical
+/// path; with 16 the prefix is two LUT levels, and registering the select's outputs
+/// instead put the compares and the prefix in one cycle, which timed worse.
 pub const FIRST_HIT_REGISTERED_ABOVE: usize = 16;
 
 /// Depths the single-cycle CAM takes (its index ports are `INDEX_BITS` wide).

@@ -1550,8 +1550,8 @@ impl Logic for ThreadArray {
             self.w_new_run_low[i].next = self.cand_run_low[i].q.val();
         }
         // The same condition as the lane loop's candidate select: a shared signal for it
-        // was tried and timed worse (1 lane routed at 67.3 MHz instead of 82.6, the same
-        // logic mapped differently by ABC9), so it is written out where it is used.
+        // was tried and timed worse (ABC9 mapped the same logic differently), so it is
+        // written out where it is used.
         if self.w_hit[0].val()
             & ((self.ln_best[0].q.val() == self.zero16.val())
                 | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))

@@ -14,9 +14,10 @@
 //! data carries the node's `next` pointer, and that pointer drives the RAM address
 //! through one multiplexer, so the read of node k+1 is issued in the cycle node k's data
 //! arrives, whatever the compare says. The data is compared a cycle later, from a
-//! register stage (`p_*`): on an ECP5 a block RAM's clock-to-output alone is 4.3 ns, and
-//! with the compare behind it (7 LUT levels) the walk limited the engine to 81 MHz; with
-//! the stage the walk loop is the RAM output, one LUT and the address routing. The cost
+//! register stage (`p_*`): a block RAM's clock-to-output is a large part of a cycle on
+//! its own (4.3 ns on an ECP5), and with the compare behind it (7 LUT levels) the walk was
+//! the engine's critical path; with the stage the walk loop is the RAM output, one LUT and
+//! the address routing. The cost
 //! is one cycle a search, not one an element. The head's read is issued in the cycle
 //! the search is accepted, so a search that stops at element k (1-based) is busy for the
 //! k + 1 cycles after that one.
