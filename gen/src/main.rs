@@ -21,7 +21,9 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Cosim(args) => commands::cosim::run(args),
         Command::Trace { action } => commands::trace::run(action),
         Command::Docs { options: true, .. } => {
-            println!("{}", commands::docs::options_json(Cli::command()));
+            // A reader that stops early (`| head`) is not an error.
+            use std::io::Write;
+            let _ = writeln!(std::io::stdout(), "{}", commands::docs::options_json(Cli::command()));
             Ok(())
         }
         Command::Docs { check, .. } => commands::docs::run(Cli::command(), check),

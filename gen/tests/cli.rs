@@ -211,7 +211,8 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("--threads 0: the thread array has 1 to 64 lanes"), "{e}");
     for (flag, value, range) in [
         ("--bins", "3", "--bins 3: a power of two from 1 to 16,384"),
-        ("--umq", "1", "--umq 1: 2 to 65,535"),
+        ("--umq", "1", "--umq 1: 2 to 32,767"),
+        ("--umq", "32768", "--umq 32768: 2 to 32,767"),
         ("--descriptors", "40000", "--descriptors 40000: 2 to 32,767"),
     ] {
         let args = ["gen", "--engine", "optimistic", flag, value, "--out", "/tmp/never"];
@@ -260,9 +261,90 @@ fn size_arguments_have_one_limit_each_named_in_the_error() {
             "--depths 2000000 is above the limit of 1,048,576 entries",
         ),
         (vec!["bench", "rate", "--k", "100000000"], "--k 100000000 is above the limit of 65,536 messages"),
+        (
+            vec!["gen", "--timing", "--seed", "2147483648", "--out", "/tmp/never"],
+            "--seed 2147483648: nextpnr takes seeds from 0 to 2,147,483,647",
+        ),
     ] {
         let e = one_line_error(&tagmatch(&args));
         assert!(e.contains(want), "{args:?}: {e}");
+    }
+    // A sweep's lists are each as long as the command line; the points they cross are bounded.
+    let list = |value: &str, n: usize| vec![value; n].join(",");
+    let (ones, fours, nc) = (list("1", 1000), list("4", 1000), list("nc", 300));
+    let (six_hundred, forty_thousand) = (list("1", 600), list("1", 40_000));
+    let over = "points is above the limit of 262,144 points in a sweep";
+    for (args, want) in [
+        (
+            vec![
+                "bench",
+                "onesided",
+                "--backend",
+                "model",
+                "--requests",
+                &ones,
+                "--bytes",
+                &ones,
+                "--compute",
+                "1,2",
+            ],
+            "--requests × --bytes × --compute: 1,000 × 1,000 × 2 = 2,000,000",
+        ),
+        (
+            vec![
+                "bench",
+                "preposted",
+                "--backend",
+                "model",
+                "--baselines",
+                "none",
+                "--lists",
+                &six_hundred,
+                "--depths",
+                &six_hundred,
+            ],
+            "--depths × designs (--lists, --baselines): 600 × 600 = 360,000",
+        ),
+        (vec!["bench", "unload", "--depths", &forty_thousand], "--matchers × --depths: 7 × 40,000 = 280,000"),
+        (
+            vec!["bench", "preposted", "--backend", "rtl", "--lists", &six_hundred, "--depths", &six_hundred],
+            "--lists × --depths: 600 × 600 = 360,000",
+        ),
+        (
+            vec![
+                "bench",
+                "unload",
+                "--backend",
+                "model",
+                "--host",
+                "fallback",
+                "--lists",
+                &fours,
+                "--depths",
+                &six_hundred,
+            ],
+            "--lists × --depths: 1,000 × 600 = 600,000",
+        ),
+        (
+            vec![
+                "bench",
+                "throughput",
+                "--backend",
+                "model",
+                "--lists",
+                &fours,
+                "--traffic",
+                &list("cam-hits", 300),
+            ],
+            "--lists × --traffic: 1,000 × 300 = 300,000",
+        ),
+        (
+            vec!["bench", "rate", "--scenario", &nc, "--threads", &ones],
+            "--scenario × --threads: 300 × 1,000 = 300,000",
+        ),
+    ] {
+        let e = one_line_error(&tagmatch(&args));
+        assert!(e.contains(want) && e.contains(over), "{}: {e}", args[..2].join(" "));
     }
 }
 

@@ -7,7 +7,7 @@
 //! option is walked without editing this test. Values are tried one option at a time on top
 //! of a base command line that gets each subcommand past its required inputs, and in the
 //! combinations that multiply (lists of depths × lists × threads, a long stream with the
-//! host driver's delay).
+//! host driver's delay, sweeps crossing lists of a thousand values).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -174,7 +174,11 @@ fn every_numeric_option_takes_hostile_values_without_aborting() {
             }
         }
     }
-    // Combinations whose product would be the allocation.
+    // Combinations whose product would be the allocation; the sweeps' lists are short, but
+    // every point's record would be reserved up front (a billion one-sided points asked for
+    // 24 GB) or held to the end.
+    let thousand = vec!["1"; 1000].join(",");
+    let thousand_nc = vec!["nc"; 1000].join(",");
     let combos: &[&[&str]] = &[
         &[
             "bench",
@@ -190,6 +194,43 @@ fn every_numeric_option_takes_hostile_values_without_aborting() {
         &["cosim", "--ops", "1000000000000", "--host", "split", "--delay", "1000000000000"],
         &["cosim", "--ops", "1000000000000", "--cam-depth", "4", "--lists", "1", "--list-capacity", "16"],
         &["bench", "onesided", "--backend", "model", "--requests", "1000000000"],
+        &[
+            "bench",
+            "onesided",
+            "--backend",
+            "model",
+            "--requests",
+            &thousand,
+            "--bytes",
+            &thousand,
+            "--compute",
+            &thousand,
+        ],
+        &[
+            "bench",
+            "preposted",
+            "--backend",
+            "model",
+            "--baselines",
+            "none",
+            "--lists",
+            &thousand,
+            "--depths",
+            &thousand,
+        ],
+        &[
+            "bench",
+            "unload",
+            "--backend",
+            "model",
+            "--host",
+            "fallback",
+            "--lists",
+            &thousand,
+            "--depths",
+            &thousand,
+        ],
+        &["bench", "rate", "--threads", &thousand, "--scenario", &thousand_nc],
     ];
     lines.extend(combos.iter().map(|c| c.iter().map(|s| s.to_string()).collect()));
     let total = lines.len();

@@ -14,25 +14,28 @@ pub struct CosimArgs {
     pub array: ArrayShape,
     #[command(flatten)]
     pub onesided: OnesidedShape,
+    /// Parallel lists (a power of two from 1 to 64).
     #[arg(long, default_value_t = 4)]
     pub lists: u32,
     /// Operations: a count of random ones (0 to 10,000,000), or a file of your own (JSON lines of `Op`,
     /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
     #[arg(long, default_value = "20000")]
     pub ops: commands::cosim::OpsSource,
+    /// Seed of the random operations and flushes (0 to 2^64 - 1).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// A flush after about one operation in N (from `--seed`), so the engine or the
-    /// thread array is emptied mid-stream.
+    /// A flush after about one operation in N (1 to 2^64 - 1; from `--seed`), so the engine
+    /// or the thread array is emptied mid-stream.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub flush_every: Option<u64>,
-    /// CAM entries (the small default makes streams spill past the CAM and overflow).
+    /// CAM entries (2 to 1,024; the small default makes streams spill past the CAM and
+    /// overflow).
     #[arg(long, default_value_t = 8)]
     pub cam_depth: u32,
-    /// List entries, over all lists.
+    /// List entries, over all lists (a power of two from 4 × --lists to 32,768).
     #[arg(long, default_value_t = 256)]
     pub list_capacity: u32,
-    /// Bits of the lists' posting labels, 4 to 32 (see `gen --label-bits`).
+    /// Bits of the lists' posting labels (4 to 32; see `gen --label-bits`).
     #[arg(long, default_value_t = 32)]
     pub label_bits: u32,
     #[command(flatten)]
@@ -42,8 +45,9 @@ pub struct CosimArgs {
     /// unexpected messages), against the unbounded golden model.
     #[arg(long, value_enum)]
     pub host: Option<commands::cosim::HostChoice>,
-    /// Split mode: ticks a message takes between host and NIC.
-    #[arg(long, default_value_t = 4)]
+    /// Split mode: ticks a message takes between host and NIC (0 to 2^40).
+    #[arg(long, default_value_t = 4,
+          value_parser = clap::value_parser!(u64).range(0..=crate::cli::values::MAX_CYCLES))]
     pub delay: u64,
     /// Split mode: switch the phase counter off, to see the race it closes.
     #[arg(long)]

@@ -9,17 +9,17 @@ use tagmatch_hdl::fields::FieldWidths;
 /// in 4 lists.
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct EngineShape {
-    /// CAM entries.
+    /// CAM entries (2 to 1,024; 2 to 4,096 with --engine cam).
     #[arg(long, default_value_t = 256)]
     pub cam_depth: u32,
-    /// Parallel lists.
+    /// Parallel lists (a power of two from 1 to 64).
     #[arg(long, default_value_t = 4)]
     pub lists: u32,
-    /// List entries, over all lists.
+    /// List entries, over all lists (a power of two from 4 × --lists to 32,768).
     #[arg(long, default_value_t = 32768)]
     pub list_capacity: u32,
-    /// Bits of the lists' posting labels, 4 to 32 (narrow labels wrap sooner; an insert
-    /// that would leave labels half the space apart answers overflow).
+    /// Bits of the lists' posting labels (4 to 32). Narrow labels wrap sooner; an insert
+    /// that would leave labels half the space apart answers overflow.
     #[arg(long, default_value_t = 32)]
     pub label_bits: u32,
     #[command(flatten)]
@@ -30,16 +30,16 @@ pub struct EngineShape {
 /// `error`).
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldArgs {
-    /// Communicator bits, 1 to 32.
+    /// Communicator bits (1 to 32).
     #[arg(long, default_value_t = 16)]
     pub comm_bits: usize,
-    /// Source-rank bits, 1 to 32 (32 for jobs of more than 65,536 ranks).
+    /// Source-rank bits (1 to 32; 32 for jobs of more than 65,536 ranks).
     #[arg(long, default_value_t = 16)]
     pub source_bits: usize,
-    /// Tag bits, 1 to 32.
+    /// Tag bits (1 to 32).
     #[arg(long, default_value_t = 32)]
     pub tag_bits: usize,
-    /// Receive and message handle bits, 1 to 32.
+    /// Receive and message handle bits (1 to 32).
     #[arg(long, default_value_t = 32)]
     pub handle_bits: usize,
 }
@@ -92,10 +92,11 @@ pub enum Design {
 /// The one-sided unit's size (--engine onesided).
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct OnesidedShape {
-    /// Windows: 4, 16 or 64 [default: 16].
+    /// Windows (4, 16 or 64) [default: 16].
     #[arg(long)]
     pub windows: Option<usize>,
-    /// Bits of each window's counters: 16 (32, or 3 with 4 windows) [default: 16].
+    /// Bits of each window's counters (16, or 3 with 4 windows, or 32 with 16 windows)
+    /// [default: 16].
     #[arg(long)]
     pub counter_bits: Option<u32>,
 }
@@ -117,17 +118,17 @@ impl OnesidedShape {
 /// The thread array's shape (--engine optimistic).
 #[derive(clap::Args, Clone, Copy, Debug)]
 pub struct ArrayShape {
-    /// Lanes, 1 to 64 [default: 16].
+    /// Lanes (1 to 64) [default: 16].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Receive descriptors, 2 to 32,767 [default: gen 128, cosim 32].
+    /// Receive descriptors (2 to 32,767) [default: gen 128, cosim 32].
     #[arg(long)]
     pub descriptors: Option<usize>,
-    /// Bins per hashed index, a power of two up to 16,384 [default: 64; 4 with 32
+    /// Bins per hashed index (a power of two from 1 to 16,384) [default: 64; 4 with 32
     /// descriptors or fewer].
     #[arg(long)]
     pub bins: Option<usize>,
-    /// Unexpected messages the UMQ holds, 2 to 65,535 [default: 64; 16 with 32 descriptors
+    /// Unexpected messages the UMQ holds (2 to 32,767) [default: 64; 16 with 32 descriptors
     /// or fewer].
     #[arg(long)]
     pub umq: Option<usize>,

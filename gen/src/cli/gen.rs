@@ -46,10 +46,10 @@ pub struct TestbenchArgs {
     /// The engine is then written for event-driven simulators (same logic).
     #[arg(long)]
     pub testbench: bool,
-    /// Operations in the testbench.
+    /// Operations in the testbench (1 to 1,000,000).
     #[arg(long, default_value_t = 2000, requires = "testbench")]
     pub testbench_ops: usize,
-    /// Seed of the testbench's operations.
+    /// Seed of the testbench's operations (0 to 2^64 - 1).
     #[arg(long, default_value_t = 1, requires = "testbench")]
     pub testbench_seed: u64,
 }
@@ -77,7 +77,7 @@ pub struct ShellArgs {
     /// AGFB014R24B2E2V].
     #[arg(long, requires = "shell")]
     pub part: Option<String>,
-    /// The clock the shell is constrained for, in MHz.
+    /// The clock the shell is constrained for, in MHz (above 0 to 1,000).
     #[arg(long, default_value_t = 150.0, requires = "shell")]
     pub clock_mhz: f64,
 }

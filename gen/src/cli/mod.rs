@@ -34,6 +34,9 @@ pub enum Command {
     },
     /// Benchmarks: preposted latency, unload, sustained throughput, the thread array's message
     /// rate, one-sided overlap.
+    ///
+    /// A benchmark crosses its lists of values (depths × designs, lists × traffic, scenarios
+    /// × threads, requests × bytes × compute) in at most 262,144 points.
     Bench(BenchArgs),
     /// A random operation stream through the RTL (Verilator), the golden model and the cycle model.
     Cosim(CosimArgs),

@@ -11,7 +11,7 @@ pub struct TimingArgs {
     /// levels and utilisation, with yosys synth_xilinx's logic depth beside it: minutes.
     #[arg(long)]
     pub timing: bool,
-    /// The clock nextpnr aims for, MHz (the design's Fmax is reported either way).
+    /// The clock nextpnr aims for, MHz (above 0; the design's Fmax is reported either way).
     #[arg(long, default_value_t = flow::timing::DEFAULT_TARGET_MHZ, requires = "timing")]
     pub target_mhz: f64,
     /// nextpnr's router: router1 (nextpnr's default) or router2, which progresses faster
@@ -31,7 +31,7 @@ pub struct TimingArgs {
     /// The whole flow's time budget in minutes (synthesis, placement, routing): when it
     /// runs out, the tool under way is stopped and the flow fails with one line naming the
     /// step, its last progress figures, nextpnr's estimate after placement where there is
-    /// one, and what to try. 0: no limit.
+    /// one, and what to try (0 to 2^32 - 1; 0 = no limit).
     #[arg(long, default_value_t = flow::timing::DEFAULT_MAX_MINUTES, requires = "timing")]
     pub max_minutes: u32,
     /// Stop after placement: nextpnr's Fmax estimate (no routing delays, no critical path)
@@ -39,8 +39,9 @@ pub struct TimingArgs {
     /// thread array). An estimate, so it cannot be recorded.
     #[arg(long, requires = "timing", conflicts_with = "record")]
     pub place_only: bool,
-    /// nextpnr's placer seed. Records name theirs; a second seed shows how much of a
-    /// difference between two designs is placement luck.
+    /// nextpnr's placer seed (0 to 2^31 - 1: nextpnr reads it as a signed 32-bit number).
+    /// Records name theirs; a second seed shows how much of a difference between two
+    /// designs is placement luck.
     #[arg(long, default_value_t = flow::timing::SEED, requires = "timing")]
     pub seed: u32,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
@@ -54,6 +55,11 @@ impl TimingArgs {
     pub fn tools(&self) -> Result<Option<flow::timing::Tools>, String> {
         if !(self.target_mhz.is_finite() && self.target_mhz > 0.0) {
             return Err(format!("--target-mhz {}: a frequency above zero", self.target_mhz));
+        }
+        if self.seed > i32::MAX as u32 {
+            // Refused here, not by nextpnr after minutes of synthesis.
+            let max = super::values::grouped(i32::MAX as u64);
+            return Err(format!("--seed {}: nextpnr takes seeds from 0 to {max}", self.seed));
         }
         self.timing.then(flow::timing::find_tools).transpose()
     }

@@ -1,6 +1,6 @@
 //! `tagmatch trace`'s actions and their arguments: `stats` and `replay`.
 
-use super::design::EngineShape;
+use super::design::FieldArgs;
 use crate::commands;
 use crate::output::table::Format;
 use clap::Subcommand;
@@ -20,6 +20,7 @@ pub struct StatsArgs {
     /// A run's folder (with its .meta, or its .bin or .txt rank files), a .meta file, or one
     /// rank's .bin or .txt.
     pub path: PathBuf,
+    /// Bin counts, comma separated (1 to 65,536 each).
     #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
     pub bins: Vec<usize>,
     #[arg(long, value_enum, default_value = "full")]
@@ -27,7 +28,8 @@ pub struct StatsArgs {
     /// The bin hash of pending-recv mode.
     #[arg(long, value_enum, default_value = "own")]
     pub hash: commands::trace::Hash,
-    /// Network latency added to a send's time to get its arrival (full mode), in microseconds.
+    /// Network latency added to a send's time to get its arrival (full mode), in
+    /// microseconds (0 or more).
     #[arg(long, default_value_t = 1.0)]
     pub latency_us: f64,
     /// One row per rank as well as the whole run.
@@ -49,12 +51,30 @@ pub struct ReplayArgs {
     /// sized by --cam-depth, --lists, --list-capacity: cycles, and what the host kept.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub matcher: Vec<String>,
-    /// The engine's shape (--matcher engine).
+    // The engine's shape: `EngineShape`'s options, with the ranges of `gen` for the RTL and
+    // of the cycle model for `--matcher engine`.
+    /// CAM entries: 2 to 1,024 with --matcher rtl; with --matcher engine 1 or more, with a
+    /// queue of at most 65,535 entries (--cam-depth + --list-capacity - --lists).
+    #[arg(long, default_value_t = 256)]
+    pub cam_depth: u32,
+    /// Parallel lists: a power of two from 1 to 64 with --matcher rtl, 1 to 256 with
+    /// --matcher engine.
+    #[arg(long, default_value_t = 4)]
+    pub lists: u32,
+    /// List entries, over all lists: a power of two from 4 × --lists to 32,768 with
+    /// --matcher rtl; a multiple of --lists, 2 or more per list, with --matcher engine.
+    #[arg(long, default_value_t = 32768)]
+    pub list_capacity: u32,
+    /// Bits of the lists' posting labels (4 to 32; see `gen --label-bits`).
+    #[arg(long, default_value_t = 32)]
+    pub label_bits: u32,
     #[command(flatten)]
-    pub shape: EngineShape,
-    /// Bins of the hash-bin matcher: a count or "auto".
+    pub fields: FieldArgs,
+    /// Bins of the hash-bin matcher: a count (1 to 65,536) or "auto".
     #[arg(long, default_value = "auto")]
     pub bins: String,
+    /// Network latency added to a send's time to get its arrival, in microseconds (0 or
+    /// more).
     #[arg(long, default_value_t = 1.0)]
     pub latency_us: f64,
     #[arg(long)]

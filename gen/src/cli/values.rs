@@ -1,5 +1,6 @@
 //! Values several commands take: the limits on sizes ([`MAX_BINS`], [`MAX_DEPTH`],
-//! [`MAX_K`], [`MAX_OPS`], [`MAX_REQUESTS`]) and the parsers of `--bins` and `--matchers`.
+//! [`MAX_K`], [`MAX_OPS`], [`MAX_REQUESTS`], [`MAX_POINTS`]) and the parsers of `--bins`
+//! and `--matchers`.
 
 use tagmatch_sim::software::hash_bins::Bins;
 use tagmatch_sim::MatcherKind;
@@ -26,6 +27,20 @@ pub const MAX_OPS: usize = 10_000_000;
 /// built up front (tens of bytes each); a million is far past any window's 65,535
 /// outstanding requests.
 pub const MAX_REQUESTS: u32 = 1 << 20;
+/// Points of one benchmark sweep, the product of the lists it crosses (`bench
+/// preposted|unload`: depths × designs or matchers; `throughput`: lists × traffic; `rate`:
+/// scenarios × thread counts; `onesided`: requests × bytes × compute). Each list is only as
+/// long as the command line, but their product is not: every point's record is held until
+/// the table is printed (`onesided` reserves them all before the first point runs), and a
+/// point took about 4 KB at the peak (its record, the copy the table shows, its row or its
+/// JSON), so 2^18 points peak near a gigabyte, and are far more than anyone reads in a
+/// table or sees in a plot.
+pub const MAX_POINTS: u64 = 1 << 18;
+/// Cycles a delay, latency or compute phase may last (`bench onesided --compute --latency`,
+/// `cosim --delay`): 2^40 cycles is over a quarter of an hour at 1 GHz, and keeps every sum
+/// of them far from wrapping 64 bits, where a larger value gave wrong figures instead of
+/// an error.
+pub const MAX_CYCLES: u64 = 1 << 40;
 
 /// Thousands separators, for limits in messages.
 pub fn grouped(n: u64) -> String {
@@ -38,6 +53,24 @@ pub fn grouped(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// The points of a sweep crossing `factors` (each an option's name and how many values it
+/// gave), or a one-line error naming them when there are more than [`MAX_POINTS`].
+pub fn check_points(factors: &[(&str, usize)]) -> Result<(), String> {
+    let points = factors.iter().fold(1u64, |p, &(_, n)| p.saturating_mul(n as u64));
+    if points <= MAX_POINTS {
+        return Ok(());
+    }
+    let names: Vec<&str> = factors.iter().map(|&(name, _)| name).collect();
+    let counts: Vec<String> = factors.iter().map(|&(_, n)| grouped(n as u64)).collect();
+    Err(format!(
+        "{}: {} = {} points is above the limit of {} points in a sweep",
+        names.join(" × "),
+        counts.join(" × "),
+        grouped(points),
+        grouped(MAX_POINTS)
+    ))
 }
 
 /// `--bins`: a count from 1 to [`MAX_BINS`], or "auto".

@@ -6,7 +6,7 @@
 use crate::bench;
 use crate::bench::software::Bench;
 use crate::cli::bench::{Backend, BenchArgs, BenchName};
-use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
+use crate::cli::values::{check_points, grouped, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
 use crate::commands::cosim::HostChoice;
 use crate::output::table::{self, render, Format, Record};
 use crate::{emit, flow};
@@ -55,6 +55,7 @@ fn run_onesided(args: BenchArgs) -> Result<(), String> {
         return Err("bench onesided runs the unit's model (--backend model) or RTL (--backend rtl)".into());
     }
     let cfg = onesided.config()?;
+    check_points(&[("--requests", requests.len()), ("--bytes", bytes.len()), ("--compute", compute.len())])?;
     let net = tagmatch_sim::onesided::network::NetworkConfig {
         latency,
         bytes_per_cycle: bandwidth,
@@ -91,6 +92,7 @@ fn run_throughput(args: BenchArgs) -> Result<(), String> {
     }
     let traffic = traffic.iter().map(|t| Traffic::parse(t)).collect::<Result<Vec<_>, _>>()?;
     let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
+    check_points(&[("--lists", lists.len()), ("--traffic", traffic.len())])?;
     let configs = lists
         .iter()
         .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
@@ -141,7 +143,8 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
     if k > MAX_K {
         return Err(format!("--k {k} is above the limit of {} messages per sequence", grouped(MAX_K as u64)));
     }
-    let scenarios = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
+    let scenarios: Vec<Scenario> = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
+    check_points(&[("--scenario", scenarios.len()), ("--threads", threads.len())])?;
     let tables = descriptors.map(|d| emit::thread_array::Tables::with_descriptors(d, None, None));
     let options =
         bench::rate::RateOptions { threads, scenarios, k, sequences, engine: two_level, tables, rtl };
@@ -182,6 +185,9 @@ fn run_host(bench: Bench, choice: HostChoice, args: BenchArgs) -> Result<(), Str
         return Err("--host drives the hardware engine (--backend model or rtl), without baselines".into());
     }
     let lists = if lists.is_empty() { vec![4] } else { lists };
+    // Without --depths, five depths up to past the engine's capacity (`host_depths`).
+    let points_per_list = if depths.is_empty() { 5 } else { depths.len() };
+    check_points(&[("--lists", lists.len()), ("--depths", points_per_list)])?;
     let records = match engine {
         Backend::Rtl => {
             let configs = lists
@@ -237,6 +243,7 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
             // The baselines are cost models without a completion unit: none by default with --wait.
             let baselines = if wait && baselines.is_empty() { vec!["none".to_string()] } else { baselines };
             let designs = model_designs(&lists, cam_depth, list_capacity, &baselines, software_cycles)?;
+            check_points(&[("--depths", depths.len()), ("designs (--lists, --baselines)", designs.len())])?;
             let sweep = bench::model::run(bench, &designs, &depths, wait)?;
             eprintln!(
                 "tagmatch: {} points, {} simulated cycles in {:.2} s ({:.0} M cycles/s)",
@@ -249,11 +256,12 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
         }
         Backend::Rtl => {
             let lists = if lists.is_empty() { vec![1, 4, 64] } else { lists };
+            let depths = if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
+            check_points(&[("--lists", lists.len()), ("--depths", depths.len())])?;
             let configs = lists
                 .iter()
                 .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
                 .collect::<Result<Vec<_>, _>>()?;
-            let depths = if depths.is_empty() { vec![1, 10, 100, 256, 257, 500, 1000, 2000] } else { depths };
             bench::hardware::run_rtl(bench, &configs, &depths, wait)?
         }
         Backend::Software => {
@@ -265,7 +273,9 @@ fn run_engine(bench: Bench, args: BenchArgs) -> Result<(), String> {
             }
             let depths = if depths.is_empty() { vec![1, 10, 100, 1000, 10000] } else { depths };
             let options = MatcherOptions { bins: parse_bins(&bins)?, ..MatcherOptions::default() };
-            bench::software::run(bench, &parse_matchers(&matchers)?, &depths, &options)?
+            let matchers = parse_matchers(&matchers)?;
+            check_points(&[("--matchers", matchers.len()), ("--depths", depths.len())])?;
+            bench::software::run(bench, &matchers, &depths, &options)?
         }
     };
     if engine == Backend::Software {

@@ -1,5 +1,6 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
+use crate::cli::design::EngineShape;
 use crate::cli::trace::{ReplayArgs, StatsArgs, TraceAction};
 use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
@@ -92,7 +93,20 @@ fn run_stats(args: StatsArgs) -> Result<(), String> {
 /// `trace replay`: the software matchers' work per match, or alone the engine's model or
 /// RTL behind the host driver.
 fn run_replay(args: ReplayArgs) -> Result<(), String> {
-    let ReplayArgs { path, matcher, shape, bins, latency_us, per_rank, format } = args;
+    let ReplayArgs {
+        path,
+        matcher,
+        cam_depth,
+        lists,
+        list_capacity,
+        label_bits,
+        fields,
+        bins,
+        latency_us,
+        per_rank,
+        format,
+    } = args;
+    let shape = EngineShape { cam_depth, lists, list_capacity, label_bits, fields };
     check_latency(latency_us)?;
     if let Some(hw) = matcher.iter().find(|m| *m == "engine" || *m == "rtl") {
         if matcher.len() > 1 {

@@ -2,7 +2,7 @@
 //! `manifest.json` describing it.
 //!
 //! Every size is chosen on the command line (`--threads` 1 to 64, `--descriptors` 2 to
-//! 32,767, `--bins` a power of two from 1 to 16,384 per hashed index, `--umq` 2 to 65,535
+//! 32,767, `--bins` a power of two from 1 to 16,384 per hashed index, `--umq` 2 to 32,767
 //! unexpected messages); the array takes them when its Verilog is generated
 //! (`tagmatch_hdl::optimistic::thread_array::ThreadArrayShape`), so one compiled block serves every
 //! shape. The default tables are 128 receive descriptors, 64 bins and a 64-entry UMQ (128
@@ -104,8 +104,10 @@ pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<
     if !bins.is_power_of_two() || bins > 1 << 14 {
         return Err(format!("--bins {bins}: a power of two from 1 to 16,384 bins per index"));
     }
-    if !(2..=65_535).contains(&unexpected) {
-        return Err(format!("--umq {unexpected}: 2 to 65,535 unexpected messages"));
+    // The UMQ is a CAM whose hit selection (`tagmatch_hdl::primitives::select`) takes fewer
+    // than 2^15 entries.
+    if !(2..=32_767).contains(&unexpected) {
+        return Err(format!("--umq {unexpected}: 2 to 32,767 unexpected messages"));
     }
     Ok(ThreadArrayConfig {
         threads,

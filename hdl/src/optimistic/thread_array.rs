@@ -1070,8 +1070,9 @@ pub fn check_shape(
     if !(2..=16).contains(&head_bits) {
         return Err(format!("a head table of 2^{head_bits} lists: from 2^2 to 2^16"));
     }
-    if !(2..65536).contains(&unexpected) {
-        return Err(format!("{unexpected} unexpected messages: from 2 to 65,535"));
+    // The UMQ's selection trees take fewer than 2^15 entries (`primitives::select`).
+    if !(2..32768).contains(&unexpected) {
+        return Err(format!("{unexpected} unexpected messages: from 2 to 32,767"));
     }
     Ok(())
 }
