@@ -22,7 +22,7 @@
 //! `_hw.tcl`).
 
 use crate::board::catalog::{Board, Vendor};
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine_config::EngineConfig;
 use askama::Template;
 use std::path::Path;
 use tagmatch_hdl::fields::FieldWidths;

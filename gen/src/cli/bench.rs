@@ -1,7 +1,6 @@
 //! `tagmatch bench`'s arguments: which benchmark, on which engine, over what.
 
 use super::design::OnesidedShape;
-use crate::commands;
 use crate::output::table::Format;
 use clap::ValueEnum;
 use std::path::PathBuf;
@@ -135,7 +134,7 @@ pub struct BenchArgs {
     /// Preposted and unload through the host driver (`fallback`), so depths past the
     /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
     #[arg(long, value_enum)]
-    pub host: Option<commands::cosim::HostChoice>,
+    pub host: Option<crate::cli::cosim::HostChoice>,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     #[arg(long)]

@@ -1,8 +1,13 @@
 //! `tagmatch cosim`'s arguments: the design, its size, the operations and the host driver.
 
 use super::design::{ArrayShape, Design, FieldArgs, OnesidedShape};
-use crate::commands;
 use crate::output::table::Format;
+use clap::ValueEnum;
+use std::path::PathBuf;
+use std::str::FromStr;
+use tagmatch_sim::model::op_file::read_ops;
+use tagmatch_sim::Op;
+use tagmatch_testbench::two_level::host::HostMode;
 
 /// `tagmatch cosim`: the design and its size, the operations, and the host driver.
 #[derive(clap::Args)]
@@ -20,7 +25,7 @@ pub struct CosimArgs {
     /// Operations: a count of random ones (0 to 10,000,000), or a file of your own (JSON lines of `Op`,
     /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
     #[arg(long, default_value = "20000")]
-    pub ops: commands::cosim::OpsSource,
+    pub ops: OpsSource,
     /// Seed of the random operations and flushes (0 to 2^64 - 1).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -44,7 +49,7 @@ pub struct CosimArgs {
     /// host keeps what overflows) or `split` (the engine owns the receives, the host the
     /// unexpected messages), against the unbounded golden model.
     #[arg(long, value_enum)]
-    pub host: Option<commands::cosim::HostChoice>,
+    pub host: Option<HostChoice>,
     /// Split mode: ticks a message takes between host and NIC (0 to 2^40).
     #[arg(long, default_value_t = 4,
           value_parser = clap::value_parser!(u64).range(0..=crate::cli::values::MAX_CYCLES))]
@@ -54,4 +59,66 @@ pub struct CosimArgs {
     pub no_sync: bool,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+}
+
+/// Where a co-simulation's operations come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpsSource {
+    /// That many random operations from `--seed`.
+    Random(usize),
+    /// A user's JSON-lines file.
+    File(PathBuf),
+}
+
+impl FromStr for OpsSource {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+            let max = crate::cli::values::MAX_OPS;
+            return match s.parse::<usize>() {
+                Ok(n) if n <= max => Ok(OpsSource::Random(n)),
+                _ => Err(format!(
+                    "--ops {s}: at most {} random operations",
+                    crate::cli::values::grouped(max as u64)
+                )),
+            };
+        }
+        Ok(OpsSource::File(PathBuf::from(s)))
+    }
+}
+
+impl OpsSource {
+    pub fn count(&self) -> Option<usize> {
+        match self {
+            OpsSource::Random(n) => Some(*n),
+            OpsSource::File(_) => None,
+        }
+    }
+
+    /// The operations: from the file, or `random(n)`.
+    pub fn load(&self, random: impl FnOnce(usize) -> Vec<Op>) -> Result<Vec<Op>, String> {
+        match self {
+            OpsSource::Random(n) => Ok(random(*n)),
+            OpsSource::File(path) => read_ops(path),
+        }
+    }
+}
+
+/// `--host`: the host driver's protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HostChoice {
+    /// The engine holds the oldest entries of both queues, the host what overflows.
+    Fallback,
+    /// The engine owns the posted receives, the host the unexpected messages (ConnectX).
+    Split,
+}
+
+impl HostChoice {
+    pub fn mode(self, delay: u64, sync: bool) -> HostMode {
+        match self {
+            HostChoice::Fallback => HostMode::Fallback,
+            HostChoice::Split => HostMode::Split { delay, sync },
+        }
+    }
 }

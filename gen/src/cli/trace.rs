@@ -1,10 +1,10 @@
 //! `tagmatch trace`'s actions and their arguments: `stats` and `replay`.
 
 use super::design::FieldArgs;
-use crate::commands;
 use crate::output::table::Format;
 use clap::Subcommand;
 use std::path::PathBuf;
+use tagmatch_sim::traces::replay::pending::BinHash;
 
 #[derive(Subcommand)]
 pub enum TraceAction {
@@ -24,10 +24,10 @@ pub struct StatsArgs {
     #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
     pub bins: Vec<usize>,
     #[arg(long, value_enum, default_value = "full")]
-    pub mode: commands::trace::Mode,
+    pub mode: Mode,
     /// The bin hash of pending-recv mode.
     #[arg(long, value_enum, default_value = "own")]
-    pub hash: commands::trace::Hash,
+    pub hash: Hash,
     /// Network latency added to a send's time to get its arrival (full mode), in
     /// microseconds (0 or more).
     #[arg(long, default_value_t = 1.0)]
@@ -81,4 +81,39 @@ pub struct ReplayArgs {
     pub per_rank: bool,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Mode {
+    /// The published analyzer's definition: pending Irecvs in bins until a Wait/Test completes them.
+    PendingRecv,
+    /// Arrivals rebuilt across ranks and real PRQ/UMQ matching.
+    Full,
+}
+
+/// The bin hash of pending-recv mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Hash {
+    /// The hash the software matchers use.
+    Own,
+    /// The published trace analyzer's (Pearson's hash over the trace's handles): its figures exactly.
+    Analyzer,
+}
+
+impl Hash {
+    pub fn bin_hash(self) -> BinHash {
+        match self {
+            Hash::Own => BinHash::Own,
+            Hash::Analyzer => BinHash::Analyzer,
+        }
+    }
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::PendingRecv => "pending-recv",
+            Mode::Full => "full",
+        }
+    }
 }

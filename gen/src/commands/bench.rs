@@ -6,8 +6,8 @@
 use crate::bench;
 use crate::bench::software::Bench;
 use crate::cli::bench::{Backend, BenchArgs, BenchName};
+use crate::cli::cosim::HostChoice;
 use crate::cli::values::{check_points, grouped, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
-use crate::commands::cosim::HostChoice;
 use crate::output::table::{self, render, Format, Record};
 use crate::{emit, flow};
 use std::path::PathBuf;

@@ -21,17 +21,13 @@
 //! tags, so the small tables fill and drain, and ends with bursts of alike receives and
 //! messages that conflict.
 
-use crate::cli::cosim::CosimArgs;
+use crate::cli::cosim::{CosimArgs, OpsSource};
 use crate::cli::design::{Design, EngineShape};
 use crate::emit;
 use crate::emit::engine::EngineConfig;
 use crate::emit::thread_array::ThreadArrayConfig;
 use crate::output::table::{self, render, Record};
-use clap::ValueEnum;
 use serde_json::json;
-use std::path::PathBuf;
-use std::str::FromStr;
-use tagmatch_sim::model::op_file::read_ops;
 use tagmatch_sim::onesided::harness::{random_script, ResponsePolicy};
 use tagmatch_sim::onesided::network::NetworkConfig;
 use tagmatch_sim::onesided::UnitConfig;
@@ -127,68 +123,6 @@ fn explain(result: Result<CosimReport, CosimError>, seed: u64) -> Result<CosimRe
         CosimError::Tool(e) => e,
         difference => format!("the RTL differs from the models (seed {seed}) at {difference}"),
     })
-}
-
-/// Where a co-simulation's operations come from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpsSource {
-    /// That many random operations from `--seed`.
-    Random(usize),
-    /// A user's JSON-lines file.
-    File(PathBuf),
-}
-
-impl FromStr for OpsSource {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-            let max = crate::cli::values::MAX_OPS;
-            return match s.parse::<usize>() {
-                Ok(n) if n <= max => Ok(OpsSource::Random(n)),
-                _ => Err(format!(
-                    "--ops {s}: at most {} random operations",
-                    crate::cli::values::grouped(max as u64)
-                )),
-            };
-        }
-        Ok(OpsSource::File(PathBuf::from(s)))
-    }
-}
-
-impl OpsSource {
-    pub fn count(&self) -> Option<usize> {
-        match self {
-            OpsSource::Random(n) => Some(*n),
-            OpsSource::File(_) => None,
-        }
-    }
-
-    /// The operations: from the file, or `random(n)`.
-    fn load(&self, random: impl FnOnce(usize) -> Vec<Op>) -> Result<Vec<Op>, String> {
-        match self {
-            OpsSource::Random(n) => Ok(random(*n)),
-            OpsSource::File(path) => read_ops(path),
-        }
-    }
-}
-
-/// `--host`: the host driver's protocol.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum HostChoice {
-    /// The engine holds the oldest entries of both queues, the host what overflows.
-    Fallback,
-    /// The engine owns the posted receives, the host the unexpected messages (ConnectX).
-    Split,
-}
-
-impl HostChoice {
-    pub fn mode(self, delay: u64, sync: bool) -> HostMode {
-        match self {
-            HostChoice::Fallback => HostMode::Fallback,
-            HostChoice::Split => HostMode::Split { delay, sync },
-        }
-    }
 }
 
 pub const ENGINE_AGREES: &str = "RTL and golden model pair alike, RTL and cycle model to the cycle";

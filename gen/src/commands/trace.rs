@@ -1,7 +1,7 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
 use crate::cli::design::EngineShape;
-use crate::cli::trace::{ReplayArgs, StatsArgs, TraceAction};
+use crate::cli::trace::{Mode, ReplayArgs, StatsArgs, TraceAction};
 use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
 use crate::output::table::{field, render, Record};
@@ -20,41 +20,6 @@ use tagmatch_sim::{Golden, Matcher, MatcherKind, MatcherOptions};
 use tagmatch_testbench::two_level::cosim::EngineUnderTest;
 use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Mode {
-    /// The published analyzer's definition: pending Irecvs in bins until a Wait/Test completes them.
-    PendingRecv,
-    /// Arrivals rebuilt across ranks and real PRQ/UMQ matching.
-    Full,
-}
-
-/// The bin hash of pending-recv mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Hash {
-    /// The hash the software matchers use.
-    Own,
-    /// The published trace analyzer's (Pearson's hash over the trace's handles): its figures exactly.
-    Analyzer,
-}
-
-impl Hash {
-    pub fn bin_hash(self) -> BinHash {
-        match self {
-            Hash::Own => BinHash::Own,
-            Hash::Analyzer => BinHash::Analyzer,
-        }
-    }
-}
-
-impl Mode {
-    fn name(self) -> &'static str {
-        match self {
-            Mode::PendingRecv => "pending-recv",
-            Mode::Full => "full",
-        }
-    }
-}
 
 /// `tagmatch trace stats|replay`.
 pub fn run(action: TraceAction) -> Result<(), String> {

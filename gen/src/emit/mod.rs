@@ -3,6 +3,7 @@
 
 pub mod cam;
 pub mod engine;
+pub mod engine_config;
 pub mod onesided;
 pub mod testbench;
 pub mod thread_array;

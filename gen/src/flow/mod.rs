@@ -3,6 +3,7 @@
 //! ([`record`]), the pre-flow estimate, the netlist's depth and cost, and nextpnr's router:
 //! which one, its progress, and what congests it.
 
+pub mod budget;
 pub mod estimate;
 pub mod netlist_cost;
 pub mod netlist_depth;
@@ -10,6 +11,7 @@ pub mod record;
 pub mod router_choice;
 pub mod router_congestion;
 pub mod router_progress;
+pub mod settings;
 pub mod timing;
 pub mod timing_place_route;
 pub mod timing_report;

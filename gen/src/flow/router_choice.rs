@@ -5,7 +5,7 @@
 //! ([`crate::flow::router_progress`]). `--router` and `--placer` override the choice. The choice
 //! and its reason are printed and kept in the manifest and the record (`"choice"`).
 
-use crate::flow::timing::{Placer, Router};
+use crate::flow::settings::{Placer, Router};
 use crate::output::progress::thousands;
 
 /// Above this many LUT4s (nextpnr's count, after synthesis) the flow routes with router2

@@ -30,7 +30,7 @@
 //!
 //! The flow's parts: the tools and how they are run ([`timing_tools`]), synthesis
 //! ([`timing_synthesis`]), place and route ([`timing_place_route`]) and what they
-//! measured ([`timing_report`]). This file holds the settings and runs them.
+//! measured ([`timing_report`]). [`crate::flow::settings`] holds what a run is set to; this file runs it.
 
 pub use crate::flow::timing_report::Timing;
 pub use crate::flow::timing_tools::{find_tools, Tools};
@@ -39,223 +39,15 @@ use crate::flow::netlist_cost::Costs;
 use crate::flow::netlist_depth::DeepInput;
 use crate::flow::router_choice::Choice;
 use crate::flow::timing_place_route::place_and_route;
-use crate::flow::timing_report::{parse_placement, Ecp5Result};
+use crate::flow::timing_report::Ecp5Result;
 use crate::flow::timing_synthesis::synthesize;
 use crate::flow::timing_tools::clock_time;
-use indicatif::ProgressBar;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// The part every figure is measured on.
-pub const DEVICE: &str = "LFE5U-85F-8 (CABGA756)";
-/// The placer's default seed: one seed, so the same Verilog gives the same Fmax. Another
-/// seed (`gen --timing --seed`) shows how much of a difference between two designs is
-/// placement luck (on the 4-lane thread array, a few MHz).
-pub const SEED: u32 = 1;
-/// The frequency nextpnr aims for unless told otherwise (MHz). A design that misses it
-/// still reports its Fmax (`--timing-allow-fail`).
-pub const DEFAULT_TARGET_MHZ: f64 = 250.0;
-
-/// nextpnr's router. router1 is nextpnr-ecp5's default and routed every record below
-/// 40,000 LUT4s; router2 progresses faster on large, congested designs (the 4-lane thread
-/// array of an earlier round: router1 rerouted about 1,000 of 220,000 arcs a minute,
-/// router2 cut the overused wires from 95,361 to 23,555 in 20 minutes; neither finished
-/// within a session). The flow picks one by the netlist's size unless `--router` names
-/// it ([`router_choice`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Router {
-    Router1,
-    Router2,
-}
-
-impl Router {
-    pub fn name(self) -> &'static str {
-        match self {
-            Router::Router1 => "router1",
-            Router::Router2 => "router2",
-        }
-    }
-}
-
-/// nextpnr's placer. heap (analytic, nextpnr-ecp5's default) measured the two-level
-/// engine's, the CAM's and the one-sided unit's records; static (electrostatic), every
-/// thread-array record, and it is the thread array's default ([`Placer::default_for`]).
-/// It spreads a wire-bound design further: on the thread array, static's placements left
-/// router2 with several times fewer overused wires than heap's, routed configurations
-/// heap's did not, and gave higher clocks on the same netlist and seed. On the two-level
-/// engine heap placed faster and no worse, so it stays heap's. The records name the placer
-/// of every measurement (`constraints/timing/history.jsonl` keeps every run).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Placer {
-    Heap,
-    Static,
-}
-
-impl Placer {
-    pub fn name(self) -> &'static str {
-        match self {
-            Placer::Heap => "heap",
-            Placer::Static => "static",
-        }
-    }
-
-    /// The placer a design's flow uses unless told: static for the thread array (every
-    /// record of it is static's, so the default command reproduces them), heap (nextpnr's
-    /// own default) for the rest. Above 40,000 LUT4s the flow places with static whatever
-    /// the design ([`router_choice`]).
-    pub fn default_for(design: &str) -> Placer {
-        if design == "optimistic" {
-            Placer::Static
-        } else {
-            Placer::Heap
-        }
-    }
-}
-
-/// Scratch folder of the ECP5 flow inside the output folder.
-pub(super) const ECP5_DIR: &str = "ecp5";
-
-/// The step of the flow a time budget can run out in, for what to try instead.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
-    Synthesis,
-    Placement,
-    Routing(Router, Placer),
-    /// yosys' `synth_xilinx`, after the ECP5 flow finished.
-    Xilinx,
-}
-
-/// What to try when the time budget runs out in `step`.
-fn advice(step: Step) -> String {
-    let rest = "a smaller configuration, or a larger --max-minutes";
-    let estimate = "--place-only for placement's estimate alone";
-    match step {
-        Step::Routing(Router::Router1, _) => format!("--router router2 --placer static, {estimate}, {rest}"),
-        Step::Routing(Router::Router2, Placer::Heap) => format!("--placer static, {estimate}, {rest}"),
-        Step::Routing(Router::Router2, Placer::Static) => format!("{estimate}, {rest}"),
-        Step::Synthesis | Step::Placement => rest.to_string(),
-        Step::Xilinx => "a larger --max-minutes, or --estimate alone for the UltraScale+ depth".to_string(),
-    }
-}
-
-/// `45`, `0.5`: a budget's minutes.
-fn minutes(budget: Duration) -> String {
-    let m = budget.as_secs_f64() / 60.0;
-    if m.fract() == 0.0 {
-        format!("{m:.0}")
-    } else {
-        format!("{m:.1}")
-    }
-}
-
-/// nextpnr's estimate after placement, for an error: `; nextpnr's estimate after
-/// placement: 37.9 MHz`, or nothing when the log has none yet.
-pub(super) fn estimate_note(log_so_far: &str) -> String {
-    parse_placement(log_so_far)
-        .map(|p| format!("; nextpnr's estimate after placement: {:.1} MHz", p.fmax_mhz))
-        .unwrap_or_default()
-}
-
-/// The one-line error of a flow whose time budget ran out `at_s` seconds in, in `step`
-/// (named by `what`), with the tool's last progress and nextpnr's estimate after placement
-/// where its log so far (`log_so_far`) has one.
-fn out_of_time(
-    budget: Duration,
-    at_s: f64,
-    what: &str,
-    step: Step,
-    progress: Option<&str>,
-    log_so_far: &str,
-    log: &Path,
-) -> String {
-    format!(
-        "timing stopped: its {}-minute budget (--max-minutes) ran out {} into the flow, in {what}{}{}; try {} \
-         (log: {})",
-        minutes(budget),
-        clock_time(at_s),
-        progress.map(|p| format!(" ({p})")).unwrap_or_default(),
-        estimate_note(log_so_far),
-        advice(step),
-        log.display()
-    )
-}
-
-/// How far nextpnr goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Place and route: the Fmax and critical path.
-    Route,
-    /// Place only (`--no-route`): an Fmax estimate.
-    Place,
-}
-
-/// The flow's time budget unless told (`--max-minutes`), minutes. The slowest record took
-/// 22 minutes (the 4-lane thread array with 64 descriptors: 10 of synthesis, 13 of place
-/// and route with router2), and the flow is to give a figure or a refusal for every
-/// configuration that fits the device within 45 minutes on a 2-core machine.
-pub const DEFAULT_MAX_MINUTES: u32 = 45;
-
-/// nextpnr's settings for one run.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Nextpnr {
-    pub target_mhz: f64,
-    /// `--placer`; `None`: chosen by the netlist's size ([`router_choice`]).
-    pub placer: Option<Placer>,
-    /// The design's placer when the size does not call for static ([`Placer::default_for`]).
-    pub design_placer: Placer,
-    /// `--router`; `None`: chosen by the netlist's size, and router2 after a stalled
-    /// router1 ([`router_choice`]).
-    pub router: Option<Router>,
-    pub seed: u32,
-    pub stage: Stage,
-    /// The whole flow's time budget (`--max-minutes`); `None`: none.
-    pub budget: Option<Duration>,
-}
-
-/// What a run of the flow works with.
-pub(super) struct Flow<'a> {
-    pub(super) tools: &'a Tools,
-    pub(super) dir: &'a Path,
-    pub(super) verilog: &'a str,
-    pub(super) work: PathBuf,
-    pub(super) spinner: &'a ProgressBar,
-    started: Instant,
-    budget: Option<Duration>,
-}
-
-impl Flow<'_> {
-    pub(super) fn say(&self, line: &str) {
-        crate::output::progress::note(self.spinner, line);
-    }
-
-    pub(super) fn deadline(&self) -> Option<Instant> {
-        self.budget.map(|b| self.started + b)
-    }
-
-    fn out_of_budget(&self) -> bool {
-        self.deadline().is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// Seconds left of the budget.
-    pub(super) fn left_s(&self) -> Option<f64> {
-        self.deadline().map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
-    }
-
-    /// The error of a budget that ran out ([`out_of_time`]).
-    pub(super) fn out_of_time(
-        &self,
-        what: &str,
-        step: Step,
-        progress: Option<&str>,
-        log_so_far: &str,
-        log: &Path,
-    ) -> String {
-        let budget = self.budget.unwrap_or_default();
-        let at = self.started.elapsed().as_secs_f64();
-        out_of_time(budget, at, what, step, progress, log_so_far, log)
-    }
-}
+pub use crate::flow::settings::*;
+use crate::flow::settings::{Flow, Step};
 
 /// What the ECP5 half of the flow measured.
 struct Ecp5Part {
@@ -383,8 +175,11 @@ fn ecp5(f: &Flow, nextpnr: Nextpnr, xilinx_beside: bool) -> Result<Ecp5Part, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flow::budget::{advice, out_of_time};
     use crate::flow::timing_place_route::HEATMAP;
     use serde_json::{json, Value};
+    use std::path::PathBuf;
+    use std::time::Duration;
 
     #[test]
     fn the_thread_array_is_placed_by_static_unless_told() {

@@ -3,7 +3,8 @@
 //! stopped at a plateau ends the flow with what congests it. Its figures come from
 //! nextpnr's report, or its log after placement alone.
 
-use super::timing::{estimate_note, Flow, Nextpnr, Router, Stage, Step, DEVICE, ECP5_DIR};
+use super::budget::estimate_note;
+use super::settings::{Flow, Nextpnr, Router, Stage, Step, DEVICE, ECP5_DIR};
 use super::timing_report::{parse_placement, parse_report, Ecp5Result};
 use super::timing_tools::{clock_time, run_logged, tool_name, Halt, Logs, Phases, Watch, STOPPED};
 use crate::flow::router_choice::Choice;

@@ -2,7 +2,7 @@
 //! placement alone ([`Placed`]), read from its report and log, and how the manifest, the
 //! record file and the table show them.
 
-use super::timing::{Placer, Router, DEVICE};
+use super::settings::{Placer, Router, DEVICE};
 use crate::flow::netlist_cost::{Costs, GroupCost};
 use crate::flow::netlist_depth::DeepInput;
 use serde_json::{json, Value};

@@ -2,7 +2,7 @@
 //! netlist's deepest registers and where its LUT4s go, listed before place and route
 //! starts.
 
-use super::timing::{Flow, Step, ECP5_DIR};
+use super::settings::{Flow, Step, ECP5_DIR};
 use super::timing_tools::{clock_time, run_logged, tool_name, Halt, Logs, Phases};
 use crate::flow::netlist_cost::Costs;
 use crate::flow::netlist_depth::DeepInput;
