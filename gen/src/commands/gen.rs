@@ -247,11 +247,13 @@ fn time_design(
         budget: (timing.max_minutes > 0)
             .then(|| std::time::Duration::from_secs(u64::from(timing.max_minutes) * 60)),
     };
+    let commit = flow::record::commit();
     let t = match flow::timing::run(tools, out, file, nextpnr, xilinx_levels) {
         Ok(t) => t,
         Err(e) if timing.record && !timing.place_only => {
             // A run that gave no Fmax is history too: the results say what did not route.
-            let failed = flow::record::failed_run(design, &manifest["parameters"], &hash);
+            let mut failed = flow::record::failed_run(design, &manifest["parameters"], &hash);
+            failed["commit"] = commit;
             let reason = e.lines().next().unwrap_or_default();
             flow::record::append_history(failed, false, reason)?;
             return Err(e);
@@ -263,7 +265,8 @@ fn time_design(
     manifest["timing"] = json;
     emit::engine::write_manifest(out, manifest)?;
     if let (true, Some(routed)) = (timing.record, t.routed()) {
-        let m = flow::record::measurement(design, &manifest["parameters"], &hash, &t);
+        let mut m = flow::record::measurement(design, &manifest["parameters"], &hash, &t);
+        m["commit"] = commit;
         let path = flow::record::record(m)?;
         eprintln!(
             "tagmatch: recorded {:.2} MHz for this configuration in {}",

@@ -133,8 +133,8 @@ pub fn load_history() -> Result<Vec<Value>, String> {
 }
 
 /// The commit the workspace is at (with `+dirty` when it has uncommitted changes), if git
-/// can tell.
-fn commit() -> Value {
+/// can tell. Taken when a run starts: the workspace may move on while it runs.
+pub fn commit() -> Value {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -157,9 +157,12 @@ fn commit() -> Value {
 }
 
 /// Appends one run to the history: `kept` says whether it became the record; `note` says
-/// in one line what happened (why a run gave no Fmax, for one).
+/// in one line what happened (why a run gave no Fmax, for one). An entry without a
+/// `commit` gets the workspace's now.
 pub fn append_history(mut entry: Value, kept: bool, note: &str) -> Result<(), String> {
-    entry["commit"] = commit();
+    if entry["commit"].is_null() {
+        entry["commit"] = commit();
+    }
     entry["kept"] = json!(kept);
     entry["note"] = json!(note);
     if entry["date"].is_null() {

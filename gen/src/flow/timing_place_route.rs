@@ -23,6 +23,8 @@ pub(super) const NEXTPNR_PHASES: Phases = &[
     ("Running Static placer", "placing (static)"),
     ("Running simulated annealing placer", "placing (annealing)"),
     ("Routing..", "routing"),
+    // router2 announces itself instead (router1 says `Routing..`).
+    ("Running router2", "routing"),
     ("Critical path report", "timing analysis"),
 ];
 
@@ -273,5 +275,20 @@ fn figures(
             ));
             Ok(Ecp5Result::Placed(p))
         }
+    }
+}
+
+#[cfg(test)]
+mod phase_tests {
+    use super::NEXTPNR_PHASES;
+
+    /// Both routers' first lines start the routing phase, so a budget that runs out while
+    /// router2 works names routing, not the placement before it.
+    #[test]
+    fn both_routers_start_the_routing_phase() {
+        let phase = |line: &str| NEXTPNR_PHASES.iter().find(|(marker, _)| line.contains(marker)).map(|p| p.1);
+        assert_eq!(phase("Info: Routing.."), Some("routing"));
+        assert_eq!(phase("Info: Running router2..."), Some("routing"));
+        assert_eq!(phase("Info: Routing globals..."), None);
     }
 }
