@@ -9,6 +9,8 @@
 //! combinations that multiply (lists of depths × lists × threads, a long stream with the
 //! host driver's delay, sweeps crossing lists of a thousand values).
 
+mod run;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -98,13 +100,9 @@ fn base(path: &[String], trace: &Path) -> Vec<String> {
 }
 
 /// A small real trace for the trace commands' positional, so their options are judged past
-/// reading it: SST's test trace, from `$TAGMATCH_TRACES` or the shared traces beside the
-/// checkout.
+/// reading it: SST's test trace.
 fn small_trace() -> PathBuf {
-    std::env::var_os("TAGMATCH_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces"))
-        .join("sst-testtrace")
+    run::traces().join("sst-testtrace")
 }
 
 fn options() -> Vec<(Vec<String>, Vec<String>)> {

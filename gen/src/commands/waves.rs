@@ -23,7 +23,7 @@ use tagmatch_hdl::two_level::receive_engine::{
 use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
-use tagmatch_testbench::two_level::engine::{engine_spec, Command};
+use tagmatch_testbench::two_level::engine::{engine_spec, CommandPorts};
 use tagmatch_testbench::verilator::{Model, PortId};
 
 /// The engine the diagrams are drawn from: small, so the overflow scenario is short.
@@ -150,20 +150,21 @@ struct Recording {
 
 struct Driver {
     model: Model,
+    /// The drawn signals and `reset`, by name.
     ports: Ports,
+    /// The command fields, set as the RTL driver sets them.
+    command: CommandPorts,
     next_id: u64,
 }
 
 impl Driver {
     fn new(model: Model) -> Result<Self, String> {
         let mut ids = Vec::new();
-        for name in ["reset", "cmd_comm", "cmd_src", "cmd_tag", "cmd_src_any", "cmd_tag_any", "cmd_handle"]
-            .into_iter()
-            .chain(SIGNALS.iter().map(|(n, _, _)| *n))
-        {
+        for name in std::iter::once("reset").chain(SIGNALS.iter().map(|(n, _, _)| *n)) {
             ids.push((name, model.port(name)?));
         }
-        let mut driver = Driver { model, ports: Ports { ids }, next_id: 0 };
+        let command = CommandPorts::new(&model)?;
+        let mut driver = Driver { model, ports: Ports { ids }, command, next_id: 0 };
         driver.set("resp_ready", 1);
         Ok(driver)
     }
@@ -198,23 +199,12 @@ impl Driver {
     /// completes a parked wait, the wait's answer too); returns the response kinds.
     fn drive(&mut self, command: Shown, mut recording: Option<&mut Recording>) -> Result<Vec<u64>, String> {
         let code = match command {
-            Shown::Op(op) => {
-                let c = Command::of(&op);
-                for (port, value) in [
-                    ("cmd_comm", c.comm),
-                    ("cmd_src", c.src),
-                    ("cmd_tag", c.tag),
-                    ("cmd_src_any", c.src_any as u64),
-                    ("cmd_tag_any", c.tag_any as u64),
-                    ("cmd_handle", c.handle),
-                ] {
-                    self.set(port, value);
-                }
-                c.code
-            }
+            Shown::Op(op) => self.command.operation(&mut self.model, &op),
             Shown::Wait { class, count } => {
-                self.set("cmd_comm", class as u64);
-                self.set("cmd_handle", count as u64);
+                // As the RTL driver's `complete`: the class in `cmd_comm`, the count in
+                // `cmd_handle`.
+                self.model.set(self.command.cmd_comm, class as u64);
+                self.model.set(self.command.cmd_handle, count as u64);
                 OP_WAIT
             }
         };

@@ -100,7 +100,7 @@ impl Response {
 const WAIT_LIMIT: u64 = 10_000_000;
 
 /// The command and response stream ports the receive engine and the thread array share.
-pub(crate) struct CommandPorts {
+pub struct CommandPorts {
     pub cmd_valid: PortId,
     pub cmd_ready: PortId,
     pub cmd_op: PortId,
