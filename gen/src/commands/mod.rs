@@ -6,4 +6,5 @@ pub mod cosim;
 pub mod docs;
 pub mod gen;
 pub mod trace;
+pub mod verify;
 pub mod waves;

