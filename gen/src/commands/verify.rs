@@ -7,7 +7,9 @@ use crate::cli::verify::VerifyArgs;
 use crate::output::progress::note;
 use crate::output::table::{render, Record};
 use crate::verify::mutations::MUTATIONS;
-use crate::verify::{check, properties, sources, spinner, Outcome, Start, Target, POWER_UP_DEPTH, TARGETS};
+use crate::verify::{
+    check, properties, sources, spinner, Harness, Outcome, Start, Target, POWER_UP_DEPTH, TARGETS,
+};
 use serde_json::json;
 
 pub fn run(args: VerifyArgs) -> Result<(), String> {
@@ -21,82 +23,56 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     let mut failures = Vec::new();
     for target in &targets {
         let (verilog, params) = sources(target)?;
-        // Power-up first (short), then the stream (deep): one row per property with both.
-        let mut results: Vec<(Start, u32, Outcome)> = Vec::new();
-        for start in [Start::Garbage, Start::Zeroed] {
-            let depth = match start {
-                Start::Garbage => POWER_UP_DEPTH,
-                Start::Zeroed => args.depth.unwrap_or(target.depth),
-            };
-            let bar = spinner(&format!("verify {} ({}) to depth {depth}", target.name, start.name()));
-            let dir = args.out.join(format!("{}-{}", target.name, start.name()));
-            let outcome = check(&dir, &verilog, &params, start, depth, &bar)?;
-            bar.finish_and_clear();
-            note(
-                &bar,
-                &format!(
-                    "tagmatch: verify {} ({}), {}: {} in {:.0} s",
-                    target.name,
-                    target.describe(),
-                    start.name(),
-                    if outcome.passed {
-                        format!("every property holds to depth {depth}")
-                    } else {
-                        "FAILS".into()
-                    },
-                    outcome.seconds
-                ),
-            );
-            if !outcome.passed {
-                failures.push(format!(
-                    "{} ({}): {} fail at step {} (waveform: {})",
-                    target.name,
-                    start.name(),
-                    outcome.failed_properties().join(", "),
-                    outcome.failed_step.unwrap_or(0),
-                    outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
-                ));
-            }
-            results.push((start, depth, outcome));
-        }
-        for (name, text, _) in properties() {
-            let mut row: Record = vec![("property", json!(name)), ("configuration", json!(target.name))];
-            for (start, depth, outcome) in &results {
-                let result = if outcome.passed {
-                    format!("holds to depth {depth}")
-                } else if outcome.failed_properties().contains(&name) {
-                    format!("FAILS at step {}", outcome.failed_step.unwrap_or(0))
+        for harness in Harness::ALL {
+            let mut results: Vec<(Start, u32, Outcome)> = Vec::new();
+            for &start in harness.starts() {
+                let depth = match start {
+                    Start::Garbage => POWER_UP_DEPTH,
+                    Start::Zeroed => args.depth.unwrap_or(target.depth),
+                };
+                let what = format!("{} harness on {} ({})", harness.name(), target.name, start.name());
+                let bar = spinner(&format!("verify {what} to depth {depth}"));
+                let dir = args.out.join(format!("{}-{}-{}", harness.name(), target.name, start.name()));
+                let outcome = check(&dir, harness, &verilog, &params, start, depth, &bar)?;
+                bar.finish_and_clear();
+                let verdict = if outcome.passed {
+                    format!("every property holds to depth {depth}")
                 } else {
-                    format!("unknown past step {}", outcome.failed_step.unwrap_or(0))
+                    "FAILS".into()
                 };
-                let (key, seconds) = match start {
-                    Start::Garbage => ("power_up", "power_up_seconds"),
-                    Start::Zeroed => ("stream", "stream_seconds"),
-                };
-                row.push((key, json!(result)));
-                row.push((seconds, json!((outcome.seconds * 10.0).round() / 10.0)));
+                note(&bar, &format!("tagmatch: verify {what}: {verdict} in {:.0} s", outcome.seconds));
+                if !outcome.passed {
+                    failures.push(format!(
+                        "{what}: {} fail at step {} (waveform: {})",
+                        outcome.failed_properties(harness).join(", "),
+                        outcome.failed_step.unwrap_or(0),
+                        outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
+                    ));
+                }
+                results.push((start, depth, outcome));
             }
-            row.push(("checks", json!(text)));
-            rows.push(row);
+            for (name, text, _) in properties(harness) {
+                rows.push(property_row(harness, target, &name, &text, &results));
+            }
         }
     }
     print!("{}", render(&rows, args.format));
     if args.mutations {
         let target = targets[0];
         let (verilog, params) = sources(target)?;
+        let depth = args.depth.unwrap_or(target.depth);
         let mut caught_rows: Vec<Record> = Vec::new();
         for m in MUTATIONS {
             let mutant = m.apply(&verilog)?;
-            let depth = args.depth.unwrap_or(target.depth);
             let bar = spinner(&format!("mutation `{}` on {}", m.name, target.name));
             let dir = args.out.join(format!("mutation-{}", m.name.replace(' ', "-")));
-            let outcome = check(&dir, &mutant, &params, Start::Zeroed, depth, &bar)?;
+            let outcome = check(&dir, m.harness, &mutant, &params, Start::Zeroed, depth, &bar)?;
             bar.finish_and_clear();
             let verdict = if outcome.passed {
                 failures.push(format!("mutation `{}` was not caught to depth {depth}", m.name));
-                "NOT caught".to_string()
+                "NOT caught"
             } else {
-                "caught".to_string()
+                "caught"
             };
             caught_rows.push(vec![
                 ("mutation", json!(m.name)),
@@ -104,7 +80,7 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
                 ("configuration", json!(target.name)),
                 ("verdict", json!(verdict)),
                 ("counterexample_cycles", json!(outcome.failed_step.map(|s| s + 1))),
-                ("properties", json!(outcome.failed_properties().join(", "))),
+                ("properties", json!(outcome.failed_properties(m.harness).join(", "))),
                 ("seconds", json!((outcome.seconds * 10.0).round() / 10.0)),
                 ("waveform", json!(outcome.trace.map(|t| t.display().to_string()))),
             ]);
@@ -117,4 +93,43 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     } else {
         Err(failures.join("; "))
     }
+}
+
+/// One property's row: its result from each start it was checked from ("-" where the
+/// harness is not checked from that start).
+fn property_row(
+    harness: Harness,
+    target: &Target,
+    name: &str,
+    text: &str,
+    results: &[(Start, u32, Outcome)],
+) -> Record {
+    let mut row: Record = vec![
+        ("harness", json!(harness.name())),
+        ("property", json!(name)),
+        ("configuration", json!(target.name)),
+    ];
+    for start in [Start::Garbage, Start::Zeroed] {
+        let (key, seconds_key) = match start {
+            Start::Garbage => ("power_up", "power_up_seconds"),
+            Start::Zeroed => ("stream", "stream_seconds"),
+        };
+        let (result, seconds) = match results.iter().find(|(s, _, _)| *s == start) {
+            None => ("-".to_string(), json!(null)),
+            Some((_, depth, outcome)) => {
+                let result = if outcome.passed {
+                    format!("holds to depth {depth}")
+                } else if outcome.failed_properties(harness).iter().any(|p| p == name) {
+                    format!("FAILS at step {}", outcome.failed_step.unwrap_or(0))
+                } else {
+                    format!("unknown past step {}", outcome.failed_step.unwrap_or(0))
+                };
+                (result, json!((outcome.seconds * 10.0).round() / 10.0))
+            }
+        };
+        row.push((key, json!(result)));
+        row.push((seconds_key, seconds));
+    }
+    row.push(("checks", json!(text)));
+    row
 }

@@ -31,8 +31,54 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 use tagmatch_hdl::fields::FieldWidths;
 
-/// The harness, written beside the generated Verilog for each check.
-pub const HARNESS: &str = include_str!("../../../formal/engine.sv");
+/// A harness: a SystemVerilog file of `formal/` wrapping the generated engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Harness {
+    /// `formal/engine.sv`: MPI order, conservation, handshakes, capacity, reset, flush.
+    Engine,
+    /// `formal/completion.sv`: waits, tests and the parked wait's wake-up.
+    Completion,
+}
+
+impl Harness {
+    pub const ALL: [Harness; 2] = [Harness::Engine, Harness::Completion];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Harness::Engine => "engine",
+            Harness::Completion => "completion",
+        }
+    }
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Harness::Engine => include_str!("../../../formal/engine.sv"),
+            Harness::Completion => include_str!("../../../formal/completion.sv"),
+        }
+    }
+
+    fn file(self) -> &'static str {
+        match self {
+            Harness::Engine => "engine.sv",
+            Harness::Completion => "completion.sv",
+        }
+    }
+
+    fn top(self) -> &'static str {
+        match self {
+            Harness::Engine => "harness",
+            Harness::Completion => "completion_harness",
+        }
+    }
+
+    /// The starts it is checked from: the power-up check needs only one harness.
+    pub fn starts(self) -> &'static [Start] {
+        match self {
+            Harness::Engine => &[Start::Garbage, Start::Zeroed],
+            Harness::Completion => &[Start::Zeroed],
+        }
+    }
+}
 
 /// An engine configuration the harness is proved on.
 pub struct Target {
@@ -115,10 +161,10 @@ impl Target {
 /// cancel scans the CAM, then the lists), so only a lost command reaches it.
 const MAX_AGE: u32 = 64;
 
-/// The property groups the harness asserts, from its `// @property NAME: TEXT` lines, with
+/// The property groups a harness asserts, from its `// @property NAME: TEXT` lines, with
 /// the range of harness lines each covers.
-pub fn properties() -> Vec<(String, String, std::ops::Range<usize>)> {
-    let lines: Vec<&str> = HARNESS.lines().collect();
+pub fn properties(harness: Harness) -> Vec<(String, String, std::ops::Range<usize>)> {
+    let lines: Vec<&str> = harness.text().lines().collect();
     let mut out: Vec<(String, String, std::ops::Range<usize>)> = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if let Some(rest) = line.trim().strip_prefix("// @property ") {
@@ -171,9 +217,9 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The property groups whose assertions failed.
-    pub fn failed_properties(&self) -> Vec<String> {
-        let mut names: Vec<String> = properties()
+    /// The property groups of `harness` whose assertions failed.
+    pub fn failed_properties(&self, harness: Harness) -> Vec<String> {
+        let mut names: Vec<String> = properties(harness)
             .into_iter()
             .filter(|(_, _, lines)| self.failed_lines.iter().any(|l| lines.contains(l)))
             .map(|(name, _, _)| name)
@@ -211,6 +257,7 @@ fn tools() -> Result<Tools, String> {
 /// progress on `bar`.
 pub fn check(
     dir: &Path,
+    harness: Harness,
     verilog: &str,
     params: &str,
     start: Start,
@@ -224,16 +271,18 @@ pub fn check(
             .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
     };
     write("tagmatch_engine.v", verilog)?;
-    write("engine.sv", HARNESS)?;
+    write(harness.file(), harness.text())?;
     write("params.vh", params)?;
     write(
         "check.sby",
         &format!(
             "[options]\nmode bmc\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\n\
-             read_verilog -formal tagmatch_engine.v\nread_verilog -formal -sv engine.sv\nprep -top harness\n\
-             memory_map\n{}opt -fast\n\n\
-             [files]\ntagmatch_engine.v\nengine.sv\nparams.vh\n",
-            match start {
+             read_verilog -formal tagmatch_engine.v\nread_verilog -formal -sv {file}\nprep -top {top}\n\
+             memory_map\n{zero}opt -fast\n\n\
+             [files]\ntagmatch_engine.v\n{file}\nparams.vh\n",
+            file = harness.file(),
+            top = harness.top(),
+            zero = match start {
                 Start::Zeroed => "setundef -zero -init\n",
                 Start::Garbage => "",
             }
@@ -272,8 +321,13 @@ pub fn check(
     let mut outcome = parse(&log, dir);
     outcome.seconds = started.elapsed().as_secs_f64();
     if !outcome.passed && outcome.failed_step.is_none() {
+        // The tool's own complaint, e.g. `base: ERROR: ...` from yosys reading the harness.
+        let why = log
+            .lines()
+            .find_map(|l| l.split_once("ERROR: ").map(|(_, e)| format!(": {}", e.trim())))
+            .unwrap_or_default();
         return Err(format!(
-            "SymbiYosys did not finish its check (no PASS and no counterexample); see {}",
+            "SymbiYosys did not finish its check (no PASS and no counterexample){why}; see {}",
             dir.join("sby.log").display()
         ));
     }
@@ -284,14 +338,17 @@ pub fn check(
 /// `failed assertion ... at engine.sv:LINE.COL-... step N` and `counterexample trace: PATH`.
 fn parse(log: &str, dir: &Path) -> Outcome {
     let passed = log.lines().any(|l| l.contains("DONE (PASS"));
+    let harness_files = ["engine.sv:", "completion.sv:"];
     let mut failed_lines = Vec::new();
     let mut failed_step = None;
     let mut trace = None;
     for line in log.lines().filter(|l| l.contains("summary:")) {
         if line.contains("failed assertion") {
-            if let Some(at) = line.split("engine.sv:").nth(1) {
-                if let Ok(n) = at.split('.').next().unwrap_or("").parse::<usize>() {
-                    failed_lines.push(n);
+            for file in harness_files {
+                if let Some(at) = line.split(file).nth(1) {
+                    if let Ok(n) = at.split('.').next().unwrap_or("").parse::<usize>() {
+                        failed_lines.push(n);
+                    }
                 }
             }
             if let Some(step) = line.rsplit("step ").next().and_then(|s| s.trim().parse::<u32>().ok()) {
@@ -335,15 +392,23 @@ mod tests {
     }
 
     #[test]
-    fn every_assertion_of_the_harness_belongs_to_a_named_property() {
-        let props = properties();
-        assert!(props.len() >= 8, "{props:?}");
-        let first = props[0].2.start;
-        for (i, line) in HARNESS.lines().enumerate() {
-            if line.contains("assert (") {
-                assert!(i + 1 > first, "assertion on line {} before the first @property", i + 1);
+    fn every_assertion_of_a_harness_belongs_to_a_named_property() {
+        for harness in Harness::ALL {
+            let props = properties(harness);
+            assert!(props.len() >= 4, "{props:?}");
+            let first = props[0].2.start;
+            for (i, line) in harness.text().lines().enumerate() {
+                if line.contains("assert (") {
+                    assert!(
+                        i + 1 > first,
+                        "{}: assertion on line {} before the first @property",
+                        harness.name(),
+                        i + 1
+                    );
+                }
             }
         }
-        assert!(props.iter().any(|(n, _, _)| n == "order (PRQ)"));
+        assert!(properties(Harness::Engine).iter().any(|(n, _, _)| n == "order (PRQ)"));
+        assert!(properties(Harness::Completion).iter().any(|(n, _, _)| n == "wake-up"));
     }
 }

@@ -6,9 +6,13 @@
 //! found there, so a generator change that moves the code makes the mutation fail loudly
 //! (rewrite its pattern then) rather than silently test an unchanged engine.
 
+use super::Harness;
+
 /// One seeded bug.
 pub struct Mutation {
     pub name: &'static str,
+    /// The harness whose properties must catch it.
+    pub harness: Harness,
     /// What the bug does, for the report.
     pub what: &'static str,
     /// The module it is written into.
@@ -20,6 +24,7 @@ pub struct Mutation {
 /// The mutations `tagmatch verify --mutations` runs.
 pub const MUTATIONS: &[Mutation] = &[
     Mutation {
+        harness: Harness::Engine,
         name: "priority reversed",
         what: "the PRQ's CAM prefers its youngest bank with a hit",
         module: "top_prq_queue_cam_level",
@@ -29,22 +34,35 @@ pub const MUTATIONS: &[Mutation] = &[
         ],
     },
     Mutation {
+        harness: Harness::Engine,
         name: "insert dropped",
         what: "the PRQ's CAM ignores the insert it takes while holding one entry",
         module: "top_prq_queue_cam_level",
         patches: &[("wire ins = insert & ~full_q;", "wire ins = insert & ~full_q & (used != 1);")],
     },
     Mutation {
+        harness: Harness::Engine,
         name: "flush leaves entries",
         what: "a flush resets the UMQ but not the PRQ",
         module: "top",
         patches: &[("prq_queue_reset = clear_queues;", "prq_queue_reset = reset;")],
     },
     Mutation {
+        harness: Harness::Engine,
         name: "reset drops a command",
         what: "a command taken in a reset cycle is dropped without an answer (the engine before the fix)",
         module: "top",
         patches: &[("c_valid_d = cmd_valid & cmd_ready;", "c_valid_d = 1'b0;")],
+    },
+    Mutation {
+        harness: Harness::Completion,
+        name: "wake-up one match early",
+        what: "a parked wait is woken by the match before the one that reaches its count",
+        module: "top",
+        patches: &[(
+            "wake_diff = p_class_count + one32 - w_count_q;",
+            "wake_diff = p_class_count + one32 + one32 - w_count_q;",
+        )],
     },
 ];
 
