@@ -28,9 +28,10 @@ fn every_property_holds_and_every_seeded_mutation_is_caught() {
     let properties = properties.as_array().unwrap();
     let configurations: std::collections::BTreeSet<_> =
         properties.iter().map(|p| p["configuration"].as_str().unwrap().to_string()).collect();
-    assert_eq!(configurations.len(), 2, "{configurations:?}");
+    assert_eq!(configurations.len(), 3, "{configurations:?}");
     for p in properties {
-        assert_eq!(p["stream"], "holds to depth 12", "{p}");
+        let stream = if p["harness"] == "onesided" { "holds to depth 10" } else { "holds to depth 12" };
+        assert_eq!(p["stream"], stream, "{p}");
         let power_up = if p["harness"] == "engine" { "holds to depth 8" } else { "-" };
         assert_eq!(p["power_up"], power_up, "{p}");
     }
@@ -44,6 +45,8 @@ fn every_property_holds_and_every_seeded_mutation_is_caught() {
         ("engine", "capacity"),
         ("completion", "wait"),
         ("completion", "wake-up"),
+        ("onesided", "fin"),
+        ("onesided", "saturation"),
     ] {
         assert!(
             properties.iter().any(|p| p["harness"] == harness && p["property"] == name),
@@ -51,7 +54,7 @@ fn every_property_holds_and_every_seeded_mutation_is_caught() {
         );
     }
     let mutations = mutations.as_array().unwrap();
-    assert_eq!(mutations.len(), 5);
+    assert_eq!(mutations.len(), 6);
     for m in mutations {
         assert_eq!(m["verdict"], "caught", "{m}");
         let cycles = m["counterexample_cycles"].as_u64().unwrap();
@@ -70,5 +73,5 @@ fn every_property_holds_and_every_seeded_mutation_is_caught() {
 #[test]
 fn an_unknown_configuration_is_refused_by_name() {
     let err = one_line_error(&tagmatch(&["verify", "--only", "nonesuch"]));
-    assert!(err.contains("cam2-l1x3"), "{err}");
+    assert!(err.contains("cam2-l1x3") && err.contains("w4-c3"), "{err}");
 }

@@ -64,8 +64,8 @@ pub enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Formal checks of the receive engine with SymbiYosys: MPI order, conservation,
-    /// handshakes, capacity, reset and flush, by bounded model checking on small
-    /// configurations.
+    /// Formal checks with SymbiYosys: the receive engine's MPI order, conservation,
+    /// handshakes, capacity, reset, flush and completion unit, and the one-sided unit's
+    /// FINs, by bounded model checking on small configurations.
     Verify(VerifyArgs),
 }

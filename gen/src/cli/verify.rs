@@ -9,7 +9,8 @@ pub struct VerifyArgs {
     /// leaves entries) and fail unless the proofs catch each with a counterexample.
     #[arg(long)]
     pub mutations: bool,
-    /// Bounded-model-checking depth in cycles (1 to 200); default: each configuration's own.
+    /// Bounded-model-checking depth in cycles of the receive engine's checks (1 to 200);
+    /// default: each configuration's own. The one-sided unit's check keeps its depth.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
     /// Only the configurations whose name contains this (e.g. `cam2`).

@@ -8,65 +8,81 @@ use crate::output::progress::note;
 use crate::output::table::{render, Record};
 use crate::verify::mutations::MUTATIONS;
 use crate::verify::{
-    check, properties, sources, spinner, Harness, Outcome, Start, Target, POWER_UP_DEPTH, TARGETS,
+    check, properties, sources, spinner, Harness, Outcome, Start, Target, ONESIDED_TARGET, POWER_UP_DEPTH,
+    TARGETS,
 };
 use serde_json::json;
 
 pub fn run(args: VerifyArgs) -> Result<(), String> {
-    let targets: Vec<&Target> =
-        TARGETS.iter().filter(|t| args.only.as_deref().is_none_or(|o| t.name.contains(o))).collect();
-    if targets.is_empty() {
-        let names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
+    let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
+    let targets: Vec<&Target> = TARGETS.iter().filter(|t| wanted(t.name)).collect();
+    let onesided = wanted(ONESIDED_TARGET.name);
+    if targets.is_empty() && !onesided {
+        let mut names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
+        names.push(ONESIDED_TARGET.name);
         return Err(format!("--only matches no configuration (there are: {})", names.join(", ")));
     }
     let mut rows: Vec<Record> = Vec::new();
     let mut failures = Vec::new();
+    // Every harness of the engine on every engine configuration, then the one-sided unit's.
+    let mut runs: Vec<(Harness, &str, String, String, u32)> = Vec::new();
     for target in &targets {
         let (verilog, params) = sources(target)?;
-        for harness in Harness::ALL {
-            let mut results: Vec<(Start, u32, Outcome)> = Vec::new();
-            for &start in harness.starts() {
-                let depth = match start {
-                    Start::Garbage => POWER_UP_DEPTH,
-                    Start::Zeroed => args.depth.unwrap_or(target.depth),
-                };
-                let what = format!("{} harness on {} ({})", harness.name(), target.name, start.name());
-                let bar = spinner(&format!("verify {what} to depth {depth}"));
-                let dir = args.out.join(format!("{}-{}-{}", harness.name(), target.name, start.name()));
-                let outcome = check(&dir, harness, &verilog, &params, start, depth, &bar)?;
-                bar.finish_and_clear();
-                let verdict = if outcome.passed {
-                    format!("every property holds to depth {depth}")
-                } else {
-                    "FAILS".into()
-                };
-                note(&bar, &format!("tagmatch: verify {what}: {verdict} in {:.0} s", outcome.seconds));
-                if !outcome.passed {
-                    failures.push(format!(
-                        "{what}: {} fail at step {} (waveform: {})",
-                        outcome.failed_properties(harness).join(", "),
-                        outcome.failed_step.unwrap_or(0),
-                        outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
-                    ));
-                }
-                results.push((start, depth, outcome));
+        for harness in Harness::ENGINE {
+            runs.push((harness, target.name, verilog.clone(), params.clone(), target.depth));
+        }
+    }
+    if onesided {
+        let (verilog, params) = ONESIDED_TARGET.sources()?;
+        runs.push((Harness::OneSided, ONESIDED_TARGET.name, verilog, params, ONESIDED_TARGET.depth));
+    }
+    for (harness, name, verilog, params, default_depth) in &runs {
+        let mut results: Vec<(Start, u32, Outcome)> = Vec::new();
+        for &start in harness.starts() {
+            let depth = match start {
+                Start::Garbage => POWER_UP_DEPTH,
+                Start::Zeroed => depth_of(&args, *harness, *default_depth),
+            };
+            let what = format!("{} harness on {name} ({})", harness.name(), start.name());
+            let bar = spinner(&format!("verify {what} to depth {depth}"));
+            let dir = args.out.join(format!("{}-{name}-{}", harness.name(), start.name()));
+            let outcome = check(&dir, *harness, verilog, params, start, depth, &bar)?;
+            bar.finish_and_clear();
+            let verdict = if outcome.passed {
+                format!("every property holds to depth {depth}")
+            } else {
+                "FAILS".into()
+            };
+            note(&bar, &format!("tagmatch: verify {what}: {verdict} in {:.0} s", outcome.seconds));
+            if !outcome.passed {
+                failures.push(format!(
+                    "{what}: {} fail at step {} (waveform: {})",
+                    outcome.failed_properties(*harness).join(", "),
+                    outcome.failed_step.unwrap_or(0),
+                    outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
+                ));
             }
-            for (name, text, _) in properties(harness) {
-                rows.push(property_row(harness, target, &name, &text, &results));
-            }
+            results.push((start, depth, outcome));
+        }
+        for (property, text, _) in properties(*harness) {
+            rows.push(property_row(*harness, name, &property, &text, &results));
         }
     }
     print!("{}", render(&rows, args.format));
     if args.mutations {
-        let target = targets[0];
-        let (verilog, params) = sources(target)?;
-        let depth = args.depth.unwrap_or(target.depth);
         let mut caught_rows: Vec<Record> = Vec::new();
         for m in MUTATIONS {
-            let mutant = m.apply(&verilog)?;
-            let bar = spinner(&format!("mutation `{}` on {}", m.name, target.name));
+            // Each mutation on the first configuration its harness runs on.
+            let Some((harness, name, verilog, params, default_depth)) =
+                runs.iter().find(|r| r.0 == m.harness)
+            else {
+                continue;
+            };
+            let mutant = m.apply(verilog)?;
+            let depth = depth_of(&args, *harness, *default_depth);
+            let bar = spinner(&format!("mutation `{}` on {name}", m.name));
             let dir = args.out.join(format!("mutation-{}", m.name.replace(' ', "-")));
-            let outcome = check(&dir, m.harness, &mutant, &params, Start::Zeroed, depth, &bar)?;
+            let outcome = check(&dir, *harness, &mutant, params, Start::Zeroed, depth, &bar)?;
             bar.finish_and_clear();
             let verdict = if outcome.passed {
                 failures.push(format!("mutation `{}` was not caught to depth {depth}", m.name));
@@ -77,7 +93,7 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
             caught_rows.push(vec![
                 ("mutation", json!(m.name)),
                 ("bug", json!(m.what)),
-                ("configuration", json!(target.name)),
+                ("configuration", json!(name)),
                 ("verdict", json!(verdict)),
                 ("counterexample_cycles", json!(outcome.failed_step.map(|s| s + 1))),
                 ("properties", json!(outcome.failed_properties(m.harness).join(", "))),
@@ -95,11 +111,20 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     }
 }
 
+/// A check's depth: `--depth` sets the receive engine's; the one-sided unit's harness keeps
+/// its own (its solver time grows faster with depth).
+fn depth_of(args: &VerifyArgs, harness: Harness, default: u32) -> u32 {
+    match harness {
+        Harness::OneSided => default,
+        Harness::Engine | Harness::Completion => args.depth.unwrap_or(default),
+    }
+}
+
 /// One property's row: its result from each start it was checked from ("-" where the
 /// harness is not checked from that start).
 fn property_row(
     harness: Harness,
-    target: &Target,
+    configuration: &str,
     name: &str,
     text: &str,
     results: &[(Start, u32, Outcome)],
@@ -107,7 +132,7 @@ fn property_row(
     let mut row: Record = vec![
         ("harness", json!(harness.name())),
         ("property", json!(name)),
-        ("configuration", json!(target.name)),
+        ("configuration", json!(configuration)),
     ];
     for start in [Start::Garbage, Start::Zeroed] {
         let (key, seconds_key) = match start {

@@ -38,15 +38,21 @@ pub enum Harness {
     Engine,
     /// `formal/completion.sv`: waits, tests and the parked wait's wake-up.
     Completion,
+    /// `formal/onesided.sv`: the one-sided unit's FINs and its counters' limit.
+    OneSided,
 }
 
 impl Harness {
-    pub const ALL: [Harness; 2] = [Harness::Engine, Harness::Completion];
+    /// The harnesses of the receive engine, run on every [`Target`].
+    pub const ENGINE: [Harness; 2] = [Harness::Engine, Harness::Completion];
+    #[cfg(test)]
+    pub const ALL: [Harness; 3] = [Harness::Engine, Harness::Completion, Harness::OneSided];
 
     pub fn name(self) -> &'static str {
         match self {
             Harness::Engine => "engine",
             Harness::Completion => "completion",
+            Harness::OneSided => "onesided",
         }
     }
 
@@ -54,6 +60,7 @@ impl Harness {
         match self {
             Harness::Engine => include_str!("../../../formal/engine.sv"),
             Harness::Completion => include_str!("../../../formal/completion.sv"),
+            Harness::OneSided => include_str!("../../../formal/onesided.sv"),
         }
     }
 
@@ -61,6 +68,7 @@ impl Harness {
         match self {
             Harness::Engine => "engine.sv",
             Harness::Completion => "completion.sv",
+            Harness::OneSided => "onesided.sv",
         }
     }
 
@@ -68,6 +76,15 @@ impl Harness {
         match self {
             Harness::Engine => "harness",
             Harness::Completion => "completion_harness",
+            Harness::OneSided => "onesided_harness",
+        }
+    }
+
+    /// The Verilog file it wraps and the parameter file it includes.
+    fn design_files(self) -> (&'static str, &'static str) {
+        match self {
+            Harness::Engine | Harness::Completion => ("tagmatch_engine.v", "params.vh"),
+            Harness::OneSided => ("tagmatch_onesided.v", "onesided_params.vh"),
         }
     }
 
@@ -75,7 +92,7 @@ impl Harness {
     pub fn starts(self) -> &'static [Start] {
         match self {
             Harness::Engine => &[Start::Garbage, Start::Zeroed],
-            Harness::Completion => &[Start::Zeroed],
+            Harness::Completion | Harness::OneSided => &[Start::Zeroed],
         }
     }
 }
@@ -152,6 +169,32 @@ impl Target {
             f.src,
             f.tag,
             f.handle
+        ))
+    }
+}
+
+/// The one-sided unit's configuration its harness runs on: the smallest (4 windows, 3-bit
+/// counters, so a window's limit of 7 outstanding requests is within reach).
+pub struct OneSidedTarget {
+    pub name: &'static str,
+    windows: usize,
+    counter_bits: u32,
+    pub depth: u32,
+}
+
+pub const ONESIDED_TARGET: OneSidedTarget =
+    OneSidedTarget { name: "w4-c3", windows: 4, counter_bits: 3, depth: 10 };
+
+impl OneSidedTarget {
+    /// The unit's Verilog and `onesided_params.vh`.
+    pub fn sources(&self) -> Result<(String, String), String> {
+        let cfg = crate::emit::onesided::configuration(Some(self.windows), Some(self.counter_bits))?;
+        Ok((
+            crate::emit::onesided::verilog(&cfg)?,
+            format!(
+                "// Written by `tagmatch verify`.\nlocalparam W = {}, CB = {};\n",
+                self.windows, self.counter_bits
+            ),
         ))
     }
 }
@@ -270,16 +313,17 @@ pub fn check(
         std::fs::write(dir.join(name), text)
             .map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
     };
-    write("tagmatch_engine.v", verilog)?;
+    let (design, params_file) = harness.design_files();
+    write(design, verilog)?;
     write(harness.file(), harness.text())?;
-    write("params.vh", params)?;
+    write(params_file, params)?;
     write(
         "check.sby",
         &format!(
             "[options]\nmode bmc\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\n\
-             read_verilog -formal tagmatch_engine.v\nread_verilog -formal -sv {file}\nprep -top {top}\n\
+             read_verilog -formal {design}\nread_verilog -formal -sv {file}\nprep -top {top}\n\
              memory_map\n{zero}opt -fast\n\n\
-             [files]\ntagmatch_engine.v\n{file}\nparams.vh\n",
+             [files]\n{design}\n{file}\n{params_file}\n",
             file = harness.file(),
             top = harness.top(),
             zero = match start {
@@ -338,7 +382,7 @@ pub fn check(
 /// `failed assertion ... at engine.sv:LINE.COL-... step N` and `counterexample trace: PATH`.
 fn parse(log: &str, dir: &Path) -> Outcome {
     let passed = log.lines().any(|l| l.contains("DONE (PASS"));
-    let harness_files = ["engine.sv:", "completion.sv:"];
+    let harness_files = ["engine.sv:", "completion.sv:", "onesided.sv:"];
     let mut failed_lines = Vec::new();
     let mut failed_step = None;
     let mut trace = None;
@@ -410,5 +454,6 @@ mod tests {
         }
         assert!(properties(Harness::Engine).iter().any(|(n, _, _)| n == "order (PRQ)"));
         assert!(properties(Harness::Completion).iter().any(|(n, _, _)| n == "wake-up"));
+        assert!(properties(Harness::OneSided).iter().any(|(n, _, _)| n == "fin"));
     }
 }

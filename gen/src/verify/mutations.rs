@@ -64,6 +64,16 @@ pub const MUTATIONS: &[Mutation] = &[
             "wake_diff = p_class_count + one32 + one32 - w_count_q;",
         )],
     },
+    Mutation {
+        harness: Harness::OneSided,
+        name: "FIN one request early",
+        what: "window 0's flush is answered when all but one of its requests have completed",
+        module: "top",
+        patches: &[(
+            "if (flush_wait_0_q & (completed_next_0 == flush_target_0_q)) begin",
+            "if (flush_wait_0_q & (completed_next_0 + one == flush_target_0_q)) begin",
+        )],
+    },
 ];
 
 impl Mutation {
