@@ -26,27 +26,7 @@ module completion_harness (
     localparam [3:0] MATCHED = 0, FOUND = 4, ERROR = 7, REACHED = 8, NOT_REACHED = 9, PARKED = 10,
         FLUSHED = 11;
 
-    reg started = 1'b0;
-    always @(posedge clock) started <= 1'b1;
-    wire reset = reset_in | ~started;
-
-    wire cmd_ready, resp_valid;
-    wire [3:0] resp_kind;
-    wire [31:0] resp_recv, resp_msg, resp_src, resp_tag;
-    wire [7:0] resp_id;
-    wire [15:0] prq_count, umq_count, prq_cam_count, umq_cam_count;
-    reg [7:0] accepted;
-    wire [7:0] next_id = reset ? 8'd0 : accepted;
-    top dut (
-        .clock(clock), .reset(reset),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_op(cmd_op), .cmd_comm(cmd_comm),
-        .cmd_src(cmd_src), .cmd_tag(cmd_tag), .cmd_src_any(cmd_src_any),
-        .cmd_tag_any(cmd_tag_any), .cmd_handle(cmd_handle), .cmd_id(next_id),
-        .resp_valid(resp_valid), .resp_ready(resp_ready), .resp_kind(resp_kind),
-        .resp_recv(resp_recv), .resp_msg(resp_msg), .resp_src(resp_src), .resp_tag(resp_tag),
-        .resp_id(resp_id), .prq_count(prq_count), .umq_count(umq_count),
-        .prq_cam_count(prq_cam_count), .umq_cam_count(umq_cam_count)
-    );
+    `include "engine_dut.vh"
 
     // ---- The command stream. ----
     wire take = cmd_valid & cmd_ready;
@@ -57,9 +37,6 @@ module completion_harness (
         if (cmd_op == WAIT || cmd_op == TEST) assume (cmd_handle < 8);
         else assume ((cmd_handle >> HB) == 0);
     end
-    reg [1:0] stalled;
-    always @(posedge clock) stalled <= resp_ready ? 2'd0 : stalled + 2'd1;
-    always @(*) assume (stalled != 2'd3 || resp_ready);
 
     // ---- Shadow state. ----
     reg [3:0] c_op [0:3];
@@ -94,16 +71,14 @@ module completion_harness (
         end
     endfunction
 
+    integer k;
     always @(posedge clock) begin
         if (reset) begin
             answered <= 0;
             accepted <= {7'd0, take};
             parked <= 0;
             wake_due <= 0;
-            counter[0] <= 0;
-            counter[1] <= 0;
-            counter[2] <= 0;
-            counter[3] <= 0;
+            for (k = 0; k < 4; k = k + 1) counter[k] <= 0;
         end else begin
             accepted <= accepted + {7'd0, take};
             if (done && !late) answered <= answered + 8'd1;
@@ -124,10 +99,7 @@ module completion_harness (
             if (done && !late && r_op == FLUSH) begin
                 parked <= 0;
                 wake_due <= 0;
-                counter[0] <= 0;
-                counter[1] <= 0;
-                counter[2] <= 0;
-                counter[3] <= 0;
+                for (k = 0; k < 4; k = k + 1) counter[k] <= 0;
             end
         end
         if (take) begin

@@ -30,29 +30,7 @@ module harness (
     localparam [3:0] MATCHED = 0, QUEUED = 1, CANCELLED = 2, NOT_FOUND = 3, FOUND = 4,
         FOUND_NOTHING = 5, OVERFLOW = 6, FLUSHED = 11;
 
-    // The first cycle is a reset: registers start at arbitrary values (power-up garbage).
-    reg started = 1'b0;
-    always @(posedge clock) started <= 1'b1;
-    wire reset = reset_in | ~started;
-
-    wire cmd_ready, resp_valid;
-    wire [3:0] resp_kind;
-    wire [31:0] resp_recv, resp_msg, resp_src, resp_tag;
-    wire [7:0] resp_id;
-    wire [15:0] prq_count, umq_count, prq_cam_count, umq_cam_count;
-    reg [7:0] accepted;
-    // A command taken in a reset cycle comes after the reset: it is command 0.
-    wire [7:0] next_id = reset ? 8'd0 : accepted;
-    top dut (
-        .clock(clock), .reset(reset),
-        .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_op(cmd_op), .cmd_comm(cmd_comm),
-        .cmd_src(cmd_src), .cmd_tag(cmd_tag), .cmd_src_any(cmd_src_any),
-        .cmd_tag_any(cmd_tag_any), .cmd_handle(cmd_handle), .cmd_id(next_id),
-        .resp_valid(resp_valid), .resp_ready(resp_ready), .resp_kind(resp_kind),
-        .resp_recv(resp_recv), .resp_msg(resp_msg), .resp_src(resp_src), .resp_tag(resp_tag),
-        .resp_id(resp_id), .prq_count(prq_count), .umq_count(umq_count),
-        .prq_cam_count(prq_cam_count), .umq_cam_count(umq_cam_count)
-    );
+    `include "engine_dut.vh"
 
     (* anyconst *) reg [HB-1:0] H1, H2, M1, M2;
     always @(*) assume (H1 != H2 && M1 != M2);
@@ -72,10 +50,6 @@ module harness (
         if (cmd_op == POST) assume (!(cmd_handle == H1 && posted_h1) && !(cmd_handle == H2 && posted_h2));
         if (cmd_op == ARRIVE) assume (!(cmd_handle == M1 && arrived_m1) && !(cmd_handle == M2 && arrived_m2));
     end
-    // The host takes responses: never more than 3 cycles in a row without.
-    reg [1:0] stalled;
-    always @(posedge clock) stalled <= resp_ready ? 2'd0 : stalled + 2'd1;
-    always @(*) assume (stalled != 2'd3 || resp_ready);
 
     // ---- Shadow state: commands in flight, and the tracked entries. ----
     // Commands in flight, by id (the harness numbers them; responses come in order). The

@@ -80,6 +80,16 @@ impl Harness {
         }
     }
 
+    /// Files of `formal/` it includes besides its parameters, as (name, text).
+    fn includes(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Harness::Engine | Harness::Completion => {
+                &[("engine_dut.vh", include_str!("../../../formal/engine_dut.vh"))]
+            }
+            Harness::OneSided => &[],
+        }
+    }
+
     /// The Verilog file it wraps and the parameter file it includes.
     fn design_files(self) -> (&'static str, &'static str) {
         match self {
@@ -317,15 +327,21 @@ pub fn check(
     write(design, verilog)?;
     write(harness.file(), harness.text())?;
     write(params_file, params)?;
+    let mut files = vec![design, harness.file(), params_file];
+    for (name, text) in harness.includes() {
+        write(name, text)?;
+        files.push(name);
+    }
     write(
         "check.sby",
         &format!(
             "[options]\nmode bmc\ndepth {depth}\n\n[engines]\nsmtbmc yices\n\n[script]\n\
              read_verilog -formal {design}\nread_verilog -formal -sv {file}\nprep -top {top}\n\
              memory_map\n{zero}opt -fast\n\n\
-             [files]\n{design}\n{file}\n{params_file}\n",
+             [files]\n{files}\n",
             file = harness.file(),
             top = harness.top(),
+            files = files.join("\n"),
             zero = match start {
                 Start::Zeroed => "setundef -zero -init\n",
                 Start::Garbage => "",
