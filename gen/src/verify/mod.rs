@@ -15,8 +15,9 @@
 //! Each check is bounded model checking (`smtbmc` with yices): every property holds on
 //! every input sequence up to the check's depth in clock cycles, the first of which is a
 //! reset ([`Start`] says from what state). Each added cycle costs the solver about 2.5
-//! times the one before on these engines, so the depths are what a few minutes reach on a
-//! 2-core machine; at about 3 cycles an operation, depth 12 covers four operations with
+//! times the one before on these engines, so the default depths (14 and 13 cycles) are
+//! what a quarter of an hour reaches on a 2-core machine, and the tests run depth 12 (a
+//! few minutes). At about 3 cycles an operation, depth 12 covers four operations with
 //! every interleaving, which fills the 2-entry CAM and reaches its list. Going deeper needs
 //! k-induction with invariants of the queues' internal state.
 
