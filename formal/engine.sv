@@ -63,7 +63,7 @@ module harness (
     reg c_tany [0:3];
     reg [HB-1:0] c_handle [0:3];
     reg [7:0] answered;
-    reg [7:0] age;  // cycles the oldest command in flight has waited
+    reg [7:0] age;  // cycles since the last answer, while a command is in flight
     wire [7:0] in_flight = accepted - answered;
 
     // A tracked receive: live (queued, not yet matched, cancelled or flushed), its pattern.
@@ -202,7 +202,7 @@ module harness (
     end
 
     always @(*) if (started && !reset) begin
-        // @property answered: no response without a command; every command answered within MAX_AGE cycles
+        // @property answered: no response without a command; while commands are in flight, an answer at least every MAX_AGE cycles
         if (resp_valid) assert (in_flight != 0);
         assert (in_flight <= 8'd4);
         assert (age < MAX_AGE);

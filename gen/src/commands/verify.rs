@@ -4,12 +4,11 @@
 //! or a mutation goes uncaught.
 
 use crate::cli::verify::VerifyArgs;
-use crate::output::progress::note;
+use crate::output::progress::{note, spinner};
 use crate::output::table::{render, Record};
 use crate::verify::mutations::MUTATIONS;
 use crate::verify::{
-    check, properties, sources, spinner, Harness, Outcome, Start, Target, ONESIDED_TARGET, POWER_UP_DEPTH,
-    TARGETS,
+    check, properties, sources, Harness, Outcome, Start, Target, ONESIDED_TARGET, POWER_UP_DEPTH, TARGETS,
 };
 use serde_json::json;
 

@@ -1,10 +1,11 @@
-//! `tagmatch verify`: formal checks of the receive engine's emitted Verilog with
-//! SymbiYosys, and seeded mutations that show the checks can fail ([`mutations`]).
+//! `tagmatch verify`: formal checks of the emitted Verilog with SymbiYosys, and seeded
+//! mutations that show the checks can fail ([`mutations`]).
 //!
-//! The harness (`formal/engine.sv`) wraps the generated `top`. The solver drives every
-//! input; the harness assumes a legal command stream and asserts the engine's answers
-//! against shadow state it keeps from the commands it saw accepted and the answers it saw
-//! taken. MPI order and conservation are checked on two receives and two messages the
+//! Each harness ([`Harness`], a SystemVerilog file of `formal/`) wraps a generated `top`:
+//! the receive engine (its matching, and its completion unit) or the one-sided unit. The
+//! solver drives every input; the harness assumes a legal command stream and asserts the
+//! answers against shadow state it keeps from the commands it saw accepted and the answers
+//! it saw taken. MPI order and conservation are checked on two receives and two messages the
 //! solver picks (`anyconst`): a property of any two entries is a property of every pair,
 //! so no harness models a whole queue.
 //!
@@ -25,7 +26,6 @@ pub mod mutations;
 
 use crate::emit::engine_config::{configuration, EngineConfig};
 use crate::flow::timing_tools::find_in_venv;
-use crate::output::progress;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -427,11 +427,6 @@ fn parse(log: &str, dir: &Path) -> Outcome {
 pub fn sources(target: &Target) -> Result<(String, String), String> {
     let cfg = target.config()?;
     Ok((cfg.verilog()?, target.params(&cfg)?))
-}
-
-/// A spinner for one check.
-pub fn spinner(what: &str) -> indicatif::ProgressBar {
-    progress::spinner(what)
 }
 
 #[cfg(test)]
