@@ -23,9 +23,10 @@
 //! hand-over and the race shows.
 //!
 //! The host hands over no more receives than `capacity`, counting those in flight and
-//! those whose matches it has not heard of, so with the engine's true capacity a refusal
-//! for room does not happen. With a larger one it can: then the host hands nothing over
-//! until a match or a cancel reports a free slot.
+//! those whose matches it has not heard of, so with the engine's guaranteed capacity (the
+//! manifest's `queue_guaranteed`) a refusal for room does not happen. With a larger one,
+//! such as `queue_capacity`, which the CAM's banks reach only when entries leave in order,
+//! it can: then the host hands nothing over until a match or a cancel reports a free slot.
 //!
 //! A stream may post a receive under a handle whose match the host has not heard of yet
 //! (valid in stream order: the message came first). The host holds that call, and every
