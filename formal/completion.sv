@@ -29,7 +29,6 @@ module completion_harness (
     `include "engine_dut.vh"
 
     // ---- The command stream. ----
-    wire take = cmd_valid & cmd_ready;
     always @(*) begin
         assume (cmd_op == POST || cmd_op == ARRIVE || cmd_op == MPROBE || cmd_op == WAIT
             || cmd_op == TEST || cmd_op == FLUSH);
@@ -75,12 +74,10 @@ module completion_harness (
     always @(posedge clock) begin
         if (reset) begin
             answered <= 0;
-            accepted <= {7'd0, take};
             parked <= 0;
             wake_due <= 0;
             for (k = 0; k < 4; k = k + 1) counter[k] <= 0;
         end else begin
-            accepted <= accepted + {7'd0, take};
             if (done && !late) answered <= answered + 8'd1;
             if (late) begin
                 parked <= 0;

@@ -36,7 +36,6 @@ module harness (
     always @(*) assume (H1 != H2 && M1 != M2);
 
     // ---- The command stream: legal ops, fields within their widths. ----
-    wire take = cmd_valid & cmd_ready;
     always @(*) begin
         assume (cmd_op == POST || cmd_op == ARRIVE || cmd_op == CANCEL || cmd_op == PROBE
             || cmd_op == MPROBE || cmd_op == FLUSH);
@@ -115,9 +114,7 @@ module harness (
             {posted_h1, posted_h2, arrived_m1, arrived_m2} <= 0;
             prq_n <= 0;
             umq_n <= 0;
-            accepted <= {7'd0, take};
         end else begin
-            accepted <= accepted + {7'd0, take};
             if (done) answered <= answered + 8'd1;
             age <= (in_flight == 0 || done) ? 8'd0 : age + 8'd1;
         end

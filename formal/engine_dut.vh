@@ -15,8 +15,10 @@ wire [7:0] resp_id;
 wire [15:0] prq_count, umq_count, prq_cam_count, umq_cam_count;
 // Commands taken so far; each command's id is its number. A command taken in a reset
 // cycle comes after the reset: it is command 0.
+wire take = cmd_valid & cmd_ready;
 reg [7:0] accepted;
 wire [7:0] next_id = reset ? 8'd0 : accepted;
+always @(posedge clock) accepted <= next_id + {7'd0, take};
 top dut (
     .clock(clock), .reset(reset),
     .cmd_valid(cmd_valid), .cmd_ready(cmd_ready), .cmd_op(cmd_op), .cmd_comm(cmd_comm),

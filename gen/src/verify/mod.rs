@@ -265,22 +265,20 @@ pub struct Outcome {
     pub failed_step: Option<u32>,
     /// Harness lines of the assertions that failed.
     pub failed_lines: Vec<usize>,
+    /// The property groups those lines belong to (filled in by [`check`]).
+    pub failed_properties: Vec<String>,
     /// The counterexample's waveform.
     pub trace: Option<PathBuf>,
     pub seconds: f64,
 }
 
-impl Outcome {
-    /// The property groups of `harness` whose assertions failed.
-    pub fn failed_properties(&self, harness: Harness) -> Vec<String> {
-        let mut names: Vec<String> = properties(harness)
-            .into_iter()
-            .filter(|(_, _, lines)| self.failed_lines.iter().any(|l| lines.contains(l)))
-            .map(|(name, _, _)| name)
-            .collect();
-        names.dedup();
-        names
-    }
+/// The property groups of `harness` that hold any of the harness lines `failed`.
+fn properties_at(harness: Harness, failed: &[usize]) -> Vec<String> {
+    properties(harness)
+        .into_iter()
+        .filter(|(_, _, lines)| failed.iter().any(|l| lines.contains(l)))
+        .map(|(name, _, _)| name)
+        .collect()
 }
 
 /// The programs a check runs: SymbiYosys and the yosys, smtbmc and witness tools of the
@@ -380,6 +378,7 @@ pub fn check(
     child.wait().map_err(|e| format!("SymbiYosys: {e}"))?;
     std::fs::write(dir.join("sby.log"), &log).map_err(|e| format!("cannot write the log: {e}"))?;
     let mut outcome = parse(&log, dir);
+    outcome.failed_properties = properties_at(harness, &outcome.failed_lines);
     outcome.seconds = started.elapsed().as_secs_f64();
     if !outcome.passed && outcome.failed_step.is_none() {
         // The tool's own complaint, e.g. `base: ERROR: ...` from yosys reading the harness.
@@ -420,7 +419,7 @@ fn parse(log: &str, dir: &Path) -> Outcome {
             trace = Some(dir.join(path.trim()));
         }
     }
-    Outcome { passed, failed_step, failed_lines, trace, seconds: 0.0 }
+    Outcome { passed, failed_step, failed_lines, failed_properties: Vec::new(), trace, seconds: 0.0 }
 }
 
 /// The Verilog of `target`'s engine, and its `params.vh`.
