@@ -502,6 +502,26 @@ fn cam_body(d: usize, widths: FieldWidths) -> String {
         }
     };
     let first_in_bank = lowest("first", "bank_mv", "upto", s, "S");
+    // The chosen slot's number is {oldest bank, its lowest hit}: every bank encodes its
+    // own lowest hit beside the bank choice, and a one-hot AND-OR picks the oldest bank's
+    // (fewer levels than encoding a D-bit one-hot after the choice).
+    let (first_idx, first_cols, chosen_enc) = if slot_bits == 0 {
+        (String::new(), String::new(), encode_one_hot("chosen_idx", "oldest", b, aw))
+    } else {
+        let first_idx = format!(
+            "{}        for (gk = 0; gk < {slot_bits}; gk = gk + 1) begin : column\n            \
+             assign first_cols[gk*B + gb] = first_idx[gk];\n        end\n",
+            encode_one_hot("first_idx", "first", s, slot_bits)
+        );
+        let first_cols = format!("genvar gk;\nwire [{}:0] first_cols;\n", slot_bits * b - 1);
+        let mut chosen = encode_one_hot("chosen_bank", "oldest", b, bw);
+        chosen += &format!("wire [{}:0] chosen_slot;\n", slot_bits - 1);
+        for k in 0..slot_bits {
+            chosen += &format!("assign chosen_slot[{k}] = |(oldest & first_cols[{} +: B]);\n", k * b);
+        }
+        chosen += &format!("wire [{}:0] chosen_idx = {{chosen_bank, chosen_slot}};\n", aw - 1);
+        (first_idx, first_cols, chosen)
+    };
     let lowest_empty = lowest("spare_next", "bank_empty_next", "empty_upto", b, "B");
     let ptr_step = if s == 1 { "1'b1".to_string() } else { "{ptr_oh[S-2:0], 1'b0}".to_string() };
     let ptr_first = match s {
@@ -577,7 +597,7 @@ endfunction
 wire ins = insert & ~full_q;
 wire rm = remove & answered_q & hit_q;
 genvar gb, gj, gc;
-wire [{aw_msb}:0] waddr = room ? {waddr_open} : {waddr_spare};
+{first_cols}wire [{aw_msb}:0] waddr = room ? {waddr_open} : {waddr_spare};
 wire [B-1:0] spare_oh;
 generate
     for (gb = 0; gb < B; gb = gb + 1) begin : spare_decode
@@ -587,6 +607,19 @@ generate
 endgenerate
 wire [KW-1:0] in_key = {{in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
 wire in_hit = fields_match(in_key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
+// The write buffer: an insert's key is registered at its edge, here and in its bank's
+// copy (`wbuf`), and reaches its slot's flip-flops at the next edge (`pend_we`: the slots
+// written late). So the insert bus, which the data mover drives from the lists' RAM,
+// ends at B + 1 registers, not at every slot. For the cycle in between, the slot answers
+// through this copy's comparator (`pend_hit`). Each copy loads only for its own bank, so
+// no two have the same enable and synthesis cannot merge them back into one register.
+reg [KW-1:0] pend_key;
+reg [D-1:0] pend_we;
+always @(posedge clock) begin
+    if (ins) pend_key <= in_key;
+    pend_we <= we;
+end
+wire pend_hit = fields_match(pend_key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
 
 wire [D-1:0] we;
 wire [D-1:0] slot_hit;
@@ -595,15 +628,17 @@ wire [B-1:0] bank_alone;
 wire [B-1:0] oldest;
 generate
     for (gb = 0; gb < B; gb = gb + 1) begin : bank
+        reg [KW-1:0] wbuf;
+        always @(posedge clock) if (|we[gb*S +: S]) wbuf <= in_key;
         for (gj = 0; gj < S; gj = gj + 1) begin : slot
             reg [KW-1:0] key;
             assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
-            always @(posedge clock) if (we[gb*S+gj]) key <= in_key;
+            always @(posedge clock) if (pend_we[gb*S+gj]) key <= wbuf;
             assign slot_hit[gb*S+gj] = fields_match(key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
         end
         // The bank's lowest hit slot (its oldest), and whether removing it empties the bank.
         wire [S-1:0] bank_mv = mv[gb*S +: S];
-        {first_in_bank}
+        {first_in_bank}{first_idx}
         assign bank_alone[gb] = ~|(valid[gb*S +: S] & ~first);
         // The oldest bank with a hit: every other bank with a hit is younger.
         wire [B-1:0] beats;
@@ -623,7 +658,8 @@ endgenerate
 {chosen_enc}
 // The slots after this edge: the answer removed, the insert added.
 wire [D-1:0] valid_next = (valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}})) | we;
-wire [D-1:0] mv_next = valid_next & ((slot_hit & ~we) | (we & {{D{{in_hit}}}}));
+wire [D-1:0] mv_next = valid_next
+    & ((slot_hit & ~we & ~pend_we) | (we & {{D{{in_hit}}}}) | (pend_we & {{D{{pend_hit}}}}));
 wire [B-1:0] bank_empty_next;
 wire [B-1:0] bank_hit_next;
 wire [B-1:0] bank_hit_scanned;
@@ -767,7 +803,6 @@ end
             if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
         spare_next_enc = encode_one_hot("spare_next_idx", "spare_next", b, bw),
         bw_msb = bw - 1,
-        chosen_enc = encode_one_hot("chosen_idx", "chosen_oh", d, aw),
         hit_src = crate::fields::in_word(&format!("rdata[0 +: {sw}]"), 0, sw),
         hit_tag = crate::fields::in_word(&format!("rdata[{sw} +: {tw}]"), 0, tw),
         hit_handle = crate::fields::in_word(&format!("rdata[{} +: {hw}]", sw + tw), 0, hw),
