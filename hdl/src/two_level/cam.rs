@@ -44,6 +44,17 @@
 //! entries leave in the order they came. The queue never relies on more: its data mover
 //! refills whenever `full` is low, and `full` is what the engine reads.
 //!
+//! # The write buffer
+//! An insert's compared fields reach its slot's flip-flops one edge after the insert: the
+//! insert registers them in its bank's buffer (one register per bank, plus one central
+//! copy), and the next edge writes the slot from there. For the one cycle in between, a
+//! search compares that slot through the central copy's comparator instead. Nothing
+//! outside can tell (the valid bit, the RAM word and the allocation change at the insert's
+//! edge, as before), and the Rust model below writes the slot at once. Why: the insert bus
+//! comes from the lists' RAM through the data mover, and without the buffer it fanned out
+//! to every slot's flip-flops; on the default engine this bus was the most congested
+//! route. Cost: `(B + 1)` words and `D` flip-flops (256 slots: about 1,400 flip-flops).
+//!
 //! # Timing (cycle `S` is the one `search` is high in)
 //! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
 //!   are registered (a slot written in this edge is compared as its new entry, one more
