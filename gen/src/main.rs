@@ -30,11 +30,22 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Docs { check, .. } => commands::docs::run(Cli::command(), check),
         Command::Waves { check } => commands::waves::run(check),
         Command::Verify(args) => commands::verify::run(args),
+        Command::Record(_) => unreachable!("main runs record itself: it exits with the program's status"),
     }
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Command::Record(args) = cli.command {
+        return match commands::record::run(args) {
+            Ok(status) => ExitCode::from(status),
+            Err(e) => {
+                eprintln!("tagmatch: error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tagmatch: error: {e}");

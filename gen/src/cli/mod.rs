@@ -5,6 +5,7 @@ pub mod bench;
 pub mod cosim;
 pub mod design;
 pub mod gen;
+pub mod record;
 pub mod timing;
 pub mod trace;
 pub mod values;
@@ -15,6 +16,7 @@ use bench::BenchArgs;
 use clap::{Parser, Subcommand};
 use cosim::CosimArgs;
 use gen::GenArgs;
+use record::RecordArgs;
 use trace::TraceAction;
 use verify::VerifyArgs;
 
@@ -47,6 +49,10 @@ pub enum Command {
         #[command(subcommand)]
         action: TraceAction,
     },
+    /// Record an MPI program's run as a DUMPI trace (a PMPI library preloaded into every
+    /// rank), then report its queue depths and its replay through the receive engine's model
+    /// behind the host driver. Exits with the program's status.
+    Record(RecordArgs),
     /// Regenerate the documentation the code and the records write: docs/cli.md,
     /// docs/results.md and the README's results table.
     Docs {

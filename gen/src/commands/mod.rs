@@ -5,6 +5,7 @@ pub mod boards;
 pub mod cosim;
 pub mod docs;
 pub mod gen;
+pub mod record;
 pub mod trace;
 pub mod verify;
 pub mod waves;

@@ -7,6 +7,9 @@ use crate::traces::dumpi::{Arg, Record};
 
 /// `MPI_ANY_SOURCE` and `MPI_ANY_TAG` as DUMPI stores them.
 const ANY: i64 = -1;
+/// `MPI_PROC_NULL` as the recorder stores it (Open MPI's own value): a send to it or a
+/// receive or probe from it involves no message, so it never reaches a matching queue.
+pub const PROC_NULL: i64 = -2;
 /// `MPI_UNDEFINED` as an index (Waitany with no active request).
 const UNDEFINED_INDEX: i64 = -32766;
 
@@ -237,5 +240,15 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
             _ => {}
         }
     }
+    out.retain(|t| !touches_proc_null(&t.event));
     Ok(out)
+}
+
+/// A send to `MPI_PROC_NULL`, or a receive or probe from it: complete at once, no message.
+fn touches_proc_null(e: &Event) -> bool {
+    match e {
+        Event::Send { dest, .. } => *dest == PROC_NULL,
+        Event::Post { src, .. } | Event::Probe { src, .. } => *src == Some(PROC_NULL),
+        _ => false,
+    }
 }
