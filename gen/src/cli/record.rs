@@ -26,6 +26,10 @@ pub struct RecordArgs {
     /// Network latency added to a send's time to get its arrival, in microseconds (0 or more).
     #[arg(long, default_value_t = 1.0)]
     pub latency_us: f64,
+    /// Leave out the CPU times of each call (DUMPI stores wall and CPU times; reading the
+    /// CPU clock is a system call, about 0.8 µs each, two per call).
+    #[arg(long)]
+    pub no_cpu_times: bool,
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     /// The run: `mpirun -np N PROGRAM ARGS…` (Open MPI's `mpirun`, `mpiexec` or `orterun`

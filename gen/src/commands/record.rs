@@ -44,7 +44,7 @@ pub fn run(args: RecordArgs) -> Result<u8, String> {
     let out = args.out.canonicalize().map_err(|e| format!("{}: {e}", args.out.display()))?;
     remove_old_trace(&out, &prefix)?;
     let library = library()?;
-    let status = run_program(&args.command, &library, &out.join(&prefix))?;
+    let status = run_program(&args.command, &library, &out.join(&prefix), !args.no_cpu_times)?;
     let report = report(&out, &prefix, engine, args.latency_us);
     match (report, status) {
         (Ok(records), _) => {
@@ -56,17 +56,19 @@ pub fn run(args: RecordArgs) -> Result<u8, String> {
             std::fs::write(&path, serde_json::to_string_pretty(&json).expect("JSON values serialize"))
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             let table = args.format == crate::output::table::Format::Table;
+            let mut text = String::new();
             for (title, record) in &records {
                 if table {
-                    println!("\n{title}");
-                    print!(
-                        "{}",
-                        render(&crate::flow::record::for_table(std::slice::from_ref(record)), args.format)
-                    );
+                    text += &format!("\n{title}\n");
+                    text +=
+                        &render(&crate::flow::record::for_table(std::slice::from_ref(record)), args.format);
                 } else {
-                    print!("{}", render(std::slice::from_ref(record), args.format));
+                    text += &render(std::slice::from_ref(record), args.format);
                 }
             }
+            // A reader that stops early (`| head`) is not an error.
+            use std::io::Write;
+            let _ = std::io::stdout().write_all(text.as_bytes());
             Ok(status)
         }
         (Err(e), 0) => Err(e),
@@ -143,16 +145,21 @@ fn mpicc() -> Result<String, String> {
 
 /// Runs `command` with the recorder in every rank; its exit status (128 + the signal for a
 /// program killed by one).
-fn run_program(command: &[String], library: &Path, prefix: &Path) -> Result<u8, String> {
+fn run_program(command: &[String], library: &Path, prefix: &Path, cpu_times: bool) -> Result<u8, String> {
     let (program, rest) = command.split_first().ok_or("no command to run after `--`")?;
     let mut cmd = Command::new(program);
-    let preload = format!("LD_PRELOAD={}", library.display());
-    let target = format!("TAGMATCH_RECORD_PREFIX={}", prefix.display());
+    let vars = [
+        ("LD_PRELOAD", library.display().to_string()),
+        ("TAGMATCH_RECORD_PREFIX", prefix.display().to_string()),
+        ("TAGMATCH_RECORD_CPU_TIMES", (cpu_times as u8).to_string()),
+    ];
     let name = Path::new(program).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if LAUNCHERS.contains(&name.as_str()) {
-        cmd.args(["-x", &preload, "-x", &target]);
-    } else {
-        cmd.env("LD_PRELOAD", library).env("TAGMATCH_RECORD_PREFIX", prefix);
+    for (var, value) in &vars {
+        if LAUNCHERS.contains(&name.as_str()) {
+            cmd.args(["-x", &format!("{var}={value}")]);
+        } else {
+            cmd.env(var, value);
+        }
     }
     let status = cmd.args(rest).status().map_err(|e| format!("cannot run {program}: {e}"))?;
     use std::os::unix::process::ExitStatusExt;
@@ -214,7 +221,7 @@ fn report(
             (
                 json!(c.fmax_mhz),
                 json!(c.device),
-                json!(ns.round()),
+                json!(ns.round() as u64),
                 json!(if ops > 0.0 { (ns / ops * 10.0).round() / 10.0 } else { 0.0 }),
             )
         }
