@@ -31,8 +31,12 @@
  * exact source and tag the probe found, on the probed communicator: the
  * receive then takes, in a replay, the message the probe took (messages from one source
  * with one tag are not overtaken). These substitutions are counted in the .meta file
- * (`substituted-MPI_Mprobe=N`). Calls this library does not wrap pass through to MPI
- * untouched and are not in the trace.
+ * (`substituted-MPI_Mprobe=N`). Likewise MPI_Cart_create and MPI-3's MPI_Comm_split_type,
+ * which the replay cannot rebuild, are stored as the MPI_Comm_split that makes the same
+ * group in the same order. The vector collectives and scans are counted but not stored
+ * (DUMPI's "ignored" counts in the footer; rank 0's also in the .meta file). MPI_Abort is
+ * stored and closes the file first. Calls this library does not wrap pass through to MPI
+ * untouched and are neither stored nor counted.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -55,7 +59,9 @@ enum {
     L_SCATTER = 56, L_ALLGATHER = 58, L_ALLTOALL = 60, L_REDUCE = 62, L_ALLREDUCE = 65,
     L_COMM_GROUP = 72, L_GROUP_INCL = 76, L_GROUP_FREE = 80, L_COMM_SIZE = 81,
     L_COMM_RANK = 82, L_COMM_DUP = 84, L_COMM_CREATE = 85, L_COMM_SPLIT = 86,
-    L_COMM_FREE = 87, L_INIT = 124, L_FINALIZE = 125, L_INIT_THREAD = 171,
+    L_COMM_FREE = 87, L_INIT = 124, L_FINALIZE = 125, L_INIT_THREAD = 171, L_GATHERV = 55,
+    L_SCATTERV = 57, L_ALLGATHERV = 59, L_ALLTOALLV = 61, L_REDUCE_SCATTER = 66, L_SCAN = 67,
+    L_ABORT = 127, L_EXSCAN = 156,
     L_ALL_FUNCTIONS = 290, L_END_OF_STREAM = 293
 };
 
@@ -263,6 +269,7 @@ static uint32_t called[L_ALL_FUNCTIONS + 1], not_stored[L_ALL_FUNCTIONS + 1];
 static uint32_t cpu_bias, wall_bias;
 static uint64_t start_time;
 static long substituted_mprobe, substituted_improbe, substituted_mrecv, substituted_imrecv;
+static long substituted_cart_create, substituted_comm_split_type;
 static int finished;
 
 /* The record being built, and whether its mask says it stores statuses. */
@@ -413,6 +420,26 @@ static void put_statuses(int n, const MPI_Status *s)
         put_status_fields(&s[i]);
 }
 
+/* Calls counted but not stored (DUMPI's "ignored" counts in the footer): rank 0's counts
+ * are also listed in the .meta file. */
+static const struct {
+    int label;
+    const char *name;
+} counted_names[] = {
+    { L_GATHERV, "MPI_Gatherv" },   { L_SCATTERV, "MPI_Scatterv" },
+    { L_ALLGATHERV, "MPI_Allgatherv" }, { L_ALLTOALLV, "MPI_Alltoallv" },
+    { L_REDUCE_SCATTER, "MPI_Reduce_scatter" }, { L_SCAN, "MPI_Scan" },
+    { L_EXSCAN, "MPI_Exscan" },
+};
+
+static void count_only(int label)
+{
+    if (out && !finished) {
+        called[label]++;
+        not_stored[label]++;
+    }
+}
+
 /* Ends the body and writes the closing sections and the index. */
 static void finish_file(void)
 {
@@ -478,6 +505,10 @@ static void finish_file(void)
                     substituted_improbe);
             fprintf(meta, "substituted-MPI_Mrecv=%ld\nsubstituted-MPI_Imrecv=%ld\n", substituted_mrecv,
                     substituted_imrecv);
+            fprintf(meta, "substituted-MPI_Cart_create=%ld\nsubstituted-MPI_Comm_split_type=%ld\n",
+                    substituted_cart_create, substituted_comm_split_type);
+            for (size_t i = 0; i < sizeof counted_names / sizeof counted_names[0]; i++)
+                fprintf(meta, "not-stored-%s=%u\n", counted_names[i].name, not_stored[counted_names[i].label]);
             fclose(meta);
         }
     }
@@ -1249,4 +1280,108 @@ int MPI_Group_free(MPI_Group *group)
     }
     map_remove(&groups, key_of(&before, sizeof before));
     return rc;
+}
+
+/* ---- counted, not stored ------------------------------------------------------------ */
+
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    count_only(L_GATHERV);
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    count_only(L_SCATTERV);
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    count_only(L_ALLGATHERV);
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    count_only(L_ALLTOALLV);
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm)
+{
+    count_only(L_REDUCE_SCATTER);
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    count_only(L_SCAN);
+    return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    count_only(L_EXSCAN);
+    return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+/* ---- stored as what the replay understands ------------------------------------------- */
+
+/* A communicator made by a call the replay does not rebuild, stored as the MPI_Comm_split
+ * that makes the same group in the same order: `color` names the group (MPI_UNDEFINED for
+ * a rank left out), `key` is the rank in it. */
+static void put_as_split(MPI_Comm old, int color, MPI_Comm made, struct stamp in)
+{
+    int key = 0;
+    if (made != MPI_COMM_NULL)
+        PMPI_Comm_rank(made, &key);
+    if (begin(L_COMM_SPLIT, 0, in, now())) {
+        put16((uint16_t)comm_id(old));
+        put32((uint32_t)(color == MPI_UNDEFINED ? STORED_UNDEFINED : color));
+        put32((uint32_t)key);
+        put16((uint16_t)comm_id(made));
+        flush_record();
+    }
+}
+
+int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *cart)
+{
+    struct stamp in = now();
+    int rc = PMPI_Cart_create(old, ndims, dims, periods, reorder, cart);
+    substituted_cart_create++;
+    put_as_split(old, *cart == MPI_COMM_NULL ? MPI_UNDEFINED : 0, *cart, in);
+    return rc;
+}
+
+int MPI_Comm_split_type(MPI_Comm old, int split_type, int key, MPI_Info info, MPI_Comm *made)
+{
+    struct stamp in = now();
+    int rc = PMPI_Comm_split_type(old, split_type, key, info, made);
+    substituted_comm_split_type++;
+    /* One color per new communicator: the old rank of its rank 0, which it broadcasts. */
+    int color = MPI_UNDEFINED;
+    if (*made != MPI_COMM_NULL) {
+        PMPI_Comm_rank(old, &color);
+        PMPI_Bcast(&color, 1, MPI_INT, 0, *made);
+    }
+    put_as_split(old, color, *made, in);
+    return rc;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    struct stamp in = now();
+    if (begin(L_ABORT, 0, in, now())) {
+        put16((uint16_t)comm_id(comm));
+        put32((uint32_t)errorcode);
+        flush_record();
+    }
+    finish_file();
+    return PMPI_Abort(comm, errorcode);
 }

@@ -264,3 +264,59 @@ fn lammps_records_and_replays_through_the_engine() {
     assert!(engine["matches"].as_u64().unwrap() as usize > matches, "{engine}");
     assert!(engine["cycles"].as_u64().unwrap() > 0, "{engine}");
 }
+
+#[test]
+fn communicators_the_replay_cannot_rebuild_are_stored_as_splits() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("record-cart");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("cart.c");
+    // Two ranks: a periodic ring as a Cartesian communicator, a node-local communicator,
+    // a message on each, and a vector collective (counted, not stored).
+    std::fs::write(
+        &source,
+        r#"#include <mpi.h>
+int main(int c, char **v) {
+  MPI_Init(&c, &v);
+  int dims[1] = {2}, periods[1] = {1}, rank, left, right, x = 1, y, counts[2] = {1, 1}, displs[2] = {0, 1}, all[2];
+  MPI_Comm cart, node;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 1, &cart);
+  MPI_Comm_rank(cart, &rank);
+  MPI_Cart_shift(cart, 0, 1, &left, &right);
+  MPI_Sendrecv(&x, 1, MPI_INT, right, 5, &y, 1, MPI_INT, left, 5, cart, MPI_STATUS_IGNORE);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  MPI_Sendrecv(&x, 1, MPI_INT, 1 - rank, 6, &y, 1, MPI_INT, 1 - rank, 6, node, MPI_STATUS_IGNORE);
+  MPI_Allgatherv(&x, 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = dir.join("cart");
+    assert!(Command::new("mpicc.openmpi").arg("-o").arg(&exe).arg(&source).status().unwrap().success());
+    let run = Command::new(env!("CARGO_BIN_EXE_tagmatch"))
+        .args(["record", "--out"])
+        .arg(dir.join("trace"))
+        .args(["--format", "json", "--", "mpirun.openmpi", "-np", "2", "--oversubscribe"])
+        .arg(&exe)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "record failed: {}", String::from_utf8_lossy(&run.stderr));
+    let meta = std::fs::read_to_string(dir.join("trace/trace.meta")).unwrap();
+    for line in
+        ["substituted-MPI_Cart_create=1", "substituted-MPI_Comm_split_type=1", "not-stored-MPI_Allgatherv=1"]
+    {
+        assert!(meta.lines().any(|l| l == line), "{line} in the .meta file:\n{meta}");
+    }
+    let trace = read_run(&dir.join("trace/trace.meta"), &|_, _| {}).unwrap();
+    let events = run_events(&trace).expect("every communicator resolves");
+    let (streams, _) = streams(&events, 1e-6).unwrap();
+    for s in &streams {
+        assert_eq!(s.sends_unroutable, 0, "rank {}: every send is routed", s.rank);
+        let mut golden = Golden::new();
+        let matches = s.ops.iter().filter(|op| matches!(golden.apply(op), Outcome::Matched { .. })).count();
+        assert_eq!(matches, 2, "rank {}: one message on the ring and one on the node communicator", s.rank);
+    }
+}
