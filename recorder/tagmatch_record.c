@@ -527,7 +527,9 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
-static void open_file(void)
+/* `start`: the time MPI_Init was entered, which the biases are taken from (so its record's
+ * entry time is not before the bias). */
+static void open_file(struct stamp start)
 {
     const char *p = getenv("TAGMATCH_RECORD_PREFIX");
     if (p && *p)
@@ -545,10 +547,9 @@ static void open_file(void)
         return;
     }
     setvbuf(out, NULL, _IOFBF, 1 << 20);
-    struct stamp s = now();
-    cpu_bias = (uint32_t)s.cpu.tv_sec;
-    wall_bias = (uint32_t)s.wall.tv_sec;
-    start_time = (uint64_t)s.wall.tv_sec;
+    cpu_bias = (uint32_t)start.cpu.tv_sec;
+    wall_bias = (uint32_t)start.wall.tv_sec;
+    start_time = (uint64_t)start.wall.tv_sec;
     rec_len = 0;
     put64(HEAD_MAGIC);
     put32(cpu_bias);
@@ -566,7 +567,7 @@ int MPI_Init(int *argc, char ***argv)
 {
     struct stamp in = now();
     int rc = PMPI_Init(argc, argv);
-    open_file();
+    open_file(in);
     if (begin(L_INIT, 0, in, now())) {
         int n = argc ? *argc : 0;
         put32((uint32_t)n);
@@ -581,7 +582,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     struct stamp in = now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    open_file();
+    open_file(in);
     if (begin(L_INIT_THREAD, 0, in, now())) {
         int n = argc ? *argc : 0;
         put32((uint32_t)n);

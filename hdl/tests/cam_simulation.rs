@@ -1,7 +1,7 @@
 //! The pipelined CAM's Rust behaviour (`Cam::update`, what rust-hdl's simulator runs) keeps
 //! the Verilog's timing and answers: the answer two cycles after the search, the oldest
 //! match (wildcards stored and searched), removal two cycles after the search, an insert
-//! behind every stored entry, and reset.
+//! behind every stored entry, and reset. Each search compares the key loaded a cycle before.
 
 use rust_hdl::prelude::*;
 use tagmatch_hdl::two_level::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
@@ -19,8 +19,9 @@ fn set_insert(x: &mut CamTop, e: Entry) {
     x.in_handle.next = e.5.to_bits();
 }
 
+/// Loads the key at the next edge (a search compares the key loaded before it).
 fn set_key(x: &mut CamTop, mode: u64, comm: u64, src: u64, tag: u64, handle: u64) {
-    x.search.next = true;
+    x.key_load.next = true;
     x.search_mode.next = mode.to_bits();
     x.key_comm.next = comm.to_bits();
     x.key_src.next = src.to_bits();
@@ -50,6 +51,9 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         // two cycles after the search.
         set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
         wait_clock_cycle!(sim, clock, x);
+        x.key_load.next = false;
+        x.search.next = true;
+        wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
         sim_assert!(sim, !x.answered.val(), x);
         wait_clock_cycle!(sim, clock, x);
@@ -64,12 +68,18 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         sim_assert_eq!(sim, x.count.val().index(), 2, x);
         set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);
         wait_clock_cycle!(sim, clock, x);
+        x.key_load.next = false;
+        x.search.next = true;
+        wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
         wait_clock_cycle!(sim, clock, x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 11, x);
         sim_assert_eq!(sim, x.hit_tag.val().index(), 7, x);
         // By handle (a scan of the 4 slots); then a communicator that holds nothing.
         set_key(&mut x, MODE_HANDLE, 0, 0, 0, 12);
+        wait_clock_cycle!(sim, clock, x);
+        x.key_load.next = false;
+        x.search.next = true;
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
         for _ in 1..tagmatch_hdl::two_level::cam::handle_search_cycles(4) {
@@ -79,6 +89,9 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         sim_assert!(sim, x.answered.val(), x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 12, x);
         set_key(&mut x, MODE_ENVELOPE, 2, 3, 7, 0);
+        wait_clock_cycle!(sim, clock, x);
+        x.key_load.next = false;
+        x.search.next = true;
         wait_clock_cycle!(sim, clock, x);
         x.search.next = false;
         wait_clock_cycle!(sim, clock, x);

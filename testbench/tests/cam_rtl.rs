@@ -125,6 +125,8 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     let mut reference = Reference { entries: Vec::new(), banks: CamBanks::new(DEPTH) };
     let mut pending: Option<Act> = None;
     for (i, s) in steps.iter().enumerate() {
+        // The key is loaded a cycle before the search (the CAM compares the loaded key); the
+        // pending act, if any, still shares its edge with the search.
         for (n, v) in [
             ("search_mode", s.mode),
             ("key_comm", s.key.comm),
@@ -133,10 +135,13 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             ("key_src_any", s.key.src_any as u64),
             ("key_tag_any", s.key.tag_any as u64),
             ("key_handle", s.key.handle),
-            ("search", 1),
+            ("key_load", 1),
         ] {
             m.set(port(m, n), v);
         }
+        m.tick(1);
+        m.set(port(m, "key_load"), 0);
+        m.set(port(m, "search"), 1);
         if let Some(act) = pending.take() {
             set_act(m, &act);
             reference.apply(&act);

@@ -92,9 +92,13 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                     ("key_src_any", key.src_any as u64),
                     ("key_tag_any", key.tag_any as u64),
                     ("key_handle", key.handle),
+                    ("key_load", 1),
                 ] {
                     m.set(p(m, n), v);
                 }
+                // The key is loaded a cycle before the search.
+                m.tick(1);
+                m.set(p(m, "key_load"), 0);
                 Some("search")
             }
             Cmd::Idle(n) => {

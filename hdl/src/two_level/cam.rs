@@ -55,6 +55,16 @@
 //! to every slot's flip-flops; on the default engine this bus was the most congested
 //! route. Cost: `(B + 1)` words and `D` flip-flops (256 slots: about 1,400 flip-flops).
 //!
+//! # The key
+//! A search compares the key loaded at an earlier edge (`key_load`), not the key ports of
+//! its own cycle: the engine loads it with the command, at least one cycle before the
+//! search. So every bank keeps its own copy of the key, loaded in the same edge as the
+//! others, and the key bus ends at `B + 1` registers instead of every slot's comparator
+//! (on the default engine, the command's tag and source fanned out to 512 comparators and
+//! were the most congested routes once the write buffer was in). The copies are instances
+//! of a module synthesis keeps whole ([`with_key_copy_module`]); plain registers with the
+//! same input and enable would be merged back into one.
+//!
 //! # Timing (cycle `S` is the one `search` is high in)
 //! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
 //!   are registered (a slot written in this edge is compared as its new entry, one more
@@ -165,7 +175,11 @@ struct Regs {
     /// The RAM's registered read.
     rdata: Word,
     scan_end: bool,
+    /// The loaded key: compared fields, mode and handle.
+    k: Key,
+    k_mode: u64,
     k_handle: u64,
+    scan_handle: u64,
 }
 
 #[derive(LogicBlock)]
@@ -173,8 +187,10 @@ pub struct Cam {
     pub clock: Signal<In, Clock>,
     /// Synchronous: empties the CAM and clears the last answer.
     pub reset: Signal<In, Bit>,
-    /// Compare every slot with the key at this edge (by handle: start the scan).
+    /// Compare every slot with the loaded key at this edge (by handle: start the scan).
     pub search: Signal<In, Bit>,
+    /// Load the key (`search_mode` and `key_*`) at this edge, for the searches after it.
+    pub key_load: Signal<In, Bit>,
     /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
     pub search_mode: Signal<In, Bits<2>>,
     pub key_comm: Signal<In, Bits<FIELD_BITS>>,
@@ -225,6 +241,7 @@ impl Cam {
             clock: Default::default(),
             reset: Default::default(),
             search: Default::default(),
+            key_load: Default::default(),
             search_mode: Default::default(),
             key_comm: Default::default(),
             key_src: Default::default(),
@@ -276,6 +293,21 @@ impl Cam {
         (r.scan_live2, r.scan_at2) = (false, 0);
     }
 
+    /// Loads the key from the ports (after the edge's other registers: a search in the
+    /// same edge compares the key loaded before it).
+    fn load_key(&mut self) {
+        let w = self._widths;
+        let k = Key {
+            comm: self.key_of(&self.key_comm, w.comm),
+            src: self.key_of(&self.key_src, w.src),
+            tag: self.key_of(&self.key_tag, w.tag),
+            src_any: self.key_src_any.val(),
+            tag_any: self.key_tag_any.val(),
+        };
+        let (mode, handle) = (self.search_mode.val().index() as u64, self.key_of(&self.key_handle, w.handle));
+        (self._r.k, self._r.k_mode, self._r.k_handle) = (k, mode, handle);
+    }
+
     fn key_of(&self, sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize) -> u64 {
         low_bits(sig.val().index() as u64, bits)
     }
@@ -283,13 +315,13 @@ impl Cam {
     /// Whether compared fields `k` match this cycle's search (mode 1, by handle, is the
     /// scan's and matches nothing here).
     fn matches(&self, k: &Key) -> bool {
-        let w = self._widths;
-        match self.search_mode.val().index() as u64 {
+        let q = &self._r.k;
+        match self._r.k_mode {
             MODE_ANY => true,
             MODE_ENVELOPE => {
-                k.comm == self.key_of(&self.key_comm, w.comm)
-                    && (k.src == self.key_of(&self.key_src, w.src) || k.src_any || self.key_src_any.val())
-                    && (k.tag == self.key_of(&self.key_tag, w.tag) || k.tag_any || self.key_tag_any.val())
+                k.comm == q.comm
+                    && (k.src == q.src || k.src_any || q.src_any)
+                    && (k.tag == q.tag || k.tag_any || q.tag_any)
             }
             _ => false,
         }
@@ -376,10 +408,9 @@ impl Cam {
         }
         if self.search.val() {
             (n.answered, n.hit) = (false, false);
-            if self.search_mode.val().index() as u64 == MODE_HANDLE {
+            if r.k_mode == MODE_HANDLE {
                 n.mv = vec![false; d];
-                (n.scanning, n.scan_cnt) = (true, 0);
-                n.k_handle = self.key_of(&self.key_handle, w.handle);
+                (n.scanning, n.scan_cnt, n.scan_handle) = (true, 0, r.k_handle);
             } else {
                 let in_hit = self.matches(&new_key);
                 n.mv = (0..d)
@@ -407,7 +438,7 @@ impl Cam {
         }
         (n.scan_live2, n.scan_at2, n.scan_rd) = (r.scan_live, r.scan_at, r.rdata.handle);
         if r.scan_live2 {
-            n.mv[r.scan_at2] = r.scan_rd == r.k_handle;
+            n.mv[r.scan_at2] = r.scan_rd == r.scan_handle;
             n.scan_end = r.scan_at2 == d - 1;
         }
         if r.scan_end {
@@ -437,6 +468,10 @@ impl Logic for Cam {
                 self.reset_regs();
             } else {
                 self.edge();
+            }
+            // The key registers have no reset: a key loaded in a reset cycle is kept.
+            if self.key_load.val() {
+                self.load_key();
             }
         }
         let r = &self._r;
@@ -483,11 +518,19 @@ fn cam_body(d: usize, widths: FieldWidths) -> String {
     let pairs = b * (b - 1) / 2;
     // The insert ports' bits above each field are not stored (the engine refuses values
     // that have them), nor the handle's bits above its width on the key port.
-    let dropped: Vec<String> =
-        [("in_comm", cw), ("in_src", sw), ("in_tag", tw), ("in_handle", hw), ("key_handle", hw)]
-            .iter()
-            .flat_map(|&(port, w)| outside(port, 0, w))
-            .collect();
+    let dropped: Vec<String> = [
+        ("in_comm", cw),
+        ("in_src", sw),
+        ("in_tag", tw),
+        ("in_handle", hw),
+        ("key_comm", cw),
+        ("key_src", sw),
+        ("key_tag", tw),
+        ("key_handle", hw),
+    ]
+    .iter()
+    .flat_map(|&(port, w)| outside(port, 0, w))
+    .collect();
     let sink = unused_sink("unused_port_bits", &dropped);
     // A slot number from a bank number and a slot in it (banks are a power of two long).
     let slot_of = |bank: &str, slot: &str| {
@@ -585,23 +628,34 @@ reg scan_live2;
 reg [{aw_msb}:0] scan_at2;
 reg [{hw_msb}:0] scan_rd;
 reg scan_end;
+// The loaded key (`key_load`): the compared fields in the slots' layout, with the mode;
+// this copy compares the new and the buffered entry and decides the search, each bank
+// compares its slots with its own copy (`bank[b].key_copy`), and the scan reads the handle.
+reg [KW-1:0] k_key;
+reg [1:0] k_mode;
 reg [{hw_msb}:0] k_handle;
+// The handle a scan looks for, kept from its search (a key loaded meanwhile is the next
+// command's).
+reg [{hw_msb}:0] scan_handle;
+wire [KW+1:0] key_next = {{search_mode, key_tag_any, key_src_any, key_tag[{tw}-1:0], key_src[{sw}-1:0], key_comm[{cw}-1:0]}};
+always @(posedge clock) if (key_load) begin
+    k_key <= key_next[KW-1:0];
+    k_mode <= key_next[KW+1:KW];
+    k_handle <= key_handle[{hw}-1:0];
+end
 
 {sink}
-// Whether compared fields `k` match a search (0: envelope, wildcards on either side;
-// 2: any entry; 1, by handle, is the scan's).
-/* verilator lint_off UNUSEDSIGNAL */
-function automatic fields_match(input [KW-1:0] k, input [1:0] mode, input [31:0] k_comm, input [31:0] k_src,
-        input [31:0] k_tag, input s_any, input t_any);
+// Whether compared fields `k` match the search key `q` (both in the slots' layout) in mode
+// `mode` (0: envelope, wildcards on either side; 2: any entry; 1, by handle, is the scan's).
+function automatic fields_match(input [KW-1:0] k, input [1:0] mode, input [KW-1:0] q);
     begin
         if (mode == 2'd2) fields_match = 1'b1;
-        else if (mode == 2'd0) fields_match = (k[0 +: {cw}] == k_comm[{cw}-1:0])
-            & ((k[{so} +: {sw}] == k_src[{sw}-1:0]) | k[{sao}] | s_any)
-            & ((k[{to} +: {tw}] == k_tag[{tw}-1:0]) | k[{tao}] | t_any);
+        else if (mode == 2'd0) fields_match = (k[0 +: {cw}] == q[0 +: {cw}])
+            & ((k[{so} +: {sw}] == q[{so} +: {sw}]) | k[{sao}] | q[{sao}])
+            & ((k[{to} +: {tw}] == q[{to} +: {tw}]) | k[{tao}] | q[{tao}]);
         else fields_match = 1'b0;
     end
 endfunction
-/* verilator lint_on UNUSEDSIGNAL */
 
 // Encoded open bank, its next slot and the lowest empty bank: the write address.
 {open_enc}{ptr_enc}
@@ -617,7 +671,7 @@ generate
     end
 endgenerate
 wire [KW-1:0] in_key = {{in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
-wire in_hit = fields_match(in_key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
+wire in_hit = fields_match(in_key, k_mode, k_key);
 // The write buffer: an insert's key is registered at its edge, here and in its bank's
 // copy (`wbuf`), and reaches its slot's flip-flops at the next edge (`pend_we`: the slots
 // written late). So the insert bus, which the data mover drives from the lists' RAM,
@@ -630,7 +684,7 @@ always @(posedge clock) begin
     if (ins) pend_key <= in_key;
     pend_we <= we;
 end
-wire pend_hit = fields_match(pend_key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
+wire pend_hit = fields_match(pend_key, k_mode, k_key);
 
 wire [D-1:0] we;
 wire [D-1:0] slot_hit;
@@ -641,11 +695,16 @@ generate
     for (gb = 0; gb < B; gb = gb + 1) begin : bank
         reg [KW-1:0] wbuf;
         always @(posedge clock) if (|we[gb*S +: S]) wbuf <= in_key;
+        // The bank's own copy of the key, loaded with the central one: the key bus ends at
+        // B copies, each feeding S comparators. A module of its own, so that synthesis
+        // cannot merge the copies (they have the same input and enable) back into one.
+        wire [KW+1:0] bank_key;
+        tagmatch_key_copy #(.W(KW + 2)) key_copy (.clock(clock), .load(key_load), .d(key_next), .q(bank_key));
         for (gj = 0; gj < S; gj = gj + 1) begin : slot
             reg [KW-1:0] key;
             assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
             always @(posedge clock) if (pend_we[gb*S+gj]) key <= wbuf;
-            assign slot_hit[gb*S+gj] = fields_match(key, search_mode, key_comm, key_src, key_tag, key_src_any, key_tag_any);
+            assign slot_hit[gb*S+gj] = fields_match(key, bank_key[KW+1:KW], bank_key[KW-1:0]);
         end
         // The bank's lowest hit slot (its oldest), and whether removing it empties the bank.
         wire [S-1:0] bank_mv = mv[gb*S +: S];
@@ -769,11 +828,11 @@ always @(posedge clock) begin
         if (search) begin
             answered_q <= 1'b0;
             hit_q <= 1'b0;
-            if (search_mode == 2'd1) begin
+            if (k_mode == 2'd1) begin
                 mv <= {{D{{1'b0}}}};
                 scanning <= 1'b1;
                 scan_cnt <= {aw}'d0;
-                k_handle <= key_handle[{hw}-1:0];
+                scan_handle <= k_handle;
             end else begin
                 mv <= mv_next;
                 bank_hit <= bank_hit_next;
@@ -791,7 +850,7 @@ always @(posedge clock) begin
         scan_at2 <= scan_at;
         scan_rd <= rdata[{ho} +: {hw}];
         if (scan_live2) begin
-            mv[scan_at2] <= scan_rd == k_handle;
+            mv[scan_at2] <= scan_rd == scan_handle;
             if (scan_at2 == {aw}'d{last}) scan_end <= 1'b1;
         end
         if (scan_end) begin
@@ -820,11 +879,33 @@ end
     )
 }
 
+/// The module the CAM's per-bank key copies are made of ([`with_key_copy_module`]).
+pub const KEY_COPY_MODULE: &str = "tagmatch_key_copy";
+
+/// `verilog` (a design holding the CAM) with the definition of [`KEY_COPY_MODULE`]
+/// appended: a register with a load enable, kept as a module of its own through
+/// synthesis (`keep_hierarchy`), since yosys merges registers that share their input and
+/// enable, which would undo the copies.
+pub fn with_key_copy_module(mut verilog: String) -> String {
+    if verilog.contains(&format!("module {KEY_COPY_MODULE}")) {
+        return verilog;
+    }
+    verilog += &format!(
+        "\n// A register that synthesis keeps apart from its twins (see the CAM's key copies).\n\
+         (* keep_hierarchy *)\n\
+         module {KEY_COPY_MODULE} #(parameter W = 1) (\n    input clock,\n    input load,\n    \
+         input [W-1:0] d,\n    output reg [W-1:0] q\n);\n    always @(posedge clock) if (load) q <= d;\n\
+         endmodule\n"
+    );
+    verilog
+}
+
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 26] = [
+pub const CAM_PORTS: [(&str, u32, bool); 27] = [
     ("clock", 1, true),
     ("reset", 1, true),
     ("search", 1, true),
+    ("key_load", 1, true),
     ("search_mode", 2, true),
     ("key_comm", FIELD_BITS as u32, true),
     ("key_src", FIELD_BITS as u32, true),
@@ -856,6 +937,7 @@ pub struct CamTop {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub search: Signal<In, Bit>,
+    pub key_load: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
     pub key_comm: Signal<In, Bits<FIELD_BITS>>,
     pub key_src: Signal<In, Bits<FIELD_BITS>>,
@@ -888,6 +970,7 @@ impl CamTop {
             clock: Default::default(),
             reset: Default::default(),
             search: Default::default(),
+            key_load: Default::default(),
             search_mode: Default::default(),
             key_comm: Default::default(),
             key_src: Default::default(),
@@ -922,6 +1005,7 @@ impl Logic for CamTop {
         self.cam.clock.next = self.clock.val();
         self.cam.reset.next = self.reset.val();
         self.cam.search.next = self.search.val();
+        self.cam.key_load.next = self.key_load.val();
         self.cam.search_mode.next = self.search_mode.val();
         self.cam.key_comm.next = self.key_comm.val();
         self.cam.key_src.next = self.key_src.val();
@@ -958,5 +1042,5 @@ pub fn cam_verilog(depth: usize) -> String {
 pub fn cam_verilog_with(depth: usize, widths: FieldWidths) -> String {
     let mut uut = CamTop::new(depth, widths);
     uut.connect_all();
-    generate_verilog(&uut)
+    with_key_copy_module(generate_verilog(&uut))
 }

@@ -35,8 +35,10 @@
 //!   starts the data mover, a search under way. `blocking` is the subset that lasts
 //!   several cycles (a list walk, the mover, a list insert), during which the engine takes
 //!   no command.
-//! - The lists search with the key registered when `search` was high, so the engine may
-//!   hold the next command on the key inputs while they walk.
+//! - `key_load`: the key inputs (`search_mode`, `key_*`) are loaded at this edge, and a
+//!   later `search` uses them (the CAM keeps a copy per bank, see `cam.rs`). The lists
+//!   search with the key registered when `search` was high, so the engine may load the
+//!   next command's key while they walk.
 //!
 //! Every control input comes from a register of the engine and every decision here
 //! reads registers or the CAM's and lists' registered answers, so no path runs from one
@@ -64,6 +66,8 @@ pub struct TwoLevelQueue<const A: usize> {
     pub in_tag_any: Signal<In, Bit>,
     pub in_handle: Signal<In, Bits<32>>,
     pub search: Signal<In, Bit>,
+    /// Load the key (`search_mode`, `key_*`) at this edge for the searches after it.
+    pub key_load: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
     pub key_comm: Signal<In, Bits<32>>,
     pub key_src: Signal<In, Bits<32>>,
@@ -96,6 +100,14 @@ pub struct TwoLevelQueue<const A: usize> {
     l_src_any: DFF<Bit>,
     l_tag_any: DFF<Bit>,
     l_handle: DFF<Bits<32>>,
+    /// The loaded key (the CAM keeps its own copies).
+    k_mode: DFF<Bits<2>>,
+    k_comm: DFF<Bits<32>>,
+    k_src: DFF<Bits<32>>,
+    k_tag: DFF<Bits<32>>,
+    k_src_any: DFF<Bit>,
+    k_tag_any: DFF<Bit>,
+    k_handle: DFF<Bits<32>>,
     s_idle: Constant<Bits<3>>,
     s_cam: Constant<Bits<3>>,
     s_list: Constant<Bits<3>>,
@@ -128,6 +140,7 @@ impl<const A: usize> TwoLevelQueue<A> {
             in_tag_any: Default::default(),
             in_handle: Default::default(),
             search: Default::default(),
+            key_load: Default::default(),
             search_mode: Default::default(),
             key_comm: Default::default(),
             key_src: Default::default(),
@@ -153,6 +166,13 @@ impl<const A: usize> TwoLevelQueue<A> {
             l_src_any: Default::default(),
             l_tag_any: Default::default(),
             l_handle: Default::default(),
+            k_mode: Default::default(),
+            k_comm: Default::default(),
+            k_src: Default::default(),
+            k_tag: Default::default(),
+            k_src_any: Default::default(),
+            k_tag_any: Default::default(),
+            k_handle: Default::default(),
             s_idle: s(0),
             s_cam: s(1),
             s_list: s(2),
@@ -171,15 +191,17 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, take_cam, take_list, l_mode, l_comm, l_src, l_tag, l_src_any, l_tag_any,
-            l_handle
+            l_handle, k_mode, k_comm, k_src, k_tag, k_src_any, k_tag_any, k_handle
         );
         self.cam_level.clock.next = self.clock.val();
         self.lists.clock.next = self.clock.val();
         self.cam_level.reset.next = self.reset.val();
         self.lists.reset.next = self.reset.val();
 
-        // Both levels search with the engine's registered key.
+        // Both levels search with the key loaded before the search: the CAM with its own
+        // copies, the lists with the key registered when the search started.
         self.cam_level.search.next = false;
+        self.cam_level.key_load.next = self.key_load.val();
         self.cam_level.search_mode.next = self.search_mode.val();
         self.cam_level.key_comm.next = self.key_comm.val();
         self.cam_level.key_src.next = self.key_src.val();
@@ -195,14 +217,23 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.lists.key_src_any.next = self.l_src_any.q.val();
         self.lists.key_tag_any.next = self.l_tag_any.q.val();
         self.lists.key_handle.next = self.l_handle.q.val();
+        if self.key_load.val() {
+            self.k_mode.d.next = self.search_mode.val();
+            self.k_comm.d.next = self.key_comm.val();
+            self.k_src.d.next = self.key_src.val();
+            self.k_tag.d.next = self.key_tag.val();
+            self.k_src_any.d.next = self.key_src_any.val();
+            self.k_tag_any.d.next = self.key_tag_any.val();
+            self.k_handle.d.next = self.key_handle.val();
+        }
         if self.search.val() {
-            self.l_mode.d.next = self.search_mode.val();
-            self.l_comm.d.next = self.key_comm.val();
-            self.l_src.d.next = self.key_src.val();
-            self.l_tag.d.next = self.key_tag.val();
-            self.l_src_any.d.next = self.key_src_any.val();
-            self.l_tag_any.d.next = self.key_tag_any.val();
-            self.l_handle.d.next = self.key_handle.val();
+            self.l_mode.d.next = self.k_mode.q.val();
+            self.l_comm.d.next = self.k_comm.q.val();
+            self.l_src.d.next = self.k_src.q.val();
+            self.l_tag.d.next = self.k_tag.q.val();
+            self.l_src_any.d.next = self.k_src_any.q.val();
+            self.l_tag_any.d.next = self.k_tag_any.q.val();
+            self.l_handle.d.next = self.k_handle.q.val();
         }
         self.cam_level.remove.next = self.remove.val() & self.take_cam.q.val();
         self.lists.remove.next = self.remove.val() & self.take_list.q.val();
@@ -350,7 +381,9 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
 pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -> String {
     let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, FieldWidths::default(), 32);
     uut.connect_all();
-    crate::primitives::trees::isolate_outputs(&generate_verilog(&uut))
+    crate::two_level::cam::with_key_copy_module(crate::primitives::trees::isolate_outputs(&generate_verilog(
+        &uut,
+    )))
 }
 
 /// Ports of [`TwoLevelQueue`] as (name, width, is input).
@@ -364,5 +397,6 @@ pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
     p.push(("done", 1, false));
     p.push(("quick", 1, false));
     p.push(("blocking", 1, false));
+    p.push(("key_load", 1, true));
     p
 }

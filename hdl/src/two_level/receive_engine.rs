@@ -489,23 +489,28 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
         self.prq_queue.search.next = self.issue.val() & self.c_search.val() & self.c_uses_prq.val();
         self.umq_queue.search.next = self.issue.val() & self.c_search.val() & !self.c_uses_prq.val();
+        // The queues load the key in the edge that accepts the command into the command
+        // register (the same values), and search with it when it issues, a cycle later or
+        // more: so each CAM bank keeps its own copy of the key (see `cam.rs`).
+        self.prq_queue.key_load.next = self.cmd_valid.val() & self.cmd_ready.val();
+        self.umq_queue.key_load.next = self.cmd_valid.val() & self.cmd_ready.val();
         self.prq_queue.search_mode.next = self.mode_envelope.val();
-        if self.c_op.q.val() == self.op_cancel.val() {
+        if self.cmd_op.val() == self.op_cancel.val() {
             self.prq_queue.search_mode.next = self.mode_handle.val();
         }
-        self.prq_queue.key_comm.next = self.c_comm.q.val();
-        self.prq_queue.key_src.next = self.c_src.q.val();
-        self.prq_queue.key_tag.next = self.c_tag.q.val();
+        self.prq_queue.key_comm.next = self.cmd_comm.val() & self.comm_keep.val();
+        self.prq_queue.key_src.next = self.cmd_src.val() & self.src_keep.val();
+        self.prq_queue.key_tag.next = self.cmd_tag.val() & self.tag_keep.val();
         self.prq_queue.key_src_any.next = false;
         self.prq_queue.key_tag_any.next = false;
-        self.prq_queue.key_handle.next = self.c_handle.q.val();
+        self.prq_queue.key_handle.next = self.cmd_handle.val();
         self.umq_queue.search_mode.next = self.mode_envelope.val();
-        self.umq_queue.key_comm.next = self.c_comm.q.val();
-        self.umq_queue.key_src.next = self.c_src.q.val();
-        self.umq_queue.key_tag.next = self.c_tag.q.val();
-        self.umq_queue.key_src_any.next = self.c_src_any.q.val();
-        self.umq_queue.key_tag_any.next = self.c_tag_any.q.val();
-        self.umq_queue.key_handle.next = self.c_handle.q.val();
+        self.umq_queue.key_comm.next = self.cmd_comm.val() & self.comm_keep.val();
+        self.umq_queue.key_src.next = self.cmd_src.val() & self.src_keep.val();
+        self.umq_queue.key_tag.next = self.cmd_tag.val() & self.tag_keep.val();
+        self.umq_queue.key_src_any.next = self.cmd_src_any.val();
+        self.umq_queue.key_tag_any.next = self.cmd_tag_any.val();
+        self.umq_queue.key_handle.next = self.cmd_handle.val();
         // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
         // message into the UMQ, or the answer out of the queue that gave it.
         self.prq_queue.insert.next = self.insert_prq.q.val();
@@ -814,7 +819,9 @@ fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
     let mut uut = ReceiveEngine::<A>::new(shape);
     uut.connect_all();
     // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-    crate::primitives::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_")
+    crate::two_level::cam::with_key_copy_module(
+        crate::primitives::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_"),
+    )
 }
 
 /// One instantiation per list address width in [`LIST_ADDRESS_BITS`].
