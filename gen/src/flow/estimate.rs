@@ -126,7 +126,7 @@ fn run_yosys(
     let stat = dir.join("stat.txt");
     let ltp = dir.join("ltp.txt");
     let script = format!(
-        "read_verilog {v}; {synth}; tee -q -o {s} stat; tee -q -o {l} ltp -noff * {cut}",
+        "read_verilog {v}; {synth}; {FLATTEN_KEPT}; tee -q -o {s} stat; tee -q -o {l} ltp -noff * {cut}",
         v = verilog.display(),
         s = stat.display(),
         l = ltp.display()
@@ -204,6 +204,11 @@ pub fn xilinx_until(verilog: &Path, dir: &Path, stop: Stop) -> Result<Estimate, 
         seconds,
     })
 }
+
+/// Flattens, after synthesis, the modules kept whole through it (`keep_hierarchy`, the
+/// CAM's key copies: kept so that synthesis does not merge them), so that the counts and
+/// paths cover one netlist.
+pub const FLATTEN_KEPT: &str = "setattr -mod -unset keep_hierarchy *; flatten";
 
 /// `synth_intel_alm -family cyclonev` on `verilog` in the scratch folder `dir`, as [`xilinx`].
 pub fn intel(verilog: &Path, dir: &Path) -> Result<Estimate, String> {

@@ -2,6 +2,7 @@
 //! netlist's deepest registers and where its LUT4s go, listed before place and route
 //! starts.
 
+use super::estimate::FLATTEN_KEPT;
 use super::settings::{Flow, Step, ECP5_DIR};
 use super::timing_tools::{clock_time, run_logged, tool_name, Halt, Logs, Phases};
 use crate::flow::netlist_cost::Costs;
@@ -45,7 +46,10 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
         work.display()
     ));
     let json_file = format!("{ECP5_DIR}/design.json");
-    let script = format!("read_verilog {}; synth_ecp5 -top top -json {json_file}", f.verilog);
+    // Modules kept whole through synthesis (the CAM's key copies, so that they are not
+    // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
+    let script =
+        format!("read_verilog {}; synth_ecp5 -top top; {FLATTEN_KEPT}; write_json {json_file}", f.verilog);
     let synthesis_s = {
         let t = Instant::now();
         // Its console output stops at ABC (a WebAssembly quirk): `-l` keeps the whole log.
