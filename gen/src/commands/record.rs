@@ -106,7 +106,8 @@ pub fn library() -> Result<PathBuf, String> {
         return Ok(lib);
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    let source = dir.join(format!("tagmatch_record-{:016x}.c", hash.finish()));
+    // Per process: tests (or users) building at once must not write over each other's source.
+    let source = dir.join(format!("tagmatch_record-{:016x}.{}.c", hash.finish(), std::process::id()));
     std::fs::write(&source, SOURCE).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
     let mpicc = mpicc()?;
     let partial = lib.with_extension(format!("so.{}", std::process::id()));
@@ -125,6 +126,7 @@ pub fn library() -> Result<PathBuf, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
+    let _ = std::fs::remove_file(&source);
     std::fs::rename(&partial, &lib).map_err(|e| format!("cannot move the recorder into place: {e}"))?;
     Ok(lib)
 }
