@@ -61,7 +61,10 @@ enum {
     L_COMM_RANK = 82, L_COMM_DUP = 84, L_COMM_CREATE = 85, L_COMM_SPLIT = 86,
     L_COMM_FREE = 87, L_INIT = 124, L_FINALIZE = 125, L_INIT_THREAD = 171, L_GATHERV = 55,
     L_SCATTERV = 57, L_ALLGATHERV = 59, L_ALLTOALLV = 61, L_REDUCE_SCATTER = 66, L_SCAN = 67,
-    L_ABORT = 127, L_EXSCAN = 156,
+    L_ABORT = 127, L_EXSCAN = 156, L_SENDRECV_REPLACE = 34, L_GROUP_UNION = 73,
+    L_GROUP_INTERSECTION = 74, L_GROUP_DIFFERENCE = 75, L_GROUP_EXCL = 77, L_GROUP_RANGE_INCL = 78,
+    L_GROUP_RANGE_EXCL = 79, L_COMM_REMOTE_GROUP = 90, L_INTERCOMM_CREATE = 91, L_INTERCOMM_MERGE = 92,
+    L_COMM_DISCONNECT = 132,
     L_ALL_FUNCTIONS = 290, L_END_OF_STREAM = 293
 };
 
@@ -1385,4 +1388,151 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     }
     finish_file();
     return PMPI_Abort(comm, errorcode);
+}
+
+/* ---- more point-to-point, groups and intercommunicators ------------------------------- */
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status *status)
+{
+    struct stamp in = now();
+    int rc = PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm, status);
+    if (begin(L_SENDRECV_REPLACE, status != MPI_STATUS_IGNORE, in, now())) {
+        put32((uint32_t)count);
+        put16((uint16_t)datatype_id(type));
+        put32((uint32_t)rank_value(dest));
+        put32((uint32_t)tag_value(sendtag));
+        put32((uint32_t)rank_value(source));
+        put32((uint32_t)tag_value(recvtag));
+        put16((uint16_t)comm_id(comm));
+        put_statuses(1, status);
+        flush_record();
+    }
+    return rc;
+}
+
+static int group_pair(int label, int (*call)(MPI_Group, MPI_Group, MPI_Group *), MPI_Group a, MPI_Group b,
+                      MPI_Group *made)
+{
+    struct stamp in = now();
+    int rc = call(a, b, made);
+    if (begin(label, 0, in, now())) {
+        put16((uint16_t)group_id(a));
+        put16((uint16_t)group_id(b));
+        put16((uint16_t)group_id(*made));
+        flush_record();
+    }
+    return rc;
+}
+
+int MPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *made)
+{
+    return group_pair(L_GROUP_UNION, PMPI_Group_union, a, b, made);
+}
+
+int MPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *made)
+{
+    return group_pair(L_GROUP_INTERSECTION, PMPI_Group_intersection, a, b, made);
+}
+
+int MPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *made)
+{
+    return group_pair(L_GROUP_DIFFERENCE, PMPI_Group_difference, a, b, made);
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *made)
+{
+    struct stamp in = now();
+    int rc = PMPI_Group_excl(group, n, ranks, made);
+    if (begin(L_GROUP_EXCL, 0, in, now())) {
+        put16((uint16_t)group_id(group));
+        put32((uint32_t)n);
+        put_ints(n, ranks);
+        put16((uint16_t)group_id(*made));
+        flush_record();
+    }
+    return rc;
+}
+
+static int group_ranges(int label, MPI_Group group, int n, int ranges[][3], MPI_Group *made)
+{
+    struct stamp in = now();
+    int rc = label == L_GROUP_RANGE_INCL ? PMPI_Group_range_incl(group, n, ranges, made)
+                                         : PMPI_Group_range_excl(group, n, ranges, made);
+    if (begin(label, 0, in, now())) {
+        put16((uint16_t)group_id(group));
+        put32((uint32_t)n);
+        put32((uint32_t)(n < 0 ? 0 : n));
+        for (int i = 0; i < n; i++)
+            put_ints(3, ranges[i]);
+        put16((uint16_t)group_id(*made));
+        flush_record();
+    }
+    return rc;
+}
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *made)
+{
+    return group_ranges(L_GROUP_RANGE_INCL, group, n, ranges, made);
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *made)
+{
+    return group_ranges(L_GROUP_RANGE_EXCL, group, n, ranges, made);
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    struct stamp in = now();
+    int rc = PMPI_Comm_remote_group(comm, group);
+    if (begin(L_COMM_REMOTE_GROUP, 0, in, now())) {
+        put16((uint16_t)comm_id(comm));
+        put16((uint16_t)group_id(*group));
+        flush_record();
+    }
+    return rc;
+}
+
+int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader, int tag,
+                         MPI_Comm *made)
+{
+    struct stamp in = now();
+    int rc = PMPI_Intercomm_create(local, local_leader, peer, remote_leader, tag, made);
+    if (begin(L_INTERCOMM_CREATE, 0, in, now())) {
+        put16((uint16_t)comm_id(local));
+        put32((uint32_t)local_leader);
+        put16((uint16_t)comm_id(peer));
+        put32((uint32_t)remote_leader);
+        put32((uint32_t)tag);
+        put16((uint16_t)comm_id(*made));
+        flush_record();
+    }
+    return rc;
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *made)
+{
+    struct stamp in = now();
+    int rc = PMPI_Intercomm_merge(intercomm, high, made);
+    if (begin(L_INTERCOMM_MERGE, 0, in, now())) {
+        put16((uint16_t)comm_id(intercomm));
+        put32((uint32_t)high);
+        put16((uint16_t)comm_id(*made));
+        flush_record();
+    }
+    return rc;
+}
+
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    MPI_Comm before = *comm;
+    int id = comm_id(before);
+    struct stamp in = now();
+    int rc = PMPI_Comm_disconnect(comm);
+    if (begin(L_COMM_DISCONNECT, 0, in, now())) {
+        put16((uint16_t)id);
+        flush_record();
+    }
+    map_remove(&comms, key_of(&before, sizeof before));
+    return rc;
 }

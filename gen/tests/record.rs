@@ -266,12 +266,13 @@ fn lammps_records_and_replays_through_the_engine() {
 }
 
 #[test]
-fn communicators_the_replay_cannot_rebuild_are_stored_as_splits() {
+fn every_communicator_and_group_constructor_replays() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("record-cart");
     std::fs::create_dir_all(&dir).unwrap();
     let source = dir.join("cart.c");
-    // Two ranks: a periodic ring as a Cartesian communicator, a node-local communicator,
-    // a message on each, and a vector collective (counted, not stored).
+    // Two ranks: a periodic ring as a Cartesian communicator, a node-local communicator, a
+    // vector collective (counted, not stored), then communicators from groups, an
+    // intercommunicator and its merge; a message on each.
     std::fs::write(
         &source,
         r#"#include <mpi.h>
@@ -286,6 +287,26 @@ int main(int c, char **v) {
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Sendrecv(&x, 1, MPI_INT, 1 - rank, 6, &y, 1, MPI_INT, 1 - rank, 6, node, MPI_STATUS_IGNORE);
   MPI_Allgatherv(&x, 1, MPI_INT, all, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  MPI_Sendrecv_replace(&x, 1, MPI_INT, 1 - rank, 7, 1 - rank, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Group world, both, none;
+  MPI_Comm pair, half, inter, merged;
+  int range[1][3] = {{0, 1, 1}}, nobody[1] = {0};
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  MPI_Group_range_incl(world, 1, range, &both);
+  MPI_Group_excl(both, 0, nobody, &none);
+  MPI_Comm_create(MPI_COMM_WORLD, none, &pair);
+  MPI_Sendrecv(&x, 1, MPI_INT, 1 - rank, 8, &y, 1, MPI_INT, 1 - rank, 8, pair, MPI_STATUS_IGNORE);
+  MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &half);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - rank, 9, &inter);
+  MPI_Sendrecv(&x, 1, MPI_INT, 0, 10, &y, 1, MPI_INT, 0, 10, inter, MPI_STATUS_IGNORE);
+  MPI_Intercomm_merge(inter, rank, &merged);
+  MPI_Sendrecv(&x, 1, MPI_INT, 1 - rank, 11, &y, 1, MPI_INT, 1 - rank, 11, merged, MPI_STATUS_IGNORE);
+  MPI_Group_free(&world);
+  MPI_Group_free(&both);
+  MPI_Group_free(&none);
+  MPI_Comm_free(&pair);
+  MPI_Comm_free(&merged);
+  MPI_Comm_disconnect(&inter);
   MPI_Finalize();
   return 0;
 }
@@ -317,6 +338,11 @@ int main(int c, char **v) {
         assert_eq!(s.sends_unroutable, 0, "rank {}: every send is routed", s.rank);
         let mut golden = Golden::new();
         let matches = s.ops.iter().filter(|op| matches!(golden.apply(op), Outcome::Matched { .. })).count();
-        assert_eq!(matches, 2, "rank {}: one message on the ring and one on the node communicator", s.rank);
+        assert_eq!(
+            matches, 6,
+            "rank {}: a message on each of the ring, the node communicator, the world (replace), \
+             a group's communicator, an intercommunicator and its merge",
+            s.rank
+        );
     }
 }
