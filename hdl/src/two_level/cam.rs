@@ -46,14 +46,17 @@
 //!
 //! # The write buffer
 //! An insert's compared fields reach its slot's flip-flops one edge after the insert: the
-//! insert registers them in its bank's buffer (one register per bank, plus one central
-//! copy), and the next edge writes the slot from there. For the one cycle in between, a
-//! search compares that slot through the central copy's comparator instead. Nothing
-//! outside can tell (the valid bit, the RAM word and the allocation change at the insert's
-//! edge, as before), and the Rust model below writes the slot at once. Why: the insert bus
-//! comes from the lists' RAM through the data mover, and without the buffer it fanned out
-//! to every slot's flip-flops; on the default engine this bus was the most congested
-//! route. Cost: `(B + 1)` words and `D` flip-flops (256 slots: about 1,400 flip-flops).
+//! insert registers them in its bank's buffer (one register per bank), and the next edge
+//! writes the slot from there. For the one cycle in between, a search uses for that slot a
+//! match bit computed at the insert's edge (the new entry against the key the next search
+//! uses), a register. Nothing outside can tell (the valid bit, the RAM word and the
+//! allocation change at the insert's edge, as before), and the Rust model below writes the
+//! slot at once. Why: the insert bus comes from the lists' RAM through the data mover, and
+//! without the buffer it fanned out to every slot's flip-flops; on the default engine this
+//! bus was the most congested route. Cost: `B` words and `D + 1` flip-flops (256 slots:
+//! about 1,300 flip-flops). A first version compared the buffered entry in the search's
+//! cycle, from one central copy fanned out to every slot: that comparator and its fanout
+//! became the CAM's critical path (70.5 MHz alone, against 91.1 before the buffer).
 //!
 //! # The key
 //! A search compares the key loaded at an earlier edge (`key_load`), not the key ports of
@@ -672,19 +675,21 @@ generate
 endgenerate
 wire [KW-1:0] in_key = {{in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
 wire in_hit = fields_match(in_key, k_mode, k_key);
-// The write buffer: an insert's key is registered at its edge, here and in its bank's
-// copy (`wbuf`), and reaches its slot's flip-flops at the next edge (`pend_we`: the slots
-// written late). So the insert bus, which the data mover drives from the lists' RAM,
-// ends at B + 1 registers, not at every slot. For the cycle in between, the slot answers
-// through this copy's comparator (`pend_hit`). Each copy loads only for its own bank, so
-// no two have the same enable and synthesis cannot merge them back into one register.
-reg [KW-1:0] pend_key;
+// The write buffer: an insert's key is registered at its edge in its bank's copy (`wbuf`),
+// and reaches its slot's flip-flops at the next edge (`pend_we`: the slots written late).
+// So the insert bus, which the data mover drives from the lists' RAM, ends at B registers,
+// not at every slot. Each copy loads only for its own bank, so no two have the same enable
+// and synthesis cannot merge them back into one register. For the cycle in between, the
+// slot answers with `pend_hit`: the new entry compared, at the insert's edge, with the key
+// the next cycle's search uses (the one loaded at this edge, else the loaded one), so that
+// comparator ends at a register and only one flip-flop fans out to the slots.
 reg [D-1:0] pend_we;
+reg pend_hit;
 always @(posedge clock) begin
-    if (ins) pend_key <= in_key;
     pend_we <= we;
+    if (ins) pend_hit <= key_load ? fields_match(in_key, key_next[KW+1:KW], key_next[KW-1:0])
+                                  : fields_match(in_key, k_mode, k_key);
 end
-wire pend_hit = fields_match(pend_key, k_mode, k_key);
 
 wire [D-1:0] we;
 wire [D-1:0] slot_hit;
