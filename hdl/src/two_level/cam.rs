@@ -70,8 +70,8 @@
 //!
 //! # Timing (cycle `S` is the one `search` is high in)
 //! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
-//!   are registered (a slot written in this edge is compared as its new entry, one more
-//!   comparator, so a search may share its edge with an insert and a removal and sees the
+//!   are registered (a slot written in this edge is compared as its new entry, by one more
+//!   comparator per bank, so a search may share its edge with an insert and a removal and sees the
 //!   slots after them).
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen and registered:
 //!   the slot number, its one-hot, `hit`, and `frees` (removing it empties its bank, or
@@ -674,7 +674,6 @@ generate
     end
 endgenerate
 wire [KW-1:0] in_key = {{in_tag_any, in_src_any, in_tag[{tw}-1:0], in_src[{sw}-1:0], in_comm[{cw}-1:0]}};
-wire in_hit = fields_match(in_key, k_mode, k_key);
 // The write buffer: an insert's key is registered at its edge in its bank's copy (`wbuf`),
 // and reaches its slot's flip-flops at the next edge (`pend_we`: the slots written late).
 // So the insert bus, which the data mover drives from the lists' RAM, ends at B registers,
@@ -692,6 +691,7 @@ always @(posedge clock) begin
 end
 
 wire [D-1:0] we;
+wire [D-1:0] in_hit;
 wire [D-1:0] slot_hit;
 wire [D-1:0] chosen_oh;
 wire [B-1:0] bank_alone;
@@ -705,6 +705,10 @@ generate
         // cannot merge the copies (they have the same input and enable) back into one.
         wire [KW+1:0] bank_key;
         tagmatch_key_copy #(.W(KW + 2)) key_copy (.clock(clock), .load(key_load), .d(key_next), .q(bank_key));
+        // An entry inserted in a search's edge is compared with the bank's copy too, so the
+        // match bit reaches only this bank's slots (one comparator per bank, not one bit
+        // fanned out to every slot from a comparator on the insert bus).
+        assign in_hit[gb*S +: S] = {{S{{fields_match(in_key, bank_key[KW+1:KW], bank_key[KW-1:0])}}}};
         for (gj = 0; gj < S; gj = gj + 1) begin : slot
             reg [KW-1:0] key;
             assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
@@ -734,7 +738,7 @@ endgenerate
 // The slots after this edge: the answer removed, the insert added.
 wire [D-1:0] valid_next = (valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}})) | we;
 wire [D-1:0] mv_next = valid_next
-    & ((slot_hit & ~we & ~pend_we) | (we & {{D{{in_hit}}}}) | (pend_we & {{D{{pend_hit}}}}));
+    & ((slot_hit & ~we & ~pend_we) | (we & in_hit) | (pend_we & {{D{{pend_hit}}}}));
 wire [B-1:0] bank_empty_next;
 wire [B-1:0] bank_hit_next;
 wire [B-1:0] bank_hit_scanned;
