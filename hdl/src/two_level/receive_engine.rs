@@ -47,8 +47,8 @@
 //!
 //! Pipeline (cycle `A` accepts the command into the command register; it *issues* at the
 //! first cycle `I > A` the queues allow):
-//! - `I`: the searched queue's CAM compares every slot (the key comes from the command
-//!   register); the command moves on to the in-flight register, which the action and the
+//! - `I`: the searched queue's CAM compares every slot (with the key its banks loaded at
+//!   `A`, beside the command register); the command moves on to the in-flight register, which the action and the
 //!   lists' search read from then on, so the command register takes the next command at
 //!   `I + 1`.
 //! - `W`, the cycle the queue answers (`I + 2` from the CAM: the compare registers the bank
