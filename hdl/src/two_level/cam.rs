@@ -70,9 +70,9 @@
 //!
 //! # Timing (cycle `S` is the one `search` is high in)
 //! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
-//!   are registered (a slot written in this edge is compared as its new entry, by one more
-//!   comparator per bank, so a search may share its edge with an insert and a removal and sees the
-//!   slots after them).
+//!   are registered (a slot written in this edge is compared as its new entry, by one
+//!   more comparator per bank, so a search may share its edge with an insert and a
+//!   removal and sees the slots after them).
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen and registered:
 //!   the slot number, its one-hot, `hit`, and `frees` (removing it empties its bank, or
 //!   the CAM is not full: so the queue knows whether its removal lets the mover refill).

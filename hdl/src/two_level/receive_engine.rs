@@ -48,9 +48,9 @@
 //! Pipeline (cycle `A` accepts the command into the command register; it *issues* at the
 //! first cycle `I > A` the queues allow):
 //! - `I`: the searched queue's CAM compares every slot (with the key its banks loaded at
-//!   `A`, beside the command register); the command moves on to the in-flight register, which the action and the
-//!   lists' search read from then on, so the command register takes the next command at
-//!   `I + 1`.
+//!   `A`, beside the command register); the command moves on to the in-flight register,
+//!   which the action and the lists' search read from then on, so the command register
+//!   takes the next command at `I + 1`.
 //! - `W`, the cycle the queue answers (`I + 2` from the CAM: the compare registers the bank
 //!   hits, the next edge registers the oldest hit and reads its fields from RAM, see
 //!   `cam.rs`): the engine decides the response and the action, both into registers; the
