@@ -182,7 +182,8 @@ fn report(
 ) -> Result<Vec<(String, Record)>, String> {
     let meta = out.join(format!("{prefix}.meta"));
     let path = if meta.exists() { meta } else { out.to_path_buf() };
-    let (run, _) = super::trace::load(&path)?;
+    // Read once: the counts, the depths and the replay all come from this run.
+    let (run, events) = super::trace::load(&path)?;
     let mut calls = 0u64;
     for (_, t) in &run.ranks {
         calls += t.records.len() as u64;
@@ -200,9 +201,9 @@ fn report(
         ("matched_probe_calls_substituted", json!(substituted)),
     ];
     let stats =
-        super::trace::stats(&path, crate::cli::trace::Mode::Full, BinHash::Own, &[1], latency_us, false)?;
+        super::trace::stats(&events, crate::cli::trace::Mode::Full, BinHash::Own, &[1], latency_us, false)?;
     let mut replay =
-        super::trace::replay_engine(&path, super::trace::ReplayEngine::Model(engine), latency_us, false)?;
+        super::trace::replay_engine(&events, super::trace::ReplayEngine::Model(engine), latency_us, false)?;
     let mut warnings = Vec::new();
     let clock = crate::flow::record::two_level_clock(
         &crate::flow::record::load()?,

@@ -40,7 +40,11 @@ fn run_stats(args: StatsArgs) -> Result<(), String> {
     if let Some(bad) = bins.iter().find(|&&b| b > MAX_BINS) {
         return Err(format!("--bins {bad} is above the limit of {} bins", grouped(MAX_BINS as u64)));
     }
-    let records = stats(&path, mode, hash.bin_hash(), &bins, latency_us, per_rank || plot.is_some())?;
+    if mode == Mode::Full && hash == crate::cli::trace::Hash::Analyzer {
+        return Err("--hash analyzer is the analyzer's definition: use it with --mode pending-recv".into());
+    }
+    let (_, events) = load(&path)?;
+    let records = stats(&events, mode, hash.bin_hash(), &bins, latency_us, per_rank || plot.is_some())?;
     if let Some(svg) = plot {
         let title =
             format!("{} ({} mode)", path.display(), if mode == Mode::Full { "full" } else { "pending-recv" });
@@ -95,7 +99,8 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
                 config: cfg.model_config()?,
             })
         };
-        let records = replay_engine(&path, engine, latency_us, per_rank)?;
+        let (_, events) = load(&path)?;
+        let records = replay_engine(&events, engine, latency_us, per_rank)?;
         print!("{}", render(&records, format));
         return Ok(());
     }
@@ -185,17 +190,13 @@ fn replay_checked(stream: &RankStream, matcher: &mut dyn Matcher) -> Result<u64,
 }
 
 pub fn stats(
-    path: &Path,
+    events: &RunEvents,
     mode: Mode,
     hash: BinHash,
     bins: &[usize],
     latency_us: f64,
     per_rank: bool,
 ) -> Result<Vec<Record>, String> {
-    if mode == Mode::Full && hash == BinHash::Analyzer {
-        return Err("--hash analyzer is the analyzer's definition: use it with --mode pending-recv".into());
-    }
-    let (_, events) = load(path)?;
     let mut out = Vec::new();
     match mode {
         Mode::PendingRecv => {
@@ -220,7 +221,7 @@ pub fn stats(
             }
         }
         Mode::Full => {
-            let streams = streams_noted(&events, latency_us).map_err(|e| {
+            let streams = streams_noted(events, latency_us).map_err(|e| {
                 format!("{e} (--mode pending-recv reads each rank alone and needs no messages rebuilt)")
             })?;
             let untraced: u64 = streams.iter().map(|s| s.sends_to_untraced).sum();
@@ -408,13 +409,12 @@ pub enum ReplayEngine {
 /// and the cycles the engine spent with the benchmarks' handshake (the next command is
 /// presented as soon as the last response is taken).
 pub fn replay_engine(
-    path: &Path,
+    events: &RunEvents,
     engine: ReplayEngine,
     latency_us: f64,
     per_rank: bool,
 ) -> Result<Vec<Record>, String> {
-    let (_, events) = load(path)?;
-    let streams = streams_noted(&events, latency_us)?;
+    let streams = streams_noted(events, latency_us)?;
     let (cfg, name) = match &engine {
         ReplayEngine::Model(cfg) => (*cfg, "engine"),
         ReplayEngine::Rtl(e) => (e.config, "rtl"),
