@@ -29,6 +29,10 @@ pub const GAIN: f64 = 0.98;
 pub const ENDGAME_WIRES: u64 = 100;
 /// ... and is stopped only after this many passes without a gain.
 pub const ENDGAME_PASSES: u32 = 32;
+/// At or below this many it is down to its last wires...
+pub const LAST_WIRES: u64 = 10;
+/// ... and is stopped only after this many passes without a gain.
+pub const LAST_WIRES_PASSES: u32 = 128;
 
 /// Watches router2's log, line by line, for a plateau in its overused wires.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -64,7 +68,9 @@ impl Plateau {
 /// Passes without a gain a route whose fewest overused wires so far are `fewest` gets
 /// before it is stopped.
 pub fn patience(fewest: u64) -> u32 {
-    if fewest <= ENDGAME_WIRES {
+    if fewest <= LAST_WIRES {
+        LAST_WIRES_PASSES
+    } else if fewest <= ENDGAME_WIRES {
         ENDGAME_PASSES
     } else {
         PLATEAU_PASSES
@@ -184,11 +190,18 @@ mod tests {
         for (i, o) in [(1, 42_335), (2, 9_000), (3, 400), (4, 100)] {
             assert_eq!(p.observe(&pass(i, o)), None);
         }
-        // One wire left at pass 5: more than 8 passes on it is not a plateau yet.
+        // 40 wires left at pass 5: more than 8 passes there is not a plateau yet.
         for i in 5..37 {
-            assert_eq!(p.observe(&pass(i, 1)), None, "pass {i}");
+            assert_eq!(p.observe(&pass(i, 40)), None, "pass {i}");
         }
-        let why = p.observe(&pass(37, 1)).expect("32 passes on the last wire");
+        let why = p.observe(&pass(37, 40)).expect("32 passes on the last 40 wires");
+        assert!(why.contains("the fewest 40 at pass 5"), "{why}");
+        // One wire left at pass 5: 32 passes on it are not a plateau yet, 128 are.
+        let mut p = Plateau::default();
+        for i in 1..133 {
+            assert_eq!(p.observe(&pass(i, if i < 5 { 100 } else { 1 })), None, "pass {i}");
+        }
+        let why = p.observe(&pass(133, 1)).expect("128 passes on the last wire");
         assert!(why.contains("the fewest 1 at pass 5"), "{why}");
     }
 
