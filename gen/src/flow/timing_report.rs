@@ -56,12 +56,13 @@ pub struct Timing {
     /// Why this router and placer ([`router_choice`]).
     pub choice: String,
     pub seed: u32,
-    /// UltraScale+ logic depth in LUTs (yosys `synth_xilinx` + `ltp`).
-    pub xilinx_logic_levels: u64,
+    /// yosys `synth_xilinx` on UltraScale+: its logic depth in LUTs (`ltp`) and the
+    /// resources beside the ECP5's, for a comparison with published Xilinx and Intel
+    /// figures (no open tool places an UltraScale+ part).
+    pub xilinx: crate::flow::estimate::Estimate,
     pub tools: Value,
     pub synthesis_s: f64,
     pub place_and_route_s: f64,
-    pub xilinx_s: f64,
     pub total_s: f64,
 }
 
@@ -95,11 +96,17 @@ impl Timing {
                 "total": self.costs.total_lut4s.round() as u64,
                 "groups": self.costs.groups.iter().map(GroupCost::to_json).collect::<Vec<_>>(),
             },
-            "xilinx_logic_levels": self.xilinx_logic_levels,
+            "xilinx_logic_levels": self.xilinx.logic_levels,
+            "xilinx": {
+                "luts": self.xilinx.luts,
+                "flip_flops": self.xilinx.flip_flops,
+                "block_rams_ramb18": self.xilinx.block_rams,
+                "lut_rams": self.xilinx.lut_rams,
+            },
             "tools": self.tools,
             "seconds": {
                 "synthesis": tenth(self.synthesis_s),
-                "xilinx_synthesis": tenth(self.xilinx_s),
+                "xilinx_synthesis": tenth(self.xilinx.seconds),
                 "total": tenth(self.total_s),
             },
         });
@@ -147,7 +154,7 @@ impl Timing {
                     ("device", json!(DEVICE)),
                     ("fmax_mhz_after_placement", json!(hundredth(p.fmax_mhz))),
                     ("deepest_levels", json!(deepest.map(|d| d.levels))),
-                    ("xilinx_logic_levels", json!(self.xilinx_logic_levels)),
+                    ("xilinx_logic_levels", json!(self.xilinx.logic_levels)),
                     ("luts", json!(p.luts)),
                     ("flip_flops", json!(p.flip_flops)),
                     ("deepest", json!(deepest.map(|d| d.register.as_str()))),
@@ -161,7 +168,7 @@ impl Timing {
             ("device", json!(DEVICE)),
             ("fmax_mhz", json!(hundredth(e.fmax_mhz))),
             ("logic_levels", json!(e.logic_levels)),
-            ("xilinx_logic_levels", json!(self.xilinx_logic_levels)),
+            ("xilinx_logic_levels", json!(self.xilinx.logic_levels)),
             ("luts", json!(e.luts)),
             ("flip_flops", json!(e.flip_flops)),
             ("dp16kd", json!(e.block_rams)),
