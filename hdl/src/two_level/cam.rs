@@ -69,13 +69,19 @@
 //! same input and enable would be merged back into one.
 //!
 //! # Timing (cycle `S` is the one `search` is high in)
-//! - `S`: every valid slot is compared with the key; the match vector and each bank's OR
-//!   are registered (a slot written in this edge is compared as its new entry, by one
-//!   more comparator per bank, so a search may share its edge with an insert and a
-//!   removal and sees the slots after them).
-//! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen and registered:
-//!   the slot number, its one-hot, `hit`, and `frees` (removing it empties its bank, or
-//!   the CAM is not full: so the queue knows whether its removal lets the mover refill).
+//! - `S`: every stored slot (less one removed in this edge) is compared with the key; the
+//!   match vector and each bank's OR are registered. An entry inserted in this edge is
+//!   compared by one comparator on the insert bus into a register of its own (`new_hit`):
+//!   it is younger than every stored entry, so it is the answer only when none of them
+//!   matches. So a search may share its edge with an insert and a removal and sees the
+//!   slots after them.
+//! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen (else the
+//!   entry inserted at `S`, if it matched) and registered: the slot number, its one-hot,
+//!   `hit`, and `frees` (removing it empties its bank, or the CAM is not full: so the
+//!   queue knows whether its removal lets the mover refill). Keeping the inserted entry
+//!   out of the match vector took the insert bus and its comparators (one per bank
+//!   before) out of the CAM's deepest logic: on the default engine that path ran from the
+//!   lists' answer through the data mover and the comparator into every bank's OR.
 //! - `S + 2`: `answered` is high; `hit_*` are the RAM's word at the chosen slot.
 //! - `S + 2` or later, `remove` clears that slot's valid bit (once: it clears the answer).
 //!
@@ -183,6 +189,10 @@ struct Regs {
     k_mode: u64,
     k_handle: u64,
     scan_handle: u64,
+    /// An entry inserted in a search's edge matched that search (the choose stage's
+    /// fallback), and its slot.
+    new_hit: bool,
+    new_idx: usize,
 }
 
 #[derive(LogicBlock)]
@@ -377,6 +387,12 @@ impl Cam {
                     let alone = (0..s).all(|i| i == j || !r.valid[k * s + i]);
                     (n.sel, n.hit, n.frees) = (k * s + j, true, !r.full || alone);
                 }
+                // No stored entry matched: the entry inserted in the search's edge, if it did.
+                None if r.new_hit => {
+                    let k = r.new_idx / s;
+                    let alone = (0..s).all(|i| k * s + i == r.new_idx || !r.valid[k * s + i]);
+                    (n.sel, n.hit, n.frees) = (r.new_idx, true, !r.full || alone);
+                }
                 None => (n.sel, n.hit, n.frees) = (0, false, !r.full),
             }
             n.answered = true;
@@ -386,6 +402,7 @@ impl Cam {
         }
         n.sel_go = false;
         n.scan_end = false;
+        (n.new_hit, n.new_idx) = (false, 0);
         if ins {
             n.keys[target] = new_key;
             n.mem[target] = Word {
@@ -415,10 +432,10 @@ impl Cam {
                 n.mv = vec![false; d];
                 (n.scanning, n.scan_cnt, n.scan_handle) = (true, 0, r.k_handle);
             } else {
-                let in_hit = self.matches(&new_key);
-                n.mv = (0..d)
-                    .map(|i| valid[i] && if ins && i == target { in_hit } else { self.matches(&r.keys[i]) })
-                    .collect();
+                // The stored slots (a slot written in this edge was empty before it).
+                n.mv = (0..d).map(|i| r.valid[i] && valid[i] && self.matches(&r.keys[i])).collect();
+                n.new_hit = ins && self.matches(&new_key);
+                n.new_idx = if n.new_hit { target } else { 0 };
                 n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
                 n.sel_go = true;
             }
@@ -690,12 +707,25 @@ always @(posedge clock) begin
                                   : fields_match(in_key, k_mode, k_key);
 end
 
+// An entry inserted in a search's edge is younger than every stored one, so it is the
+// answer only when no stored entry matches: its match is registered beside the match
+// vector (one comparator on the insert bus, ending at a register), and the choose stage
+// falls back to it (`new_hit`, at slot `new_idx`, 0 without a hit). So the insert bus and
+// its comparator stay out of the match vector's logic, which is the CAM's deepest.
+reg new_hit;
+reg [{aw_msb}:0] new_idx;
+wire new_hit_next = search & ins & fields_match(in_key, k_mode, k_key);
+always @(posedge clock) begin
+    new_hit <= new_hit_next;
+    new_idx <= new_hit_next ? waddr : {aw}'d0;
+end
+
 wire [D-1:0] we;
-wire [D-1:0] in_hit;
 wire [D-1:0] slot_hit;
 wire [D-1:0] chosen_oh;
 wire [B-1:0] bank_alone;
 wire [B-1:0] oldest;
+wire [B-1:0] new_bank_others;
 generate
     for (gb = 0; gb < B; gb = gb + 1) begin : bank
         reg [KW-1:0] wbuf;
@@ -705,10 +735,6 @@ generate
         // cannot merge the copies (they have the same input and enable) back into one.
         wire [KW+1:0] bank_key;
         tagmatch_key_copy #(.W(KW + 2)) key_copy (.clock(clock), .load(key_load), .d(key_next), .q(bank_key));
-        // An entry inserted in a search's edge is compared with the bank's copy too, so the
-        // match bit reaches only this bank's slots (one comparator per bank, not one bit
-        // fanned out to every slot from a comparator on the insert bus).
-        assign in_hit[gb*S +: S] = {{S{{fields_match(in_key, bank_key[KW+1:KW], bank_key[KW-1:0])}}}};
         for (gj = 0; gj < S; gj = gj + 1) begin : slot
             reg [KW-1:0] key;
             assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
@@ -732,13 +758,21 @@ generate
         end
         assign oldest[gb] = bank_hit[gb] & (&beats);
         assign chosen_oh[gb*S +: S] = first & {{S{{oldest[gb]}}}};
+        // Whether the bank of the entry inserted in the last edge holds another entry.
+        assign new_bank_others[gb] = (|pend_we[gb*S +: S]) & (|(valid[gb*S +: S] & ~pend_we[gb*S +: S]));
     end
 endgenerate
-{chosen_enc}
-// The slots after this edge: the answer removed, the insert added.
-wire [D-1:0] valid_next = (valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}})) | we;
-wire [D-1:0] mv_next = valid_next
-    & ((slot_hit & ~we & ~pend_we) | (we & in_hit) | (pend_we & {{D{{pend_hit}}}}));
+{chosen_enc}// The answer: the oldest stored hit, else the entry inserted in the search's edge.
+wire any_old = |bank_hit;
+wire [{aw_msb}:0] pick_idx = any_old ? chosen_idx : new_idx;
+wire [D-1:0] pick_oh = any_old ? chosen_oh : (pend_we & {{D{{new_hit}}}});
+wire pick_alone = any_old ? |(oldest & bank_alone) : (new_hit & ~|new_bank_others);
+// The slots after this edge: the answer removed, the insert added. The match vector
+// covers the stored slots only (a slot written in this edge was empty before it; its
+// entry is `new_hit`'s).
+wire [D-1:0] kept = valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}});
+wire [D-1:0] valid_next = kept | we;
+wire [D-1:0] mv_next = kept & ((slot_hit & ~pend_we) | (pend_we & {{D{{pend_hit}}}}));
 wire [B-1:0] bank_empty_next;
 wire [B-1:0] bank_hit_next;
 wire [B-1:0] bank_hit_scanned;
@@ -768,7 +802,7 @@ endgenerate
 
 // One registered RAM read port (block RAM): the slot being chosen, the scan's slot while
 // scanning, else the answer's again.
-wire [{aw_msb}:0] raddr = sel_go ? chosen_idx : (scanning ? scan_cnt : sel_q);
+wire [{aw_msb}:0] raddr = sel_go ? pick_idx : (scanning ? scan_cnt : sel_q);
 reg [FW-1:0] rdata;
 
 always @(*) begin
@@ -824,10 +858,10 @@ always @(posedge clock) begin
         sel_go <= 1'b0;
         scan_end <= 1'b0;
         if (sel_go) begin
-            sel_q <= chosen_idx;
-            sel_oh_q <= chosen_oh;
-            hit_q <= |bank_hit;
-            frees_q <= ~full_q | |(oldest & bank_alone);
+            sel_q <= pick_idx;
+            sel_oh_q <= pick_oh;
+            hit_q <= any_old | new_hit;
+            frees_q <= ~full_q | pick_alone;
             answered_q <= 1'b1;
         end
         if (rm) begin
