@@ -305,7 +305,8 @@ mod tests {
         // Placement only: an estimate, no path, and the log says nextpnr did not route.
         let place =
             Nextpnr { placer: Some(Placer::Static), router: None, seed: 2, stage: Stage::Place, ..route };
-        let p = run(&tools, &dir, "counter.v", place, Some(t.xilinx.clone())).unwrap_or_else(|e| panic!("{e}"));
+        let p =
+            run(&tools, &dir, "counter.v", place, Some(t.xilinx.clone())).unwrap_or_else(|e| panic!("{e}"));
         let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
         assert!(placed.fmax_mhz > 50.0 && placed.clock == "clock", "{p:?}");
         assert_eq!(placed.flip_flops, 9, "{p:?}");
