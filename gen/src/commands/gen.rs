@@ -189,8 +189,8 @@ fn write_two_level(args: GenArgs) -> Result<(), String> {
         vec![("cam_depth", serde_json::json!(cfg.cam_depth)), ("lists", serde_json::json!(cfg.lists))];
     if tools.is_some() && cfg.cam_depth > 64 {
         eprintln!(
-            "tagmatch: warning: the flow on a {}-entry CAM takes hours if it finishes at all \
-             (the WebAssembly yosys once ran out of stack on a 256-deep CAM)",
+            "tagmatch: note: the flow on a {}-entry CAM is long: at 256 entries, about half an hour \
+             for the CAM alone and one to two hours for the engine (--max-minutes bounds it)",
             cfg.cam_depth
         );
     }
