@@ -34,7 +34,7 @@ pub fn run(cfg: UnitConfig, sweep: &Sweep, rtl: bool) -> Result<Vec<Record>, Str
     {
         return Err(format!(
             "--requests take 1 to {}; --bytes and --compute need at least one value",
-            crate::cli::values::grouped(u64::from(max))
+            crate::output::progress::thousands(u64::from(max))
         ));
     }
     if rtl {

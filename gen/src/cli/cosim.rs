@@ -80,7 +80,7 @@ impl FromStr for OpsSource {
                 Ok(n) if n <= max => Ok(OpsSource::Random(n)),
                 _ => Err(format!(
                     "--ops {s}: at most {} random operations",
-                    crate::cli::values::grouped(max as u64)
+                    crate::output::progress::thousands(max as u64)
                 )),
             };
         }

@@ -58,7 +58,7 @@ impl TimingArgs {
         }
         if self.seed > i32::MAX as u32 {
             // Refused here, not by nextpnr after minutes of synthesis.
-            let max = super::values::grouped(i32::MAX as u64);
+            let max = crate::output::progress::thousands(i32::MAX as u64);
             return Err(format!("--seed {}: nextpnr takes seeds from 0 to {max}", self.seed));
         }
         self.timing.then(flow::timing::find_tools).transpose()

@@ -2,6 +2,7 @@
 //! [`MAX_K`], [`MAX_OPS`], [`MAX_REQUESTS`], [`MAX_POINTS`]) and the parsers of `--bins`
 //! and `--matchers`.
 
+use crate::output::progress::thousands;
 use tagmatch_sim::software::hash_bins::Bins;
 use tagmatch_sim::MatcherKind;
 
@@ -42,19 +43,6 @@ pub const MAX_POINTS: u64 = 1 << 18;
 /// an error.
 pub const MAX_CYCLES: u64 = 1 << 40;
 
-/// Thousands separators, for limits in messages.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// The points of a sweep crossing `factors` (each an option's name and how many values it
 /// gave), or a one-line error naming them when there are more than [`MAX_POINTS`].
 pub fn check_points(factors: &[(&str, usize)]) -> Result<(), String> {
@@ -63,13 +51,13 @@ pub fn check_points(factors: &[(&str, usize)]) -> Result<(), String> {
         return Ok(());
     }
     let names: Vec<&str> = factors.iter().map(|&(name, _)| name).collect();
-    let counts: Vec<String> = factors.iter().map(|&(_, n)| grouped(n as u64)).collect();
+    let counts: Vec<String> = factors.iter().map(|&(_, n)| thousands(n as u64)).collect();
     Err(format!(
         "{}: {} = {} points is above the limit of {} points in a sweep",
         names.join(" × "),
         counts.join(" × "),
-        grouped(points),
-        grouped(MAX_POINTS)
+        thousands(points),
+        thousands(MAX_POINTS)
     ))
 }
 
@@ -78,7 +66,7 @@ pub fn parse_bins(s: &str) -> Result<Bins, String> {
     let bins = s.parse::<Bins>()?;
     match bins {
         Bins::Fixed(n) if n > MAX_BINS => {
-            Err(format!("--bins {n} is above the limit of {} bins", grouped(MAX_BINS as u64)))
+            Err(format!("--bins {n} is above the limit of {} bins", thousands(MAX_BINS as u64)))
         }
         _ => Ok(bins),
     }

@@ -7,7 +7,8 @@ use crate::bench;
 use crate::bench::software::Bench;
 use crate::cli::bench::{Backend, BenchArgs, BenchName};
 use crate::cli::cosim::HostChoice;
-use crate::cli::values::{check_points, grouped, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
+use crate::cli::values::{check_points, parse_bins, parse_matchers, MAX_DEPTH, MAX_K};
+use crate::output::progress::thousands;
 use crate::output::table::{self, render, Format, Record};
 use crate::{emit, flow};
 use std::path::PathBuf;
@@ -141,7 +142,10 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
         list_capacity as usize,
     )?;
     if k > MAX_K {
-        return Err(format!("--k {k} is above the limit of {} messages per sequence", grouped(MAX_K as u64)));
+        return Err(format!(
+            "--k {k} is above the limit of {} messages per sequence",
+            thousands(MAX_K as u64)
+        ));
     }
     let scenarios: Vec<Scenario> = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
     check_points(&[("--scenario", scenarios.len()), ("--threads", threads.len())])?;
@@ -159,7 +163,7 @@ fn run_queue(bench: Bench, args: BenchArgs) -> Result<(), String> {
         return Err(format!("bad depth {bad}: depths start at 1"));
     }
     if let Some(bad) = args.depths.iter().find(|&&d| d > MAX_DEPTH) {
-        return Err(format!("--depths {bad} is above the limit of {} entries", grouped(MAX_DEPTH as u64)));
+        return Err(format!("--depths {bad} is above the limit of {} entries", thousands(MAX_DEPTH as u64)));
     }
     if wait && (engine == Backend::Software || host.is_some()) {
         return Err(

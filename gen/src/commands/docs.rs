@@ -23,7 +23,7 @@ use tagmatch_sim::cycle::two_level::TwoLevelModel;
 const README_BEGIN: &str = "<!-- results:begin -->";
 const README_END: &str = "<!-- results:end -->";
 /// The LFE5U-85F's LUT4s, for the share of the device a design fills.
-const DEVICE_LUT4S: f64 = 83_640.0;
+const DEVICE_LUT4S: f64 = crate::flow::settings::DEVICE_LUT4S as f64;
 
 /// Writes (or with `check`, compares) every generated document.
 pub fn run(cli: Command, check: bool) -> Result<(), String> {
@@ -363,8 +363,14 @@ fn short_reason(note: &str) -> String {
     let mut short = body.split(" (log:").next().unwrap_or(body).to_string();
     let estimate = "estimate after placement: ";
     if let Some(at) = note.find(estimate) {
-        let mhz = note[at + estimate.len()..].split(" MHz").next().unwrap_or_default();
-        let _ = write!(short, "; estimate after placement {mhz} MHz");
+        // `37.9 MHz`, and `, with 46,964 LUT4s (56 %)` where the note gives it.
+        let rest = &note[at + estimate.len()..];
+        let figures = rest.split([';', '(']).next().unwrap_or_default().trim_end();
+        let share = rest.split_once(" LUT4s (").and_then(|(_, s)| s.split(')').next());
+        let _ = write!(short, "; estimate after placement {figures}");
+        if let Some(share) = share {
+            let _ = write!(short, " ({share})");
+        }
     }
     short
 }
@@ -466,5 +472,12 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("| Two-level | 1 | no record: never timed |"), "{table}");
+        assert_eq!(
+            short_reason(
+                "timing stopped: budget ran out (log: x.log); nextpnr's estimate after placement: \
+                 50.8 MHz, with 50,880 LUT4s (61 %); try a larger --max-minutes"
+            ),
+            "budget ran out; estimate after placement 50.8 MHz, with 50,880 LUT4s (61 %)"
+        );
     }
 }

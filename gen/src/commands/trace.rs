@@ -2,8 +2,9 @@
 
 use crate::cli::design::EngineShape;
 use crate::cli::trace::{Mode, ReplayArgs, StatsArgs, TraceAction};
-use crate::cli::values::{grouped, parse_bins, parse_matchers, MAX_BINS};
+use crate::cli::values::{parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
+use crate::output::progress::thousands;
 use crate::output::table::{field, render, Record};
 use serde_json::{json, Value};
 use std::path::Path;
@@ -38,7 +39,7 @@ fn run_stats(args: StatsArgs) -> Result<(), String> {
         return Err(format!("bad bin count {bad}: bins start at 1"));
     }
     if let Some(bad) = bins.iter().find(|&&b| b > MAX_BINS) {
-        return Err(format!("--bins {bad} is above the limit of {} bins", grouped(MAX_BINS as u64)));
+        return Err(format!("--bins {bad} is above the limit of {} bins", thousands(MAX_BINS as u64)));
     }
     if mode == Mode::Full && hash == crate::cli::trace::Hash::Analyzer {
         return Err("--hash analyzer is the analyzer's definition: use it with --mode pending-recv".into());

@@ -31,11 +31,19 @@ fn minutes(budget: Duration) -> String {
     }
 }
 
-/// nextpnr's estimate after placement, for an error: `; nextpnr's estimate after
-/// placement: 37.9 MHz`, or nothing when the log has none yet.
+/// nextpnr's estimate after placement and what the design fills, for an error: `;
+/// nextpnr's estimate after placement: 37.9 MHz, with 46,964 LUT4s (56 %)`, or nothing when
+/// the log has none yet. A run that does not route is reported with both.
 pub(super) fn estimate_note(log_so_far: &str) -> String {
     parse_placement(log_so_far)
-        .map(|p| format!("; nextpnr's estimate after placement: {:.1} MHz", p.fmax_mhz))
+        .map(|p| {
+            format!(
+                "; nextpnr's estimate after placement: {:.1} MHz, with {} LUT4s ({:.0} %)",
+                p.fmax_mhz,
+                crate::output::progress::thousands(p.luts),
+                p.luts as f64 * 100.0 / super::settings::DEVICE_LUT4S as f64
+            )
+        })
         .unwrap_or_default()
 }
 

@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 /// The part every figure is measured on.
 pub const DEVICE: &str = "LFE5U-85F-8 (CABGA756)";
+/// Its LUT4s, for the share of the device a design fills.
+pub const DEVICE_LUT4S: u64 = 83_640;
 /// The placer's default seed: one seed, so the same Verilog gives the same Fmax. Another
 /// seed (`gen --timing --seed`) shows how much of a difference between two designs is
 /// placement luck (on the 4-lane thread array, a few MHz).
