@@ -402,7 +402,7 @@ impl Cam {
         }
         n.sel_go = false;
         n.scan_end = false;
-        (n.new_hit, n.new_idx) = (false, 0);
+        (n.new_hit, n.new_idx) = (false, target);
         if ins {
             n.keys[target] = new_key;
             n.mem[target] = Word {
@@ -435,7 +435,6 @@ impl Cam {
                 // The stored slots (a slot written in this edge was empty before it).
                 n.mv = (0..d).map(|i| r.valid[i] && valid[i] && self.matches(&r.keys[i])).collect();
                 n.new_hit = ins && self.matches(&new_key);
-                n.new_idx = if n.new_hit { target } else { 0 };
                 n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
                 n.sel_go = true;
             }
@@ -710,14 +709,16 @@ end
 // An entry inserted in a search's edge is younger than every stored one, so it is the
 // answer only when no stored entry matches: its match is registered beside the match
 // vector (one comparator on the insert bus, ending at a register), and the choose stage
-// falls back to it (`new_hit`, at slot `new_idx`, 0 without a hit). So the insert bus and
-// its comparator stay out of the match vector's logic, which is the CAM's deepest.
+// falls back to it (`new_hit`, at slot `new_idx`). So the insert bus and its comparator
+// stay out of the match vector's logic, which is the CAM's deepest. `new_idx` loads the
+// write address every edge and is read only under `new_hit`: gating its load by the
+// comparator would put the comparator (and the engine state behind `search`) on a path
+// into every bit's reset.
 reg new_hit;
 reg [{aw_msb}:0] new_idx;
-wire new_hit_next = search & ins & fields_match(in_key, k_mode, k_key);
 always @(posedge clock) begin
-    new_hit <= new_hit_next;
-    new_idx <= new_hit_next ? waddr : {aw}'d0;
+    new_hit <= search & ins & fields_match(in_key, k_mode, k_key);
+    new_idx <= waddr;
 end
 
 wire [D-1:0] we;
@@ -764,7 +765,7 @@ generate
 endgenerate
 {chosen_enc}// The answer: the oldest stored hit, else the entry inserted in the search's edge.
 wire any_old = |bank_hit;
-wire [{aw_msb}:0] pick_idx = any_old ? chosen_idx : new_idx;
+wire [{aw_msb}:0] pick_idx = any_old ? chosen_idx : (new_idx & {{{aw}{{new_hit}}}});
 wire [D-1:0] pick_oh = any_old ? chosen_oh : (pend_we & {{D{{new_hit}}}});
 wire pick_alone = any_old ? |(oldest & bank_alone) : (new_hit & ~|new_bank_others);
 // The slots after this edge: the answer removed, the insert added. The match vector
