@@ -20,7 +20,10 @@ pub enum Backend {
 /// The benchmarks `tagmatch bench` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BenchName {
+    /// Latency of a message that finds its receive already posted, behind a queue of
+    /// non-matching receives of each depth.
     Preposted,
+    /// Time to drain a queue of each depth: messages each matching the newest receive left.
     Unload,
     /// Matches per cycle of the optimistic matcher's threads (and the two-level engine).
     Rate,
@@ -135,8 +138,10 @@ pub struct BenchArgs {
     /// engine's capacity run [default depths: 1, 1000, 10000, capacity, 1.2 x capacity].
     #[arg(long, value_enum)]
     pub host: Option<crate::cli::cosim::HostChoice>,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+    /// Also draw the results as an SVG plot at this path.
     #[arg(long)]
     pub plot: Option<PathBuf>,
 }

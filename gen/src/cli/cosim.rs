@@ -57,6 +57,7 @@ pub struct CosimArgs {
     /// Split mode: switch the phase counter off, to see the race it closes.
     #[arg(long)]
     pub no_sync: bool,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
 }

@@ -32,8 +32,10 @@ pub struct GenArgs {
     pub timing: TimingArgs,
     #[command(flatten)]
     pub testbench: TestbenchArgs,
+    /// How the summary is printed: a table for people, or CSV or JSON for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
+    /// Folder for the Verilog, the manifest and whatever else is asked for (made if missing).
     #[arg(long)]
     pub out: PathBuf,
 }

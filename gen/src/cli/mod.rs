@@ -33,6 +33,7 @@ pub enum Command {
     Gen(GenArgs),
     /// The boards `gen --board` knows, with their key facts.
     Boards {
+        /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
         #[arg(long, value_enum, default_value = "table")]
         format: Format,
     },

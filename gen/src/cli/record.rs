@@ -30,6 +30,7 @@ pub struct RecordArgs {
     /// CPU clock is a system call, about 0.8 µs each, two per call).
     #[arg(long)]
     pub no_cpu_times: bool,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     /// The run: `mpirun -np N PROGRAM ARGS…` (Open MPI's `mpirun`, `mpiexec` or `orterun`

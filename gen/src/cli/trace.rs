@@ -35,6 +35,7 @@ pub struct StatsArgs {
     /// One row per rank as well as the whole run.
     #[arg(long)]
     pub per_rank: bool,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
     /// Draw depth against bins, across ranks, as SVG.
@@ -77,8 +78,10 @@ pub struct ReplayArgs {
     /// more).
     #[arg(long, default_value_t = 1.0)]
     pub latency_us: f64,
+    /// One row per rank as well as the whole run.
     #[arg(long)]
     pub per_rank: bool,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
 }

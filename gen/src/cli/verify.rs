@@ -22,6 +22,7 @@ pub struct VerifyArgs {
     /// counterexample's waveform (VCD).
     #[arg(long, default_value = "target/verify")]
     pub out: PathBuf,
+    /// How results are printed: a table for people, CSV or JSON (one array of flat objects) for scripts.
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
 }
