@@ -38,6 +38,7 @@ pub enum BenchName {
 /// `tagmatch bench`: the benchmark, the engine it runs on, and each benchmark's sweep.
 #[derive(clap::Args)]
 pub struct BenchArgs {
+    /// Which benchmark.
     #[arg(value_enum)]
     pub bench: BenchName,
     /// What runs the benchmark. `--engine` is the old name of this option, kept as an alias

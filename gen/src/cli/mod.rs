@@ -76,3 +76,41 @@ pub enum Command {
     /// FINs, by bounded model checking on small configurations.
     Verify(VerifyArgs),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    /// Options, and the values of every option that names its choices, that `--help` lists
+    /// without a word of explanation, as "subcommand --option" or "subcommand --option=value".
+    fn undocumented(cmd: &clap::Command, path: &str, out: &mut Vec<String>) {
+        for arg in cmd.get_arguments().filter(|a| !a.is_hide_set()) {
+            let id = arg.get_id().as_str();
+            if id == "help" || id == "version" {
+                continue;
+            }
+            let name = arg.get_long().map_or_else(|| id.to_string(), |l| format!("--{l}"));
+            if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                out.push(format!("{path} {name}"));
+            }
+            // Choices are listed one per line, each with its help, once any has help: then
+            // every one needs it (others are explained in the option's own help).
+            let values = arg.get_possible_values();
+            if values.iter().any(|v| v.get_help().is_some()) {
+                let bare = values.iter().filter(|v| v.get_help().is_none());
+                out.extend(bare.map(|v| format!("{path} {name}={}", v.get_name())));
+            }
+        }
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            undocumented(sub, &format!("{path} {}", sub.get_name()), out);
+        }
+    }
+
+    #[test]
+    fn every_option_and_choice_has_help() {
+        let mut missing = Vec::new();
+        undocumented(&Cli::command(), "tagmatch", &mut missing);
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
+}

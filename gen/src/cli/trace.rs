@@ -23,6 +23,7 @@ pub struct StatsArgs {
     /// Bin counts, comma separated (1 to 65,536 each).
     #[arg(long, value_delimiter = ',', default_value = "1,16,32,64,128,256")]
     pub bins: Vec<usize>,
+    /// How the queues are rebuilt from the trace.
     #[arg(long, value_enum, default_value = "full")]
     pub mode: Mode,
     /// The bin hash of pending-recv mode.
@@ -46,6 +47,8 @@ pub struct StatsArgs {
 /// `trace replay`: the run and the matchers (or the engine) to replay it through.
 #[derive(clap::Args)]
 pub struct ReplayArgs {
+    /// A run's folder (with its .meta, or its .bin or .txt rank files), a .meta file, or one
+    /// rank's .bin or .txt.
     pub path: PathBuf,
     /// Matchers, comma separated, or "all"; or alone "engine" (the receive engine's
     /// cycle-accurate model) or "rtl" (its RTL in Verilator), behind the host driver,

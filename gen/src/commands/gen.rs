@@ -251,6 +251,7 @@ fn time_design(
         stage,
         budget: (timing.max_minutes > 0)
             .then(|| std::time::Duration::from_secs(u64::from(timing.max_minutes) * 60)),
+        wide_luts: timing.wide_luts,
     };
     let commit = flow::record::commit();
     let t = match flow::timing::run(tools, out, file, nextpnr, xilinx) {
@@ -259,6 +260,8 @@ fn time_design(
             // A run that gave no Fmax is history too: the results say what did not route.
             let mut failed = flow::record::failed_run(design, &manifest["parameters"], &hash);
             failed["commit"] = commit;
+            failed["seed"] = serde_json::json!(timing.seed);
+            failed["wide_luts"] = serde_json::json!(timing.wide_luts);
             let reason = e.lines().next().unwrap_or_default();
             flow::record::append_history(failed, false, reason)?;
             return Err(e);

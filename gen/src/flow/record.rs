@@ -128,6 +128,7 @@ pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing:
         "placer",
         "choice",
         "seed",
+        "wide_luts",
         "critical_path",
         "luts",
         "flip_flops",

@@ -118,6 +118,10 @@ pub struct Nextpnr {
     pub stage: Stage,
     /// The whole flow's time budget (`--max-minutes`); `None`: none.
     pub budget: Option<Duration>,
+    /// `--wide-luts`: synth_ecp5 may build LUT5 to LUT7 from LUT4 pairs and PFU muxes
+    /// (yosys' default). Off, the flow's default, it passes `-nowidelut`: see
+    /// [`crate::flow::timing`] for why.
+    pub wide_luts: bool,
 }
 
 /// What a run of the flow works with.
@@ -129,6 +133,7 @@ pub(super) struct Flow<'a> {
     pub(super) spinner: &'a ProgressBar,
     pub(super) started: Instant,
     pub(super) budget: Option<Duration>,
+    pub(super) wide_luts: bool,
 }
 
 impl Flow<'_> {

@@ -28,6 +28,14 @@
 //! [`DEFAULT_MAX_MINUTES`]): when it runs out, the tool under way is killed and the flow
 //! fails with one line naming the step, its last figures and what to try.
 //!
+//! Synthesis passes `-nowidelut` unless `--wide-luts` is given: yosys then maps to LUT4s
+//! alone instead of pairing them into LUT5 to LUT7 through the slices' PFU muxes. The wide
+//! LUTs buy a level on paths that need more than four inputs, but ABC spends LUT4 pairs on
+//! them freely; in the CAMs' slot comparators and match logic, which fill the large engines,
+//! that costs about a seventh of the LUT4s for no measurable clock (compare records that
+//! differ in `wide_luts`). A design that fills the device routes sooner on fewer LUTs, and
+//! records name the setting.
+//!
 //! The flow's parts: the tools and how they are run ([`timing_tools`]), synthesis
 //! ([`timing_synthesis`]), place and route ([`timing_place_route`]) and what they
 //! measured ([`timing_report`]). [`crate::flow::settings`] holds what a run is set to; this file runs it.
@@ -87,6 +95,7 @@ pub fn run(
         spinner: &spinner,
         started: Instant::now(),
         budget: nextpnr.budget,
+        wide_luts: nextpnr.wide_luts,
     };
     let say = |line: &str| flow.say(line);
     say("tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)");
@@ -141,6 +150,7 @@ pub fn run(
             placer: part.choice.placer,
             choice: part.choice.reason,
             seed: nextpnr.seed,
+            wide_luts: nextpnr.wide_luts,
             xilinx,
             tools: tools_json,
             synthesis_s: part.synthesis_s,
@@ -263,6 +273,7 @@ mod tests {
             seed: SEED,
             stage: Stage::Route,
             budget: Some(Duration::from_secs(15 * 60)),
+            wide_luts: false,
         };
         let t = run(&tools, &dir, "counter.v", route, None).unwrap_or_else(|e| panic!("{e}"));
         let e = t.routed().expect("routed");

@@ -56,6 +56,8 @@ pub struct Timing {
     /// Why this router and placer ([`router_choice`]).
     pub choice: String,
     pub seed: u32,
+    /// synth_ecp5 built LUT5 to LUT7 (`--wide-luts`), or LUT4s alone (`-nowidelut`).
+    pub wide_luts: bool,
     /// yosys `synth_xilinx` on UltraScale+: its logic depth in LUTs (`ltp`) and the
     /// resources beside the ECP5's, for a comparison with published Xilinx and Intel
     /// figures (no open tool places an UltraScale+ part).
@@ -89,6 +91,7 @@ impl Timing {
             "device": DEVICE,
             "target_mhz": self.target_mhz,
             "seed": self.seed,
+            "wide_luts": self.wide_luts,
             "placer": self.placer.name(),
             "choice": self.choice,
             "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),

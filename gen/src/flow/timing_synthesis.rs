@@ -48,8 +48,11 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     let json_file = format!("{ECP5_DIR}/design.json");
     // Modules kept whole through synthesis (the CAM's key copies, so that they are not
     // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
-    let script =
-        format!("read_verilog {}; synth_ecp5 -top top; {FLATTEN_KEPT}; write_json {json_file}", f.verilog);
+    let narrow = if f.wide_luts { "" } else { " -nowidelut" };
+    let script = format!(
+        "read_verilog {}; synth_ecp5 -top top{narrow}; {FLATTEN_KEPT}; write_json {json_file}",
+        f.verilog
+    );
     let synthesis_s = {
         let t = Instant::now();
         // Its console output stops at ABC (a WebAssembly quirk): `-l` keeps the whole log.
