@@ -10,7 +10,6 @@ use tagmatch_hdl::two_level::receive_engine::{
 };
 use tagmatch_hdl::two_level::receive_engine::{RESP_ERROR, RESP_QUEUED};
 use tagmatch_sim::cycle::two_level::TwoLevelConfig;
-use tagmatch_sim::cycle::FieldLimits;
 use tagmatch_sim::workload::streams::random_stream;
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::two_level::cosim::{cosim, EngineUnderTest};
@@ -30,15 +29,11 @@ fn far_ranks(op: &Op) -> Op {
     }
 }
 
-fn limits(f: FieldWidths) -> FieldLimits {
-    FieldLimits { comm: f.comm as u32, src: f.src as u32, tag: f.tag as u32, handle: f.handle as u32 }
-}
-
 #[test]
 fn thirty_two_bit_sources_pair_ranks_past_65535_like_the_golden_model() {
     let fields = FieldWidths::new(4, 32, 8, 24).unwrap();
     let shape = EngineShape::new(8, 4, 4).unwrap().with_fields(fields);
-    let config = TwoLevelConfig::new(8, 4, 15).unwrap().with_fields(limits(fields));
+    let config = TwoLevelConfig::new(8, 4, 15).unwrap().with_fields(fields);
     let ops: Vec<Op> = random_stream(31, 12_000).iter().map(far_ranks).collect();
     assert!(ops.iter().any(|op| matches!(op, Op::Arrive { env, .. } if env.src > 65_535)));
     let engine = EngineUnderTest {
@@ -58,7 +53,7 @@ fn a_field_wider_than_generated_answers_error_and_changes_nothing() {
     let (model, _) =
         Model::build(&engine_spec("engine-c4-a2-n4-f8.16.12.24", receive_engine_verilog(&shape), false))
             .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap().with_fields(limits(fields));
+    let mut rtl = RtlEngine::new(model).unwrap().with_fields(fields);
     let prq = |rtl: &RtlEngine| rtl.model().get(rtl.model().port("prq_count").unwrap());
     let umq = |rtl: &RtlEngine| rtl.model().get(rtl.model().port("umq_count").unwrap());
     let spec = RecvSpec::new(3, Some(5), Some(9));

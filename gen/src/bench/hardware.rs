@@ -88,7 +88,7 @@ pub fn build_rtl(cfg: &EngineConfig, progress: &ProgressBar) -> Result<(RtlEngin
             build.seconds
         ),
     );
-    Ok((RtlEngine::new(model)?.with_fields(cfg.field_limits()), build.seconds))
+    Ok((RtlEngine::new(model)?.with_fields(cfg.fields), build.seconds))
 }
 
 /// Cycles against depth, both on log scales, one line per design and list count (the form

@@ -52,7 +52,7 @@ pub fn run(bench: Bench, target: Target, depths: &[u32]) -> Result<Vec<Record>, 
                 );
                 progress.set_message(format!("building {name}"));
                 let (model, _) = Model::build(&engine_spec(&name, cfg.verilog()?, false))?;
-                let mut engine = Some(RtlEngine::new(model)?.with_fields(cfg.field_limits()));
+                let mut engine = Some(RtlEngine::new(model)?.with_fields(cfg.fields));
                 for &depth in depths {
                     progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
                     let mut e = engine.take().expect("returned after every point");

@@ -31,27 +31,22 @@ pub struct EngineShape {
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldArgs {
     /// Communicator bits (1 to 32).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = FieldWidths::DEFAULT.comm)]
     pub comm_bits: usize,
     /// Source-rank bits (1 to 32; 32 for jobs of more than 65,536 ranks).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = FieldWidths::DEFAULT.src)]
     pub source_bits: usize,
     /// Tag bits (1 to 32).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = FieldWidths::DEFAULT.tag)]
     pub tag_bits: usize,
     /// Receive and message handle bits (1 to 32).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = FieldWidths::DEFAULT.handle)]
     pub handle_bits: usize,
 }
 
 impl FieldArgs {
     pub fn widths(&self) -> Result<FieldWidths, String> {
         FieldWidths::new(self.comm_bits, self.source_bits, self.tag_bits, self.handle_bits)
-    }
-
-    /// What the models refuse: values wider than these widths.
-    pub fn limits(&self) -> Result<tagmatch_sim::cycle::FieldLimits, String> {
-        Ok(emit::engine::field_limits(&self.widths()?))
     }
 }
 

@@ -132,9 +132,8 @@ pub const DRIVER_AGREES: &str =
 /// Every operation's values fit the engine's field widths, or a one-line error before
 /// anything is built (the drivers would stop at the first that does not).
 fn fits(cfg: &EngineConfig, ops: &[Op], source: &OpsSource) -> Result<(), String> {
-    let limits = cfg.field_limits();
     for (i, op) in ops.iter().enumerate() {
-        if let Err(e) = limits.check(op) {
+        if let Err(e) = tagmatch_sim::cycle::check_fields(&cfg.fields, op) {
             let hint = if source.count().is_some() {
                 "random streams use communicators 0-2, sources 0-5, tags 0-4 and message handles from \
                  1,000,000: at least --comm-bits 2, --source-bits 3, --tag-bits 3, --handle-bits 20; \

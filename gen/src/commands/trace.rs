@@ -90,7 +90,7 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
                     shape.list_capacity as usize,
                 )?
                 .with_label_bits(shape.label_bits)?
-                .with_fields(shape.fields.limits()?),
+                .with_fields(shape.fields.widths()?),
             )
         } else {
             let cfg = shape.config()?;

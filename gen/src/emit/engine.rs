@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 use tagmatch_hdl::two_level::receive_engine::receive_engine_ports;
 
-pub use super::engine_config::{configuration, field_limits, EngineConfig};
+pub use super::engine_config::{configuration, EngineConfig};
 
 /// The engine's Verilog file in every output folder.
 pub const ENGINE_FILE: &str = "tagmatch_engine.v";

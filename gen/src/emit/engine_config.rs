@@ -6,7 +6,6 @@
 use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape, MAX_LIST_CAPACITY};
 use tagmatch_sim::cycle::two_level::{check_label_bits, TwoLevelConfig};
-use tagmatch_sim::cycle::FieldLimits;
 
 /// One engine configuration: CAM depth, total list capacity, lists, address bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,12 +39,7 @@ impl EngineConfig {
             self.entries_per_list() as usize,
         )?
         .with_label_bits(self.label_bits)?
-        .with_fields(self.field_limits()))
-    }
-
-    /// What an operation's values must fit, for the models and the RTL driver.
-    pub fn field_limits(&self) -> FieldLimits {
-        field_limits(&self.fields)
+        .with_fields(self.fields))
     }
 
     /// The same configuration storing fields of `fields`.
@@ -126,14 +120,4 @@ pub fn configuration(cam_depth: u32, lists: u32, list_capacity: u32) -> Result<E
     };
     cfg.shape()?;
     Ok(cfg)
-}
-
-/// What the models and the RTL driver refuse for an engine of `fields`: wider values.
-pub fn field_limits(fields: &FieldWidths) -> FieldLimits {
-    FieldLimits {
-        comm: fields.comm as u32,
-        src: fields.src as u32,
-        tag: fields.tag as u32,
-        handle: fields.handle as u32,
-    }
 }

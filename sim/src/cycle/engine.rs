@@ -20,7 +20,7 @@
 //! the previous one was accepted, taking every response as it comes (the streaming driver).
 
 use super::entry::{Entry, Key};
-use super::{Applied, Completion, CompletionAnswer, CycleEngine, FieldLimits, Wakeup};
+use super::{check_fields, Applied, Completion, CompletionAnswer, CycleEngine, FieldWidths, Wakeup};
 use crate::model::completion::CompletionCounters;
 use crate::model::envelope::{MsgId, RecvId};
 use crate::model::ops::{Op, Outcome};
@@ -73,7 +73,7 @@ pub struct QueueEngine<Q> {
     completions: CompletionCounters,
     wakeup: Option<Wakeup>,
     /// What an operation's values must fit.
-    fields: FieldLimits,
+    fields: FieldWidths,
 }
 
 impl<Q: Queue> QueueEngine<Q> {
@@ -89,12 +89,12 @@ impl<Q: Queue> QueueEngine<Q> {
             wake_due: None,
             completions: CompletionCounters::new(),
             wakeup: None,
-            fields: FieldLimits::default(),
+            fields: FieldWidths::default(),
         }
     }
 
     /// The same engine refusing operations whose values do not fit `fields`.
-    pub fn with_fields(self, fields: FieldLimits) -> Self {
+    pub fn with_fields(self, fields: FieldWidths) -> Self {
         QueueEngine { fields, ..self }
     }
 
@@ -149,7 +149,7 @@ impl<Q: Queue> QueueEngine<Q> {
 
     /// One operation presented at cycle `at`.
     fn present(&mut self, op: &Op, at: u64) -> Result<Applied, String> {
-        self.fields.check(op)?;
+        check_fields(&self.fields, op)?;
         let accepted = self.acceptance(at);
         let issued = self.issue(accepted);
         if let Op::Flush = op {

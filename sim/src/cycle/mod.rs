@@ -108,54 +108,39 @@ pub fn completion_class(op: &Op) -> Option<usize> {
     }
 }
 
-/// Stored widths of the engine's command fields, in bits (the generator's `--comm-bits`,
-/// `--source-bits`, `--tag-bits`, `--handle-bits`). Operations whose values do not fit are
-/// refused, by the RTL driver and the model alike, rather than truncated into a different
-/// envelope (the hardware answers such a command `error`). The models' side of
-/// `tagmatch_hdl::fields::FieldWidths` (this crate does not depend on the hardware's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FieldLimits {
-    pub comm: u32,
-    pub src: u32,
-    pub tag: u32,
-    pub handle: u32,
-}
+/// Stored widths of the engine's command fields (the generator's `--comm-bits`,
+/// `--source-bits`, `--tag-bits`, `--handle-bits`): one type for the hardware, the
+/// models and the drivers.
+pub use tagmatch_config::FieldWidths;
 
-impl Default for FieldLimits {
-    /// Communicators and ranks 16 bits, tags and handles 32.
-    fn default() -> Self {
-        FieldLimits { comm: 16, src: 16, tag: 32, handle: 32 }
+/// Checks that `op`'s fields fit `fields` (a wildcard has no value to fit). Operations
+/// whose values do not fit are refused, by the RTL driver and the model alike, rather
+/// than truncated into a different envelope (the hardware answers such a command `error`).
+pub fn check_fields(fields: &FieldWidths, op: &Op) -> Result<(), String> {
+    let (comm, src, tag, handle) = match *op {
+        Op::PostRecv { recv, spec } => (spec.comm, spec.src, spec.tag, Some(recv.0)),
+        Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(env.tag), Some(msg.0)),
+        Op::Cancel { recv } => (0, None, None, Some(recv.0)),
+        Op::Flush => (0, None, None, None),
+        Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, spec.tag, None),
+    };
+    let fits = |v: u64, bits: usize| bits >= 64 || v >> bits == 0;
+    if !fits(comm as u64, fields.comm) {
+        return Err(format!("communicator {comm} does not fit the engine's {} bits", fields.comm));
     }
-}
-
-impl FieldLimits {
-    /// Checks that `op`'s fields fit (a wildcard has no value to fit).
-    pub fn check(&self, op: &Op) -> Result<(), String> {
-        let (comm, src, tag, handle) = match *op {
-            Op::PostRecv { recv, spec } => (spec.comm, spec.src, spec.tag, Some(recv.0)),
-            Op::Arrive { msg, env } => (env.comm, Some(env.src), Some(env.tag), Some(msg.0)),
-            Op::Cancel { recv } => (0, None, None, Some(recv.0)),
-            Op::Flush => (0, None, None, None),
-            Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, spec.tag, None),
-        };
-        let fits = |v: u64, bits: u32| bits >= 64 || v >> bits == 0;
-        if !fits(comm as u64, self.comm) {
-            return Err(format!("communicator {comm} does not fit the engine's {} bits", self.comm));
-        }
-        if let Some(src) = src.filter(|&s| !fits(s as u64, self.src)) {
-            return Err(format!("source rank {src} does not fit the engine's {} bits", self.src));
-        }
-        if let Some(tag) = tag.filter(|&t| !fits(t as u64, self.tag)) {
-            return Err(format!("tag {tag} does not fit the engine's {} bits", self.tag));
-        }
-        if let Some(h) = handle.filter(|&h| !fits(h, self.handle)) {
-            return Err(format!("handle {h} does not fit the engine's {} bits", self.handle));
-        }
-        Ok(())
+    if let Some(src) = src.filter(|&s| !fits(s as u64, fields.src)) {
+        return Err(format!("source rank {src} does not fit the engine's {} bits", fields.src));
     }
+    if let Some(tag) = tag.filter(|&t| !fits(t as u64, fields.tag)) {
+        return Err(format!("tag {tag} does not fit the engine's {} bits", fields.tag));
+    }
+    if let Some(h) = handle.filter(|&h| !fits(h, fields.handle)) {
+        return Err(format!("handle {h} does not fit the engine's {} bits", fields.handle));
+    }
+    Ok(())
 }
 
 /// Checks that `op`'s fields fit the default widths (the thread array's).
 pub fn check_fits(op: &Op) -> Result<(), String> {
-    FieldLimits::default().check(op)
+    check_fields(&FieldWidths::default(), op)
 }

@@ -69,7 +69,7 @@ pub struct TwoLevelConfig {
     /// Width of the lists' posting labels.
     pub label_bits: u32,
     /// Stored field widths: operations whose values do not fit are refused.
-    pub fields: super::FieldLimits,
+    pub fields: super::FieldWidths,
 }
 
 /// Posting labels: 32 bits by default, at least 4 (two for the quarter, two to count in it).
@@ -131,7 +131,7 @@ impl TwoLevelConfig {
     }
 
     /// The same engine storing fields of `fields`' widths.
-    pub fn with_fields(self, fields: super::FieldLimits) -> Self {
+    pub fn with_fields(self, fields: super::FieldWidths) -> Self {
         TwoLevelConfig { fields, ..self }
     }
 

@@ -6,7 +6,9 @@
 
 use crate::verilator::{ports_from, BuildSpec, Model, PortId};
 use tagmatch_hdl::two_level::receive_engine::*;
-use tagmatch_sim::cycle::{Applied, Completion, CompletionAnswer, CycleEngine, FieldLimits, Wakeup};
+use tagmatch_sim::cycle::{
+    check_fields, Applied, Completion, CompletionAnswer, CycleEngine, FieldWidths, Wakeup,
+};
 use tagmatch_sim::{MsgId, Op, Outcome, RecvId, RecvSpec};
 
 pub struct RtlEngine {
@@ -21,7 +23,7 @@ pub struct RtlEngine {
     parked_id: Option<u8>,
     /// The widths the engine was generated with: operations that do not fit are refused
     /// here, as the model refuses them (the RTL would answer `error`).
-    fields: FieldLimits,
+    fields: FieldWidths,
 }
 
 /// A single operation as the command stream carries it.
@@ -253,12 +255,12 @@ impl RtlEngine {
             wakeup: None,
             next_id: 0,
             parked_id: None,
-            fields: FieldLimits::default(),
+            fields: FieldWidths::default(),
         })
     }
 
     /// The same driver for an engine generated with `fields`' widths.
-    pub fn with_fields(self, fields: FieldLimits) -> Self {
+    pub fn with_fields(self, fields: FieldWidths) -> Self {
         RtlEngine { fields, ..self }
     }
 
@@ -321,7 +323,7 @@ impl RtlEngine {
     /// Applies one operation: presents the command, waits for the response and
     /// acknowledges it. Its values must fit the engine's field widths.
     pub fn apply(&mut self, op: &Op) -> Result<Applied, String> {
-        self.fields.check(op)?;
+        check_fields(&self.fields, op)?;
         let code = self.ports.operation(&mut self.model, op);
         let (accepted, responded, _) = self.exchange(code, || op.to_string())?;
         let outcome = self.ports.outcome(&self.model, op)?;
@@ -340,7 +342,7 @@ impl RtlEngine {
     /// [`CycleEngine::take_wakeup`].
     pub fn stream(&mut self, ops: &[Op], mut take: impl FnMut(u64) -> bool) -> Result<Vec<Applied>, String> {
         for op in ops {
-            self.fields.check(op)?;
+            check_fields(&self.fields, op)?;
         }
         const LIMIT: u64 = 10_000_000;
         let start = self.model.cycles();
