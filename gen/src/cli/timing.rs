@@ -45,8 +45,8 @@ pub struct TimingArgs {
     #[arg(long, default_value_t = flow::timing::SEED, requires = "timing")]
     pub seed: u32,
     /// Let synth_ecp5 pair LUT4s into LUT5 to LUT7 (yosys' own default). Without it the
-    /// flow maps to LUT4s alone (`-nowidelut`), which takes fewer LUT4s for the CAMs'
-    /// comparators at no cost in clock. Records name the setting.
+    /// flow maps to LUT4s alone (`-nowidelut`): fewer LUT4s, most of them saved in the
+    /// CAMs' comparators, at about the same clock. Records name the setting.
     #[arg(long, requires = "timing")]
     pub wide_luts: bool,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks

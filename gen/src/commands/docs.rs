@@ -387,7 +387,7 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
         let _ = write!(out, " {k} |");
     }
     out.push_str(
-        " LUT4 | FF | DP16KD | Fmax (MHz) | critical path (ns: from → to) | router, placer | date |\n|",
+        " LUT4 | FF | DP16KD | Fmax (MHz) | critical path (ns: from → to) | router, placer, LUTs | date |\n|",
     );
     out.push_str(&"---|".repeat(keys.len() + 7));
     out.push('\n');
@@ -399,7 +399,7 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
         let path = &r["critical_path"];
         let _ = writeln!(
             out,
-            " {} | {} | {} | {} | {}: {} → {} | {}, {} | {} |",
+            " {} | {} | {} | {} | {}: {} → {} | {}, {}, {} | {} |",
             text(&r["luts"]),
             text(&r["flip_flops"]),
             text(&r["block_rams_dp16kd"]),
@@ -409,8 +409,18 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
             cell(&text(&path["end"])),
             text(&r["router"]),
             text(&r["placer"]),
+            lut_mapping(&r["wide_luts"]),
             text(&r["date"])
         );
+    }
+}
+
+/// How synthesis mapped a record's logic: LUT4s alone (`-nowidelut`, the flow's default
+/// since records name it) or LUT5 to LUT7 as well (`--wide-luts`, and every older record).
+fn lut_mapping(wide: &Value) -> &'static str {
+    match wide.as_bool() {
+        Some(false) => "LUT4",
+        _ => "wide",
     }
 }
 

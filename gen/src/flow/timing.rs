@@ -31,10 +31,11 @@
 //! Synthesis passes `-nowidelut` unless `--wide-luts` is given: yosys then maps to LUT4s
 //! alone instead of pairing them into LUT5 to LUT7 through the slices' PFU muxes. The wide
 //! LUTs buy a level on paths that need more than four inputs, but ABC spends LUT4 pairs on
-//! them freely; in the CAMs' slot comparators and match logic, which fill the large engines,
-//! that costs about a seventh of the LUT4s for no measurable clock (compare records that
-//! differ in `wide_luts`). A design that fills the device routes sooner on fewer LUTs, and
-//! records name the setting.
+//! them freely. In the CAMs' slot comparators and match logic, which fill the large engines,
+//! that costs up to a seventh of the LUT4s, and the small engines a few percent, while the
+//! clock moves by a few percent either way, within what a second placer seed moves it
+//! (compare records and history lines that differ in `wide_luts`). A design that fills the
+//! device routes sooner on fewer LUTs, and records name the setting.
 //!
 //! The flow's parts: the tools and how they are run ([`timing_tools`]), synthesis
 //! ([`timing_synthesis`]), place and route ([`timing_place_route`]) and what they
