@@ -132,7 +132,7 @@ fn run_yosys(
         l = ltp.display()
     );
     let started = std::time::Instant::now();
-    let mut child = Command::new("yosys")
+    let mut child = crate::flow::timing_tools::dies_with_parent(&mut Command::new("yosys"))
         .arg("-q")
         .arg("-p")
         .arg(&script)

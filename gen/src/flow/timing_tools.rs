@@ -172,6 +172,23 @@ impl Halt {
 }
 
 /// The name a tool's messages go by: its file's.
+/// `cmd` with its process set to get SIGTERM when the thread that starts it ends, so a
+/// `tagmatch` stopped by a signal takes its tools with it. Ctrl-C on a terminal reaches
+/// the whole process group anyway; a `kill` of `tagmatch` alone (a CI job's timeout, a
+/// script) used to leave nextpnr or yosys running on for an hour. Every thread that starts
+/// a tool here waits for it, so the signal comes only when `tagmatch` itself goes.
+pub fn dies_with_parent(cmd: &mut Command) -> &mut Command {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec; it calls only prctl,
+    // which is async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) {
+            -1 => Err(std::io::Error::last_os_error()),
+            _ => Ok(()),
+        })
+    }
+}
+
 pub(super) fn tool_name(tool: &Path) -> String {
     tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().to_string())
 }
@@ -199,7 +216,8 @@ pub(super) fn run_logged(
     let pipe_error = |e: std::io::Error| Halt::Failed(format!("cannot make a pipe for {name}: {e}"));
     let (reader, writer) = std::io::pipe().map_err(pipe_error)?;
     let mut cmd = Command::new(tool);
-    cmd.args(args)
+    dies_with_parent(&mut cmd)
+        .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(writer.try_clone().map_err(pipe_error)?)
@@ -319,6 +337,26 @@ mod tests {
     /// Whether process `pid` is gone: killed and waited for, it leaves no `/proc` entry.
     fn gone(pid: &str) -> bool {
         !Path::new(&format!("/proc/{pid}")).exists()
+    }
+
+    #[test]
+    fn a_tool_gets_sigterm_when_the_thread_that_started_it_ends() {
+        use std::os::unix::process::ExitStatusExt;
+        let start = || dies_with_parent(Command::new("sleep").arg("60")).spawn().unwrap();
+        let mut tool = std::thread::spawn(start).join().unwrap();
+        let asked = Instant::now();
+        let status = loop {
+            if let Some(status) = tool.try_wait().unwrap() {
+                break Some(status);
+            }
+            if asked.elapsed() > Duration::from_secs(10) {
+                let _ = tool.kill();
+                let _ = tool.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.and_then(|s| s.signal()), Some(libc::SIGTERM), "{status:?}");
     }
 
     #[test]

@@ -351,7 +351,7 @@ pub fn check(
     let path = std::env::join_paths(std::iter::once(tools.bin.clone()).chain(std::env::split_paths(&path)))
         .map_err(|e| format!("PATH: {e}"))?;
     let started = Instant::now();
-    let mut child = Command::new(&tools.sby)
+    let mut child = crate::flow::timing_tools::dies_with_parent(&mut Command::new(&tools.sby))
         .arg("--yosys")
         .arg(&tools.yosys)
         .arg("--smtbmc")
