@@ -188,60 +188,76 @@ pub fn rank_events(rank: u32, records: &[Record], comms: &mut Communicators) -> 
                     }
                 }
             }
-            "MPI_Comm_dup" => comms.created(rank, int(0)?, Creation::Dup, int(1)?),
-            "MPI_Comm_split" => {
-                comms.created(rank, int(0)?, Creation::Split { color: int(1)?, key: int(2)? }, int(3)?)
-            }
-            "MPI_Comm_create" => comms.created(rank, int(0)?, Creation::Create { group: int(1)? }, int(2)?),
-            "MPI_Intercomm_create" => {
-                let creation = Creation::Intercomm {
-                    local_leader: int(1)?,
-                    peer: int(2)?,
-                    remote_leader: int(3)?,
-                    tag: int(4)?,
-                };
-                comms.created(rank, int(0)?, creation, int(5)?)
-            }
-            "MPI_Intercomm_merge" => {
-                comms.created(rank, int(0)?, Creation::Merge { high: int(1)? != 0 }, int(2)?)
-            }
-            "MPI_Comm_free" | "MPI_Comm_disconnect" => comms.freed(rank, int(0)?),
-            "MPI_Comm_group" | "MPI_Comm_remote_group" => {
-                let remote = r.name() == "MPI_Comm_remote_group";
-                comms.group(rank, GroupCall::OfComm { comm: int(0)?, remote }, int(1)?)
-            }
-            "MPI_Group_incl" | "MPI_Group_excl" => {
-                let (group, ranks) = (int(0)?, r.ints(2).ok_or_else(bad)?.to_vec());
-                let call = if r.name() == "MPI_Group_incl" {
-                    GroupCall::Incl { group, ranks }
-                } else {
-                    GroupCall::Excl { group, ranks }
-                };
-                comms.group(rank, call, int(3)?)
-            }
-            "MPI_Group_range_incl" | "MPI_Group_range_excl" => {
-                let Some(Arg::Rows(rows)) = r.args.get(2) else { return Err(bad()) };
-                let ranges = rows
-                    .iter()
-                    .map(|row| <[i64; 3]>::try_from(row.as_slice()).map_err(|_| bad()))
-                    .collect::<Result<Vec<_>, _>>()?;
-                let group = int(0)?;
-                let call = if r.name() == "MPI_Group_range_incl" {
-                    GroupCall::RangeIncl { group, ranges }
-                } else {
-                    GroupCall::RangeExcl { group, ranges }
-                };
-                comms.group(rank, call, int(3)?)
-            }
-            "MPI_Group_union" => comms.group(rank, GroupCall::Union(int(0)?, int(1)?), int(2)?),
-            "MPI_Group_intersection" => comms.group(rank, GroupCall::Intersection(int(0)?, int(1)?), int(2)?),
-            "MPI_Group_difference" => comms.group(rank, GroupCall::Difference(int(0)?, int(1)?), int(2)?),
-            "MPI_Group_free" => comms.group_freed(rank, int(0)?),
-            _ => {}
+            _ => communicator_call(rank, r, comms, &bad)?,
         }
     }
     out.retain(|t| !touches_proc_null(&t.event));
     Ok(out)
+}
+
+/// The calls that make or free communicators and groups, which `comms` follows so that
+/// later calls resolve their communicator; any other call is not one of them and is
+/// ignored.
+fn communicator_call(
+    rank: u32,
+    r: &Record,
+    comms: &mut Communicators,
+    bad: &dyn Fn() -> String,
+) -> Result<(), String> {
+    let int = |k: usize| r.int(k).ok_or_else(bad);
+    match r.name() {
+        "MPI_Comm_dup" => comms.created(rank, int(0)?, Creation::Dup, int(1)?),
+        "MPI_Comm_split" => {
+            comms.created(rank, int(0)?, Creation::Split { color: int(1)?, key: int(2)? }, int(3)?)
+        }
+        "MPI_Comm_create" => comms.created(rank, int(0)?, Creation::Create { group: int(1)? }, int(2)?),
+        "MPI_Intercomm_create" => {
+            let creation = Creation::Intercomm {
+                local_leader: int(1)?,
+                peer: int(2)?,
+                remote_leader: int(3)?,
+                tag: int(4)?,
+            };
+            comms.created(rank, int(0)?, creation, int(5)?)
+        }
+        "MPI_Intercomm_merge" => {
+            comms.created(rank, int(0)?, Creation::Merge { high: int(1)? != 0 }, int(2)?)
+        }
+        "MPI_Comm_free" | "MPI_Comm_disconnect" => comms.freed(rank, int(0)?),
+        "MPI_Comm_group" | "MPI_Comm_remote_group" => {
+            let remote = r.name() == "MPI_Comm_remote_group";
+            comms.group(rank, GroupCall::OfComm { comm: int(0)?, remote }, int(1)?)
+        }
+        "MPI_Group_incl" | "MPI_Group_excl" => {
+            let (group, ranks) = (int(0)?, r.ints(2).ok_or_else(bad)?.to_vec());
+            let call = if r.name() == "MPI_Group_incl" {
+                GroupCall::Incl { group, ranks }
+            } else {
+                GroupCall::Excl { group, ranks }
+            };
+            comms.group(rank, call, int(3)?)
+        }
+        "MPI_Group_range_incl" | "MPI_Group_range_excl" => {
+            let Some(Arg::Rows(rows)) = r.args.get(2) else { return Err(bad()) };
+            let ranges = rows
+                .iter()
+                .map(|row| <[i64; 3]>::try_from(row.as_slice()).map_err(|_| bad()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let group = int(0)?;
+            let call = if r.name() == "MPI_Group_range_incl" {
+                GroupCall::RangeIncl { group, ranges }
+            } else {
+                GroupCall::RangeExcl { group, ranges }
+            };
+            comms.group(rank, call, int(3)?)
+        }
+        "MPI_Group_union" => comms.group(rank, GroupCall::Union(int(0)?, int(1)?), int(2)?),
+        "MPI_Group_intersection" => comms.group(rank, GroupCall::Intersection(int(0)?, int(1)?), int(2)?),
+        "MPI_Group_difference" => comms.group(rank, GroupCall::Difference(int(0)?, int(1)?), int(2)?),
+        "MPI_Group_free" => comms.group_freed(rank, int(0)?),
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A send to `MPI_PROC_NULL`, or a receive or probe from it: complete at once, no message.
