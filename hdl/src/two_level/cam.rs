@@ -25,9 +25,15 @@
 //! and the labels.
 //! - The collapsing FIFO this replaces kept age by position and so gave every stored bit a
 //!   5-input next state (own bit, neighbour, new entry, shift, insert) and picked the hit by
-//!   AND-OR trees across slots: about 410–458 LUT4s per entry (128 entries: 55,721 LUT4s,
-//!   256 entries did not place). Banks: about 80 per entry (128: 10,436; 256: 19,948),
-//!   most of it the per-slot comparator of 66 bits.
+//!   AND-OR trees across slots: over 400 LUT4s per entry, and 256 entries did not place.
+//!   Banks take a fifth of that (the `cam` records give today's figures). Most of a slot's
+//!   LUT4s are its comparator: a 64-entry CAM synthesized with the comparators cut out
+//!   keeps about a quarter of its LUT4s (yosys `synth_ecp5 -nowidelut`), so the floor of
+//!   this design is the comparator, about 56 LUT4s for 66 bits with wildcards where 45
+//!   would be a perfect LUT4 packing. Carry-chain comparators (two bit pairs per LUT4,
+//!   the AND in the chain) would go under it, at the price of vendor primitives in the
+//!   Verilog; a CAM in distributed RAM (the TCAM literature) goes further still, at up to
+//!   16 cycles an insert.
 //! - Circular allocation (one ring, a rotating priority encoder) would cost a little less
 //!   logic, but a slot is reused only after every older slot is free: one long-lived entry
 //!   (an `ANY_SOURCE` receive posted at start-up) leaves the ring "full" with one live
