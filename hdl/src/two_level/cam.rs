@@ -28,7 +28,7 @@
 //!   AND-OR trees across slots: over 400 LUT4s per entry, and 256 entries did not place.
 //!   Banks take a fifth of that (the `cam` records give today's figures). Most of a slot's
 //!   LUT4s are its comparator: a 64-entry CAM synthesized with the comparators cut out
-//!   keeps about a quarter of its LUT4s (yosys `synth_ecp5 -nowidelut`), so the floor of
+//!   keeps under a third of its LUT4s (yosys `synth_ecp5 -nowidelut`), so the floor of
 //!   this design is the comparator, about 56 LUT4s for 66 bits with wildcards where 45
 //!   would be a perfect LUT4 packing. Carry-chain comparators (two bit pairs per LUT4,
 //!   the AND in the chain) would go under it, at the price of vendor primitives in the
