@@ -107,7 +107,7 @@ pub struct XilinxResources {
 }
 
 impl Measurement {
-    /// The two-level engine's parameter `key` (none when the record does not name it).
+    /// A numeric parameter of the configuration (none when the record does not name it).
     pub fn parameter(&self, key: &str) -> Option<u64> {
         self.parameters[key].as_u64()
     }
