@@ -302,6 +302,9 @@ mod tests {
         assert_eq!(j["router"], "router2");
         assert_eq!(j["choice"], "router2 and the heap placer: --router and --placer given", "{j}");
         assert_eq!(j["routed"], true);
+        assert_eq!(j["wide_luts"], false, "LUT4s alone unless told");
+        let yosys_log = || std::fs::read_to_string(dir.join("ecp5/yosys.log")).unwrap();
+        assert!(yosys_log().contains("synth_ecp5 -top top -nowidelut"), "the setting reaches yosys");
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
         let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
         assert!(log.contains("router2") && log.contains("heatmap"), "router2 writes its heatmaps");
@@ -316,8 +319,14 @@ mod tests {
         assert!(dir.join("ecp5/report.json").is_file() && dir.join("ecp5/nextpnr.log").is_file());
 
         // Placement only: an estimate, no path, and the log says nextpnr did not route.
-        let place =
-            Nextpnr { placer: Some(Placer::Static), router: None, seed: 2, stage: Stage::Place, ..route };
+        let place = Nextpnr {
+            placer: Some(Placer::Static),
+            router: None,
+            seed: 2,
+            stage: Stage::Place,
+            wide_luts: true,
+            ..route
+        };
         let p =
             run(&tools, &dir, "counter.v", place, Some(t.xilinx.clone())).unwrap_or_else(|e| panic!("{e}"));
         let Ecp5Result::Placed(placed) = &p.ecp5 else { panic!("placed only: {p:?}") };
@@ -330,6 +339,8 @@ mod tests {
         assert_eq!((j["routed"].clone(), j["fmax_mhz"].clone()), (json!(false), Value::Null), "{j}");
         assert!(j["fmax_mhz_after_placement"].as_f64().unwrap() > 50.0, "{j}");
         assert_eq!((j["seed"].clone(), j["placer"].clone()), (json!(2), json!("static")), "{j}");
+        assert_eq!(j["wide_luts"], true, "{j}");
+        assert!(!yosys_log().contains("-nowidelut"), "wide LUTs when told");
         let choice = j["choice"].as_str().unwrap();
         assert!(
             choice.starts_with("router1 and the static placer: --placer given; the router by size: "),
