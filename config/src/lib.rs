@@ -60,9 +60,9 @@ impl FieldWidths {
         ((1u64 << FIELD_BITS) - 1) & !((1u64 << bits) - 1)
     }
 
-    /// Whether `value` fits a `bits`-wide field.
+    /// Whether `value` fits a `bits`-wide field (any value fits 64 bits or more).
     pub fn fits(value: u64, bits: usize) -> bool {
-        value & !((1u64 << bits) - 1) == 0
+        bits >= 64 || value >> bits == 0
     }
 }
 

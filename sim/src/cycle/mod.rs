@@ -124,7 +124,7 @@ pub fn check_fields(fields: &FieldWidths, op: &Op) -> Result<(), String> {
         Op::Flush => (0, None, None, None),
         Op::Probe { spec } | Op::MatchedProbe { spec } => (spec.comm, spec.src, spec.tag, None),
     };
-    let fits = |v: u64, bits: usize| bits >= 64 || v >> bits == 0;
+    let fits = FieldWidths::fits;
     if !fits(comm as u64, fields.comm) {
         return Err(format!("communicator {comm} does not fit the engine's {} bits", fields.comm));
     }
