@@ -37,6 +37,10 @@
 //! (compare records and history lines that differ in `wide_luts`). A design that fills the
 //! device routes sooner on fewer LUTs, and records name the setting.
 //!
+//! Synthesis also defines `TAGMATCH_ECP5_CARRY`, so the CAM's slot comparators are built
+//! from carry cells (`tagmatch_hdl::two_level::cam_match`: a proven-equal form of the
+//! comparator every simulator runs).
+//!
 //! The flow's parts: the tools and how they are run ([`timing_tools`]), synthesis
 //! ([`timing_synthesis`]), place and route ([`timing_place_route`]) and what they
 //! measured ([`timing_report`]). [`crate::flow::settings`] holds what a run is set to; this file runs it.
@@ -305,6 +309,7 @@ mod tests {
         assert_eq!(j["wide_luts"], false, "LUT4s alone unless told");
         let yosys_log = || std::fs::read_to_string(dir.join("ecp5/yosys.log")).unwrap();
         assert!(yosys_log().contains("synth_ecp5 -top top -nowidelut"), "the setting reaches yosys");
+        assert!(yosys_log().contains("read_verilog -DTAGMATCH_ECP5_CARRY"), "the carry comparators' macro");
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
         let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
         assert!(log.contains("router2") && log.contains("heatmap"), "router2 writes its heatmaps");

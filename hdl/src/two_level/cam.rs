@@ -30,10 +30,11 @@
 //!   LUT4s are its comparator: a 64-entry CAM synthesized with the comparators cut out
 //!   keeps under a third of its LUT4s (yosys `synth_ecp5 -nowidelut`), so the floor of
 //!   this design is the comparator, about 56 LUT4s for 66 bits with wildcards where 45
-//!   would be a perfect LUT4 packing. Carry-chain comparators (two bit pairs per LUT4,
-//!   the AND in the chain) would go under it, at the price of vendor primitives in the
-//!   Verilog; a CAM in distributed RAM (the TCAM literature) goes further still, at up to
-//!   16 cycles an insert.
+//!   would be a perfect LUT4 packing. On the ECP5 the comparator is therefore built from
+//!   carry cells ([`super::cam_match`]: two bit pairs per LUT4, the AND in the chain, 40
+//!   LUT4s a slot), a form proven equal to the plain one every simulator runs; a CAM in
+//!   distributed RAM (the TCAM literature) would go further still, at up to 16 cycles an
+//!   insert.
 //! - Circular allocation (one ring, a rotating priority encoder) would cost a little less
 //!   logic, but a slot is reused only after every older slot is free: one long-lived entry
 //!   (an `ANY_SOURCE` receive posted at start-up) leaves the ring "full" with one live
@@ -71,7 +72,7 @@
 //! others, and the key bus ends at `B + 1` registers instead of every slot's comparator
 //! (on the default engine, the command's tag and source fanned out to 512 comparators and
 //! were the most congested routes once the write buffer was in). The copies are instances
-//! of a module synthesis keeps whole ([`with_key_copy_module`]); plain registers with the
+//! of a module synthesis keeps whole ([`with_cam_modules`]); plain registers with the
 //! same input and enable would be merged back into one.
 //!
 //! # Timing (cycle `S` is the one `search` is high in)
@@ -109,7 +110,7 @@ use rust_hdl::prelude::*;
 use crate::fields::{FieldWidths, FIELD_BITS};
 pub use crate::optimistic::single_cycle_cam::INDEX_BITS;
 use crate::two_level::cam_rtl::cam_body;
-pub use crate::two_level::cam_rtl::{with_key_copy_module, KEY_COPY_MODULE};
+pub use crate::two_level::cam_rtl::{with_cam_modules, KEY_COPY_MODULE};
 
 /// Search modes, shared with the level-2 lists.
 pub use crate::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
@@ -670,5 +671,5 @@ pub fn cam_verilog(depth: usize) -> String {
 pub fn cam_verilog_with(depth: usize, widths: FieldWidths) -> String {
     let mut uut = CamTop::new(depth, widths);
     uut.connect_all();
-    with_key_copy_module(generate_verilog(&uut))
+    with_cam_modules(generate_verilog(&uut))
 }

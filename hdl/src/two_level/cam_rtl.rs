@@ -3,6 +3,7 @@
 //! level, and the key-copy module its banks are made of.
 
 use super::cam::bank_size;
+use super::cam_match::{fields_match_module_name, with_fields_match_modules};
 use crate::fields::{outside, unused_sink, FieldWidths};
 use crate::optimistic::single_cycle_cam::INDEX_BITS;
 use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
@@ -222,11 +223,14 @@ generate
         // cannot merge the copies (they have the same input and enable) back into one.
         wire [KW+1:0] bank_key;
         tagmatch_key_copy #(.W(KW + 2)) key_copy (.clock(clock), .load(key_load), .d(key_next), .q(bank_key));
+        // The search mode, decoded once a bank for its slots' comparators.
+        wire bank_envelope = bank_key[KW+1:KW] == 2'd0;
+        wire bank_any = bank_key[KW+1:KW] == 2'd2;
         for (gj = 0; gj < S; gj = gj + 1) begin : slot
             reg [KW-1:0] key;
             assign we[gb*S+gj] = ins & (room ? (open_oh[gb] & ptr_oh[gj]) : (spare_oh[gb] & (gj == 0)));
             always @(posedge clock) if (pend_we[gb*S+gj]) key <= wbuf;
-            assign slot_hit[gb*S+gj] = fields_match(key, bank_key[KW+1:KW], bank_key[KW-1:0]);
+            {match_module} cmp (.k(key), .q(bank_key[KW-1:0]), .envelope(bank_envelope), .any(bank_any), .m(slot_hit[gb*S+gj]));
         end
         // The bank's lowest hit slot (its oldest), and whether removing it empties the bank.
         wire [S-1:0] bank_mv = mv[gb*S +: S];
@@ -403,20 +407,22 @@ end
             if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
         spare_next_enc = encode_one_hot("spare_next_idx", "spare_next", b, bw),
         bw_msb = bw - 1,
+        match_module = fields_match_module_name(widths),
         hit_src = crate::fields::in_word(&format!("rdata[0 +: {sw}]"), 0, sw),
         hit_tag = crate::fields::in_word(&format!("rdata[{sw} +: {tw}]"), 0, tw),
         hit_handle = crate::fields::in_word(&format!("rdata[{} +: {hw}]", sw + tw), 0, hw),
     )
 }
 
-/// The module the CAM's per-bank key copies are made of ([`with_key_copy_module`]).
+/// The module the CAM's per-bank key copies are made of ([`with_cam_modules`]).
 pub const KEY_COPY_MODULE: &str = "tagmatch_key_copy";
 
-/// `verilog` (a design holding the CAM) with the definition of [`KEY_COPY_MODULE`]
-/// appended: a register with a load enable, kept as a module of its own through
-/// synthesis (`keep_hierarchy`), since yosys merges registers that share their input and
-/// enable, which would undo the copies.
-pub fn with_key_copy_module(mut verilog: String) -> String {
+/// `verilog` (a design holding the CAM) with the modules the CAM instantiates appended:
+/// its slots' comparators ([`super::cam_match`]) and [`KEY_COPY_MODULE`], a register with
+/// a load enable, kept as a module of its own through synthesis (`keep_hierarchy`), since
+/// yosys merges registers that share their input and enable, which would undo the copies.
+pub fn with_cam_modules(verilog: String) -> String {
+    let mut verilog = with_fields_match_modules(verilog);
     if verilog.contains(&format!("module {KEY_COPY_MODULE}")) {
         return verilog;
     }

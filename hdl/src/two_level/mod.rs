@@ -6,6 +6,7 @@
 
 pub mod bram_list;
 pub mod cam;
+pub mod cam_match;
 pub mod cam_rtl;
 pub mod parallel_lists;
 pub mod queue;

@@ -381,7 +381,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
 pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -> String {
     let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, FieldWidths::default(), 32);
     uut.connect_all();
-    crate::two_level::cam::with_key_copy_module(crate::primitives::trees::isolate_outputs(&generate_verilog(
+    crate::two_level::cam::with_cam_modules(crate::primitives::trees::isolate_outputs(&generate_verilog(
         &uut,
     )))
 }

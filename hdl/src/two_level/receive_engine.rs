@@ -819,7 +819,7 @@ fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
     let mut uut = ReceiveEngine::<A>::new(shape);
     uut.connect_all();
     // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
-    crate::two_level::cam::with_key_copy_module(
+    crate::two_level::cam::with_cam_modules(
         crate::primitives::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_"),
     )
 }
