@@ -82,7 +82,15 @@ pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
         chosen += &format!("wire [{}:0] chosen_idx = {{chosen_bank, chosen_slot}};\n", aw - 1);
         (first_idx, first_cols, chosen)
     };
-    let lowest_empty = lowest("spare_next", "bank_empty_next", "empty_upto", b, "B");
+    // The lowest empty bank after the edge, for each case of insert and removal.
+    let lowest_empty: String = ["keep", "rm", "ins", "ins_rm"]
+        .iter()
+        .map(|case| {
+            let (oh, idx) = (format!("spare_{case}"), format!("spare_{case}_idx"));
+            lowest(&oh, &format!("empty_{case}"), &format!("empty_{case}_upto"), b, "B")
+                + &encode_one_hot(&idx, &oh, b, bw)
+        })
+        .collect();
     let ptr_step = if s == 1 { "1'b1".to_string() } else { "{ptr_oh[S-2:0], 1'b0}".to_string() };
     let ptr_first = match s {
         1 => "1'b1".to_string(),
@@ -264,20 +272,34 @@ wire pick_alone = any_old ? |(oldest & bank_alone) : (new_hit & ~|new_bank_other
 wire [D-1:0] kept = valid & ~(rm ? sel_oh_q : {{D{{1'b0}}}});
 wire [D-1:0] valid_next = kept | we;
 wire [D-1:0] mv_next = kept & ((slot_hit & ~pend_we) | (pend_we & {{D{{pend_hit}}}}));
-wire [B-1:0] bank_empty_next;
+// The banks empty after this edge, the lowest of them and whether there is one, are
+// worked out for each of the four cases (insert or not, removal or not) from registers
+// alone; `ins` and `rm`, which arrive late (`full_q` and the engine's control are behind
+// them), then pick one (a mux level) instead of entering the bank ORs, the lowest-empty
+// search and its encoder. An insert fills the open bank if it has room, else the spare.
+wire [B-1:0] ins_bank = room ? open_oh : spare_oh;
+wire [B-1:0] empty_keep;
+wire [B-1:0] empty_rm;
 wire [B-1:0] bank_hit_next;
 wire [B-1:0] bank_hit_scanned;
 generate
     for (gb = 0; gb < B; gb = gb + 1) begin : bank_or
-        assign bank_empty_next[gb] = ~|valid_next[gb*S +: S];
+        assign empty_keep[gb] = ~|valid[gb*S +: S];
+        assign empty_rm[gb] = ~|(valid[gb*S +: S] & ~sel_oh_q[gb*S +: S]);
         assign bank_hit_next[gb] = |mv_next[gb*S +: S];
         assign bank_hit_scanned[gb] = |(mv[gb*S +: S] & valid[gb*S +: S]);
     end
 endgenerate
-{lowest_empty}{spare_next_enc}// An open bank left empty is closed, so the next insert restarts the lowest empty bank
-// at its first slot (an emptied CAM fills as after reset).
+wire [B-1:0] empty_ins = empty_keep & ~ins_bank;
+wire [B-1:0] empty_ins_rm = empty_rm & ~ins_bank;
+{lowest_empty}wire [{bw_msb}:0] spare_next_idx = ins ? (rm ? spare_ins_rm_idx : spare_ins_idx) : (rm ? spare_rm_idx : spare_keep_idx);
+wire any_empty_next = ins ? (rm ? |empty_ins_rm : |empty_ins) : (rm ? |empty_rm : |empty_keep);
+// An open bank left empty is closed, so the next insert restarts the lowest empty bank
+// at its first slot (an emptied CAM fills as after reset). A bank an insert fills is not
+// empty, so after an insert only the slot pointer decides.
+wire open_left_empty = rm ? |(open_oh & empty_rm) : |(open_oh & empty_keep);
 wire [B-1:0] open_next = (ins & ~room) ? spare_oh : open_oh;
-wire room_next = (ins ? (room ? ~ptr_oh[S-1] : (S != 1)) : room) & ~|(open_next & bank_empty_next);
+wire room_next = ins ? (room ? ~ptr_oh[S-1] : (S != 1)) : (room & ~open_left_empty);
 
 // A bank opening becomes the youngest.
 wire [{pairs_msb}:0] older_next;
@@ -339,7 +361,7 @@ always @(posedge clock) begin
     end else begin
         valid <= valid_next;
         spare_q <= spare_next_idx;
-        full_q <= ~room_next & ~|bank_empty_next;
+        full_q <= ~room_next & ~any_empty_next;
         room <= room_next;
         older <= older_next;
         used <= used + {{{iw_pad}'d0, ins}} - {{{iw_pad}'d0, rm}};
@@ -405,7 +427,6 @@ end
         open_enc = encode_one_hot("open_idx", "open_oh", b, bw),
         ptr_enc =
             if slot_bits == 0 { String::new() } else { encode_one_hot("ptr_idx", "ptr_oh", s, slot_bits) },
-        spare_next_enc = encode_one_hot("spare_next_idx", "spare_next", b, bw),
         bw_msb = bw - 1,
         match_module = fields_match_module_name(widths),
         hit_src = crate::fields::in_word(&format!("rdata[0 +: {sw}]"), 0, sw),
