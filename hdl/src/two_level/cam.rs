@@ -31,7 +31,7 @@
 //!   keeps under a third of its LUT4s (yosys `synth_ecp5 -nowidelut`), so the floor of
 //!   this design is the comparator, about 56 LUT4s for 66 bits with wildcards where 45
 //!   would be a perfect LUT4 packing. On the ECP5 the comparator is therefore built from
-//!   carry cells ([`super::cam_match`]: two bit pairs per LUT4, the AND in the chain, 40
+//!   carry cells ([`super::cam_match`]: two bit pairs per LUT4, the AND in the chain, 38
 //!   LUT4s a slot), a form proven equal to the plain one every simulator runs; a CAM in
 //!   distributed RAM (the TCAM literature) would go further still, at up to 16 cycles an
 //!   insert.

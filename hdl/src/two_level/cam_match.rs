@@ -8,7 +8,7 @@
 //!   the same function in `CCU2C` carry cells, two bit pairs per LUT4 and the AND in the
 //!   chain's dedicated ripple. ABC maps the plain form to about 56 LUT4s a slot for the
 //!   default 66 compared bits (a LUT4 compares two bit pairs, then a tree of ANDs); the
-//!   chains take 20 `CCU2C` (40 LUT4s) and no AND tree. A test proves both forms equal
+//!   chain takes 19 `CCU2C` (38 LUT4s) and no AND tree. A test proves both forms equal
 //!   with yosys' own models of the cells, for several widths.
 //!
 //! # The chains
@@ -19,20 +19,26 @@
 //!   begins without a carry in, so nextpnr adds no feed-in cell;
 //! - *pair* / *single*: `p` = two (one) bit pairs equal, `INJECT1`: an AND;
 //! - *wildcard*: `cout = wild ? 1 : cin` — it overrides everything before it, so a field
-//!   with a wildcard must start its chain;
-//! - *final*: `cout = any | (envelope & other_chain & cin)`: the search mode, and the
-//!   first chain's result, joined in the second chain;
+//!   with a wildcard must start its part of the chain;
+//! - *final*: `cout = any | (envelope & part_one & cin)`: the search mode, and the
+//!   result of the chain's first part, joined in its second part;
 //! - *read-out*: `LUT4 = 0`, no inject, so its sum output is the carry in: the result
-//!   leaves through a sum output, so nextpnr adds no feed-out cell.
+//!   leaves through a sum output, so nextpnr adds no feed-out cell. A start element is
+//!   also one (its `LUT4` is 0), which is how one chain holds two parts.
+//!
+//! One chain a slot: part one compares the tag (its wildcard last) and the communicator;
+//! part two starts with the source's start element, which hands part one's result out of
+//! its sum output, then the source's wildcard and the final element, which takes that
+//! result back in. A wildcard element overrides everything before it in its part, hence
+//! two parts. With the default widths: 38 halves, 19 cells. Two separate chains (the first
+//! version) cost one cell more, and the placer put them apart: on the 256-entry CAM the
+//! hop from one to the other was 1.9 ns of a 10.9 ns critical path.
 //!
 //! The carry form is synthesized as a module of its own (`keep_hierarchy`, flattened after
 //! synthesis as the flow does for every kept module): flattened into the CAM first, yosys
 //! 0.70's ABC9 dropped the chains and with them every slot's stored fields, leaving a CAM
 //! that never matched. A test proves the module equal to the plain form after synthesis
 //! too.
-//!
-//! Chain one: tag (wildcard) then communicator. Chain two: source (wildcard), then the
-//! final element. With the default widths: 27 halves (14 cells) and 12 halves (6 cells).
 
 use crate::fields::FieldWidths;
 
@@ -53,13 +59,15 @@ struct Half {
     init: u16,
     inject: bool,
     inputs: [String; 4],
+    /// The net its sum output drives, if any.
+    sum: Option<String>,
 }
 
 const HIGH: &str = "1'b1";
 
 impl Half {
     fn new(init: u16, inject: bool, inputs: [&str; 4]) -> Self {
-        Half { init, inject, inputs: inputs.map(str::to_string) }
+        Half { init, inject, inputs: inputs.map(str::to_string), sum: None }
     }
     /// `cout = (a == b)`, whatever the carry in.
     fn start(a: &str, b: &str) -> Self {
@@ -81,9 +89,9 @@ impl Half {
     fn last(t: &str, any: &str, envelope: &str) -> Self {
         Half::new(0x200C, false, [t, any, envelope, HIGH])
     }
-    /// Passes the carry in to its sum output.
-    fn read_out() -> Self {
-        Half::new(0, false, [HIGH; 4])
+    /// Passes the carry in to its sum output, `net`.
+    fn read_out(net: &str) -> Self {
+        Half { sum: Some(net.to_string()), ..Half::new(0, false, [HIGH; 4]) }
     }
 }
 
@@ -105,11 +113,8 @@ fn compare(out: &mut Vec<Half>, lo: usize, w: usize, first: bool) {
     }
 }
 
-/// A chain's cells: `halves` then the read-out, two halves a cell, the result on
-/// `result`.
-fn chain(name: &str, mut halves: Vec<Half>, result: &str) -> String {
-    halves.push(Half::read_out());
-    let read_out_half = (halves.len() - 1) % 2;
+/// A chain's cells, two halves a cell, named `name_<cell>`.
+fn chain(name: &str, halves: Vec<Half>) -> String {
     let cells = halves.len().div_ceil(2);
     // `carry[c]` runs from cell `c - 1` into cell `c`: the first cell has no carry in
     // and the last no carry out.
@@ -120,18 +125,13 @@ fn chain(name: &str, mut halves: Vec<Half>, result: &str) -> String {
         // An odd chain leaves its last cell's second half unused.
         let h1 = it.next().unwrap_or_else(|| Half::new(0, true, [HIGH; 4]));
         let last = c + 1 == cells;
-        let sums = match (last, read_out_half) {
-            (true, 0) => format!(".S0({result}), .S1()"),
-            (true, _) => format!(".S0(), .S1({result})"),
-            _ => ".S0(), .S1()".to_string(),
-        };
         let cin = if c == 0 { String::new() } else { format!("{name}_carry[{c}]") };
         let cout = if last { String::new() } else { format!("{name}_carry[{}]", c + 1) };
         let yes_no = |b: bool| if b { "YES" } else { "NO" };
         v += &format!(
             "CCU2C #(.INIT0(16'h{:04X}), .INIT1(16'h{:04X}), .INJECT1_0(\"{}\"), .INJECT1_1(\"{}\")) {name}_{c} (\n    \
              .CIN({cin}), .A0({}), .B0({}), .C0({}), .D0({}), .A1({}), .B1({}), .C1({}), .D1({}),\n    \
-             {sums}, .COUT({cout}));\n",
+             .S0({}), .S1({}), .COUT({cout}));\n",
             h0.init,
             h1.init,
             yes_no(h0.inject),
@@ -144,6 +144,8 @@ fn chain(name: &str, mut halves: Vec<Half>, result: &str) -> String {
             h1.inputs[1],
             h1.inputs[2],
             h1.inputs[3],
+            h0.sum.unwrap_or_default(),
+            h1.sum.unwrap_or_default(),
         );
     }
     v
@@ -156,14 +158,19 @@ pub fn fields_match_module(widths: FieldWidths) -> String {
     let (cw, sw, tw) = (widths.comm, widths.src, widths.tag);
     let (so, to) = (cw, cw + sw);
     let (sa, ta) = (cw + sw + tw, cw + sw + tw + 1);
-    let mut tag_comm = Vec::new();
-    compare(&mut tag_comm, to, tw, true);
-    tag_comm.push(Half::wildcard(&format!("k[{ta}]"), &format!("q[{ta}]")));
-    compare(&mut tag_comm, 0, cw, false);
-    let mut src_final = Vec::new();
-    compare(&mut src_final, so, sw, true);
-    src_final.push(Half::wildcard(&format!("k[{sa}]"), &format!("q[{sa}]")));
-    src_final.push(Half::last("tag_comm_ok", "any", "envelope"));
+    // Part one: tag (its wildcard last), then communicator.
+    let mut halves = Vec::new();
+    compare(&mut halves, to, tw, true);
+    halves.push(Half::wildcard(&format!("k[{ta}]"), &format!("q[{ta}]")));
+    compare(&mut halves, 0, cw, false);
+    // Part two starts in the same chain: its start element ignores the carry in and puts
+    // it on its sum output, part one's result.
+    let part_two = halves.len();
+    compare(&mut halves, so, sw, true);
+    halves[part_two].sum = Some("tag_comm_ok".to_string());
+    halves.push(Half::wildcard(&format!("k[{sa}]"), &format!("q[{sa}]")));
+    halves.push(Half::last("tag_comm_ok", "any", "envelope"));
+    halves.push(Half::read_out("m"));
     format!(
         "\n// A CAM slot's comparator (comm {cw}, source {sw}, tag {tw} bits): plain, or in ECP5 carry\n\
          // chains when {ECP5_CARRY_MACRO} is defined (same function).\n\
@@ -171,7 +178,7 @@ pub fn fields_match_module(widths: FieldWidths) -> String {
          module {name} (\n    input [{kw_msb}:0] k,\n    input [{kw_msb}:0] q,\n    input envelope,\n    \
          input any,\n    output m\n);\n\
          `ifdef {ECP5_CARRY_MACRO}\n\
-         wire tag_comm_ok;\n{chain_one}{chain_two}\
+         wire tag_comm_ok;\n{chain}\
          `else\n\
          assign m = any | (envelope & (k[0 +: {cw}] == q[0 +: {cw}])\n    \
          & ((k[{so} +: {sw}] == q[{so} +: {sw}]) | k[{sa}] | q[{sa}])\n    \
@@ -180,8 +187,7 @@ pub fn fields_match_module(widths: FieldWidths) -> String {
          endmodule\n",
         name = fields_match_module_name(widths),
         kw_msb = ta,
-        chain_one = chain("tag_comm", tag_comm, "tag_comm_ok"),
-        chain_two = chain("src_final", src_final, "m"),
+        chain = chain("match", halves),
     )
 }
 
