@@ -1,5 +1,6 @@
 //! What every design's Verilog generation shares: running rust-hdl's generator on a thread
-//! with a large stack, and the FNV-1a hash the project names emitted text and builds by.
+//! with a large stack, the FNV-1a hash the project names emitted text and builds by, and
+//! the filling of the hand-written Verilog templates (`*.vt`) of `Verilog::Custom` blocks.
 
 /// Runs `generate` on a thread with a 1 GiB stack and returns what it returns. rust-hdl's
 /// generator recurses through the whole design, which needs more stack than a test
@@ -38,6 +39,46 @@ impl Fnv1a {
     }
 }
 
+/// `template` with every `@name@` replaced by `name`'s value in `values`. The templates
+/// (`*.vt` beside the blocks that include them) are Verilog with placeholders, so they
+/// read as Verilog: no doubled braces as in a `format!` string. An `@` not around a
+/// name (`always @(...)`) stays as it is.
+///
+/// # Panics
+/// On a placeholder without a value or a value no placeholder takes: both are mistakes in
+/// the generator, found by any test that emits the block.
+pub fn fill(template: &str, values: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len() * 2);
+    let mut used = vec![false; values.len()];
+    let mut rest = template;
+    while let Some(at) = rest.find('@') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let name_len = after.find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+        match name_len {
+            Some(n) if n > 0 && after[n..].starts_with('@') => {
+                let name = &after[..n];
+                let i = values
+                    .iter()
+                    .position(|(k, _)| *k == name)
+                    .unwrap_or_else(|| panic!("template placeholder @{name}@ has no value"));
+                used[i] = true;
+                out.push_str(&values[i].1);
+                rest = &after[n + 1..];
+            }
+            _ => {
+                out.push('@');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    if let Some(i) = used.iter().position(|u| !u) {
+        panic!("template value {} fills no placeholder", values[i].0);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +93,26 @@ mod tests {
         assert_eq!(hash(""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(hash("a"), 0xaf63_dc4c_8601_ec8c);
         assert_eq!(hash("foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn fills_placeholders_and_leaves_other_at_signs() {
+        let t = "always @(posedge clock) q <= {@w@{1'b0}}; // @w@ @not a name@";
+        assert_eq!(
+            fill(t, &[("w", "8".to_string())]),
+            "always @(posedge clock) q <= {8{1'b0}}; // 8 @not a name@"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "@d@ has no value")]
+    fn a_placeholder_without_a_value_is_a_generator_bug() {
+        fill("localparam D = @d@;", &[]);
+    }
+
+    #[test]
+    #[should_panic(expected = "fills no placeholder")]
+    fn a_value_without_a_placeholder_is_a_generator_bug() {
+        fill("x", &[("d", "1".to_string())]);
     }
 }

@@ -34,6 +34,7 @@
 //! a chain; `update` beside it is the same behaviour for rust-hdl's simulator.
 
 use crate::fields::FieldWidths;
+use crate::generate::fill;
 use crate::primitives::trees::{encode_one_hot, levels, prefix_or};
 use crate::two_level::bram_list::BramList;
 use rust_hdl::prelude::*;
@@ -353,96 +354,39 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
         |port: &str| -> String { (0..n).rev().map(|i| child(i, port)).collect::<Vec<_>>().join(", ") };
     let unused = format!("{}, {}, list_label", gather("count"), gather("steps"));
     let shifted = if n == 1 { "1'b0".to_string() } else { format!("{{room_upto[{}:0], 1'b0}}", n - 2) };
-    let mut v = format!(
-        r#"
-// The lists' flags and results, packed: list i at bit i (fields at i * width).
-wire [{nm}:0] list_busy = {{{busy}}};
-wire [{nm}:0] list_full = {{{full}}};
-wire [{nm}:0] list_found = {{{found}}};
-wire [{n}*32-1:0] list_label = {{{label}}};
-wire [{n}*32-1:0] list_handle = {{{handle}}};
-wire [{n}*32-1:0] list_src = {{{src}}};
-wire [{n}*32-1:0] list_tag = {{{tag}}};
-wire [{n}*32-1:0] list_comm = {{{comm}}};
-wire [{nm}:0] list_src_any = {{{src_any}}};
-wire [{nm}:0] list_tag_any = {{{tag_any}}};
-wire any_busy = |list_busy;
-// Each list's entry count and walk length are for its own tests (and one list's label
-// meets no other).
-/* verilator lint_off UNUSEDSIGNAL */
-wire unused_list_outputs = &{{{unused}}};
-/* verilator lint_on UNUSEDSIGNAL */
-
-// Serial-number order: `a` is older than `b` when `a - b` is negative.
-/* verilator lint_off UNUSEDSIGNAL */
-function automatic older(input [31:0] a, input [31:0] b);
-    reg [31:0] d;
-    begin
-        d = a - b;
-        older = d[31];
-    end
-endfunction
-/* verilator lint_on UNUSEDSIGNAL */
-
-// Where an insert goes: the round-robin list if it has room, else the lowest with room.
-// The full flags are registered: a list changes at most once in the three cycles an
-// insert keeps it busy, so the choice never sees a stale flag.
-reg [{nm}:0] full_q;
-wire [{nm}:0] room = ~full_q;
-{prefix}wire [{nm}:0] first_room = room & ~{shifted};
-{encode}reg [{lbm}:0] rr;
-wire spare = room_upto[{nm}];
-wire [{lbm}:0] target = room[rr] ? rr : lowest_room;
-
-reg [15:0] used;
-// `used != 0` registered with the counter (from its next value), so `empty` is a
-// flip-flop, not a 16-bit compare in front of every decision that reads it (zero at
-// power-up like every register here, with or without a reset).
-reg occupied_q;
-wire [15:0] used_next = used + {{15'd0, inc_q}} - {{15'd0, dec_q}};
-// The counter's steps, registered: it settles a cycle after the lists change.
-reg inc_q;
-reg dec_q;
-// Posting labels: the counter, and list entries per quarter of the label space (its top
-// 2 bits), counted like `used`. An insert has room only while the two quarters ahead of
-// the next label's are empty, so live labels span less than half the space and the
-// serial compare orders them.
-reg [31:0] label;
-reg [1:0] inc_quarter_q;
-reg [1:0] dec_quarter_q;
-reg [1:0] found_quarter_q;
-reg [3:0] quarter_live;
-{quarter_regs}wire [1:0] label_quarter = label[31:30];
-wire [1:0] quarter_ahead = label_quarter + 2'd1;
-wire [1:0] quarter_far = label_quarter + 2'd2;
-reg searching;
-reg armed;
-reg [{t}:0] settle;
-"#,
-        nm = n - 1,
-        lbm = lb - 1,
-        busy = gather("busy"),
-        full = gather("full"),
-        found = gather("found"),
-        label = gather("found_label"),
-        handle = gather("found_handle"),
-        src = gather("found_src"),
-        tag = gather("found_tag"),
-        comm = gather("found_comm"),
-        src_any = gather("found_src_any"),
-        tag_any = gather("found_tag_any"),
-        unused = unused,
-        prefix = prefix_or("room_upto", "room", n),
-        shifted = shifted,
-        encode = encode_one_hot("lowest_room", "first_room", n, lb),
-        quarter_regs = (0..4)
-            .map(|i| {
-                format!(
-                    "reg [15:0] quarter_used_{i};\nwire [15:0] quarter_next_{i} = quarter_used_{i} \
-                     + {{15'd0, inc_q & (inc_quarter_q == 2'd{i})}} - {{15'd0, dec_q & (dec_quarter_q == 2'd{i})}};\n"
-                )
-            })
-            .collect::<String>(),
+    let mut v = fill(
+        include_str!("parallel_lists_head.vt"),
+        &[
+            ("nm", (n - 1).to_string()),
+            ("busy", gather("busy")),
+            ("full", gather("full")),
+            ("found", gather("found")),
+            ("n", n.to_string()),
+            ("label", gather("found_label")),
+            ("handle", gather("found_handle")),
+            ("src", gather("found_src")),
+            ("tag", gather("found_tag")),
+            ("comm", gather("found_comm")),
+            ("src_any", gather("found_src_any")),
+            ("tag_any", gather("found_tag_any")),
+            ("unused", unused),
+            ("prefix", prefix_or("room_upto", "room", n)),
+            ("shifted", shifted),
+            ("encode", encode_one_hot("lowest_room", "first_room", n, lb)),
+            ("lbm", (lb - 1).to_string()),
+            (
+                "quarter_regs",
+                (0..4)
+                    .map(|i| {
+                        format!(
+                            "reg [15:0] quarter_used_{i};\nwire [15:0] quarter_next_{i} = quarter_used_{i} \
+                             + {{15'd0, inc_q & (inc_quarter_q == 2'd{i})}} - {{15'd0, dec_q & (dec_quarter_q == 2'd{i})}};\n"
+                        )
+                    })
+                    .collect(),
+            ),
+            ("t", t.to_string()),
+        ],
     );
     // The tournament: level 0 is the lists' registered results, each level a register.
     let mut tree_regs = String::new();
@@ -494,90 +438,34 @@ reg [{t}:0] settle;
     } else {
         format!("{{settle[{}:0], searching & ~any_busy}}", t - 1)
     };
-    v += &format!(
-        r#"
-// The winner's fields, selected by its list number: the answer's register stage.
-wire [{lbm}:0] win = {win_list};
-reg found_q;
-reg [{lbm}:0] found_list_q;
-reg [31:0] found_handle_q;
-reg [31:0] found_src_q;
-reg [31:0] found_tag_q;
-reg [31:0] found_comm_q;
-reg found_src_any_q;
-reg found_tag_any_q;
-
-always @(posedge clock) begin
-    if (reset) begin
-        rr <= {lb}'d0;
-        used <= 16'd0;
-        occupied_q <= 1'b0;
-        inc_q <= 1'b0;
-        dec_q <= 1'b0;
-        label <= 32'd0;
-        inc_quarter_q <= 2'd0;
-        dec_quarter_q <= 2'd0;
-        quarter_live <= 4'd0;
-{quarter_reset}
-        full_q <= {n}'d0;
-        searching <= 1'b0;
-        armed <= 1'b0;
-        settle <= {t1}'d0;
-{tree_regs}    end else begin
-        if (insert & spare) begin
-            rr <= {rr_next};
-        end
-        // A search's answer may be removed until the next insert or removal (`armed`).
-        inc_q <= insert & spare;
-        dec_q <= remove & armed & found_q & list_found[found_list_q];
-        used <= used_next;
-        occupied_q <= used_next != 16'd0;
-        inc_quarter_q <= label_quarter;
-        dec_quarter_q <= found_quarter_q;
-        if (insert & spare) begin
-            label <= label + 32'd{label_step};
-        end
-{quarter_step}
-        full_q <= list_full;
-        armed <= search | (armed & ~insert & ~remove);
-        searching <= search | (searching & any_busy);
-        settle <= {settle_next};
-{tree_next}    end
-    found_q <= {win_found};
-    found_list_q <= win;
-    found_quarter_q <= list_label[win*32 + 30 +: 2];
-    found_handle_q <= list_handle[win*32 +: 32];
-    found_src_q <= list_src[win*32 +: 32];
-    found_tag_q <= list_tag[win*32 +: 32];
-    found_comm_q <= list_comm[win*32 +: 32];
-    found_src_any_q <= list_src_any[win];
-    found_tag_any_q <= list_tag_any[win];
-end
-
-always @(*) begin
-    busy = any_busy | searching | (|settle);
-    full = ~spare;
-    count = used;
-    done = settle[{t}];
-    found = found_q;
-    empty = ~occupied_q;
-    label_room = ~quarter_live[quarter_ahead] & ~quarter_live[quarter_far];
-    found_handle = found_handle_q;
-    found_src = found_src_q;
-    found_tag = found_tag_q;
-    found_comm = found_comm_q;
-    found_src_any = found_src_any_q;
-    found_tag_any = found_tag_any_q;
-"#,
-        lbm = lb - 1,
-        t1 = t + 1,
-        rr_next = if n == 1 { "1'b0".to_string() } else { format!("target + {lb}'d1") },
-        quarter_reset = (0..4).map(|i| format!("        quarter_used_{i} <= 16'd0;\n")).collect::<String>(),
-        quarter_step = (0..4)
-            .map(|i| format!(
-                "        quarter_used_{i} <= quarter_next_{i};\n        quarter_live[{i}] <= quarter_next_{i} != 16'd0;\n"
-            ))
-            .collect::<String>(),
+    v += &fill(
+        include_str!("parallel_lists_tail.vt"),
+        &[
+            ("lbm", (lb - 1).to_string()),
+            ("win_list", win_list),
+            ("lb", lb.to_string()),
+            ("quarter_reset", (0..4).map(|i| format!("        quarter_used_{i} <= 16'd0;\n")).collect()),
+            ("n", n.to_string()),
+            ("t1", (t + 1).to_string()),
+            ("tree_regs", tree_regs),
+            ("rr_next", if n == 1 { "1'b0".to_string() } else { format!("target + {lb}'d1") }),
+            ("label_step", label_step.to_string()),
+            (
+                "quarter_step",
+                (0..4)
+                    .map(|i| {
+                        format!(
+                            "        quarter_used_{i} <= quarter_next_{i};\n        \
+                             quarter_live[{i}] <= quarter_next_{i} != 16'd0;\n"
+                        )
+                    })
+                    .collect(),
+            ),
+            ("settle_next", settle_next),
+            ("tree_next", tree_next),
+            ("win_found", win_found),
+            ("t", t.to_string()),
+        ],
     );
     for i in 0..n {
         let c = |p: &str| child(i, p);
