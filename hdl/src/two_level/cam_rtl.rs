@@ -143,7 +143,6 @@ pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
             ("hit_handle", crate::fields::in_word(&format!("rdata[{} +: {hw}]", sw + tw), 0, hw)),
             ("bw", bw.to_string()),
             ("iw", iw.to_string()),
-            ("iw_pad", (iw - 1).to_string()),
             ("ptr_step", ptr_step),
             ("ptr_first", ptr_first),
             ("last", (d - 1).to_string()),
