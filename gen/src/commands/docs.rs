@@ -387,7 +387,7 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
         let _ = write!(out, " {k} |");
     }
     out.push_str(
-        " LUT4 | FF | DP16KD | Fmax (MHz) | critical path (ns: from → to) | router, placer, LUTs | date |\n|",
+        " LUT4 | FF | DP16KD | Fmax (MHz) | critical path (ns: from → to) | router, placer, LUTs, CAM comparators | date |\n|",
     );
     out.push_str(&"---|".repeat(keys.len() + 7));
     out.push('\n');
@@ -399,7 +399,7 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
         let path = json!(r.critical_path);
         let _ = writeln!(
             out,
-            " {} | {} | {} | {} | {}: {} → {} | {}, {}, {} | {} |",
+            " {} | {} | {} | {} | {}: {} → {} | {}, {}, {}{} | {} |",
             num(&r.luts),
             num(&r.flip_flops),
             num(&r.block_rams_dp16kd),
@@ -410,6 +410,7 @@ fn design_table<'a>(out: &mut String, design: &str, records: impl Iterator<Item 
             num(&r.router),
             num(&r.placer),
             lut_mapping(r.wide_luts),
+            r.cam_comparators.as_deref().map(|c| format!(", {c}")).unwrap_or_default(),
             num(&r.date)
         );
     }

@@ -252,6 +252,7 @@ fn time_design(
         budget: (timing.max_minutes > 0)
             .then(|| std::time::Duration::from_secs(u64::from(timing.max_minutes) * 60)),
         wide_luts: timing.wide_luts,
+        cam_comparators: timing.cam_comparators,
     };
     let commit = flow::record::commit();
     let t = match flow::timing::run(tools, out, file, nextpnr, xilinx) {
@@ -262,6 +263,7 @@ fn time_design(
             failed.commit = commit;
             failed.seed = Some(timing.seed);
             failed.wide_luts = Some(timing.wide_luts);
+            failed.cam_comparators = Some(timing.cam_comparators.name().to_string());
             let reason = e.lines().next().unwrap_or_default();
             flow::record::append_history(failed, false, reason)?;
             return Err(e);

@@ -27,6 +27,10 @@ use tagmatch_hdl::fields::FieldWidths;
 pub struct Measurement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_rams_dp16kd: Option<u64>,
+    /// The CAMs' slot comparators (`--cam-comparators`): "carry" or "plain"; absent in
+    /// records older than the setting (carry chains from commit b7b8dd5 on, plain before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cam_comparators: Option<String>,
     /// Why this placer and router (the flow's choice by size, or the options given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<String>,
@@ -242,6 +246,7 @@ pub fn measurement(design: &str, parameters: &Value, verilog_hash: &str, timing:
         choice: Some(timing.choice.clone()),
         seed: Some(timing.seed),
         wide_luts: Some(timing.wide_luts),
+        cam_comparators: Some(timing.cam_comparators.name().to_string()),
         critical_path: typed(&t["critical_path"]),
         luts: t["luts"].as_u64(),
         flip_flops: t["flip_flops"].as_u64(),

@@ -75,6 +75,28 @@ impl Placer {
     }
 }
 
+/// How synthesis builds the CAMs' slot comparators ([`tagmatch_hdl::two_level::cam_match`]).
+/// `carry` puts each in one ECP5 carry chain (38 LUT4s a slot at the default widths, against
+/// about 56): it fits the 256-entry CAM in a fifth of the device, but a LUT4 in a chain
+/// takes its inputs on fixed pins and its chain sits in one row of tiles, so the wires into
+/// the chains are the most congested of the large engines. `plain` leaves the comparators
+/// to ABC: more LUT4s, placed and routed freely. Records name the form.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum CamComparators {
+    Plain,
+    #[default]
+    Carry,
+}
+
+impl CamComparators {
+    pub fn name(self) -> &'static str {
+        match self {
+            CamComparators::Plain => "plain",
+            CamComparators::Carry => "carry",
+        }
+    }
+}
+
 /// Scratch folder of the ECP5 flow inside the output folder.
 pub(super) const ECP5_DIR: &str = "ecp5";
 
@@ -122,6 +144,8 @@ pub struct Nextpnr {
     /// (yosys' default). Off, the flow's default, it passes `-nowidelut`: see
     /// [`crate::flow::timing`] for why.
     pub wide_luts: bool,
+    /// `--cam-comparators`: the CAMs' comparators in carry chains or plain logic.
+    pub cam_comparators: CamComparators,
 }
 
 /// What a run of the flow works with.
@@ -134,6 +158,7 @@ pub(super) struct Flow<'a> {
     pub(super) started: Instant,
     pub(super) budget: Option<Duration>,
     pub(super) wide_luts: bool,
+    pub(super) cam_comparators: CamComparators,
 }
 
 impl Flow<'_> {

@@ -101,6 +101,7 @@ pub fn run(
         started: Instant::now(),
         budget: nextpnr.budget,
         wide_luts: nextpnr.wide_luts,
+        cam_comparators: nextpnr.cam_comparators,
     };
     let say = |line: &str| flow.say(line);
     say("tagmatch: timing: asking the tools their versions (yowasp's first run compiles them: a minute or two)");
@@ -156,6 +157,7 @@ pub fn run(
             choice: part.choice.reason,
             seed: nextpnr.seed,
             wide_luts: nextpnr.wide_luts,
+            cam_comparators: nextpnr.cam_comparators,
             xilinx,
             tools: tools_json,
             synthesis_s: part.synthesis_s,
@@ -279,6 +281,7 @@ mod tests {
             stage: Stage::Route,
             budget: Some(Duration::from_secs(15 * 60)),
             wide_luts: false,
+            cam_comparators: CamComparators::Carry,
         };
         let t = run(&tools, &dir, "counter.v", route, None).unwrap_or_else(|e| panic!("{e}"));
         let e = t.routed().expect("routed");
@@ -310,6 +313,7 @@ mod tests {
         let yosys_log = || std::fs::read_to_string(dir.join("ecp5/yosys.log")).unwrap();
         assert!(yosys_log().contains("synth_ecp5 -top top -nowidelut"), "the setting reaches yosys");
         assert!(yosys_log().contains("read_verilog -DTAGMATCH_ECP5_CARRY"), "the carry comparators' macro");
+        assert_eq!(j["cam_comparators"], "carry", "{j}");
         assert_eq!(j["deepest_registers"].as_array().unwrap().len(), t.deepest.len());
         let log = std::fs::read_to_string(dir.join("ecp5/nextpnr.log")).unwrap();
         assert!(log.contains("router2") && log.contains("heatmap"), "router2 writes its heatmaps");
@@ -330,6 +334,7 @@ mod tests {
             seed: 2,
             stage: Stage::Place,
             wide_luts: true,
+            cam_comparators: CamComparators::Plain,
             ..route
         };
         let p =
@@ -346,6 +351,8 @@ mod tests {
         assert_eq!((j["seed"].clone(), j["placer"].clone()), (json!(2), json!("static")), "{j}");
         assert_eq!(j["wide_luts"], true, "{j}");
         assert!(!yosys_log().contains("-nowidelut"), "wide LUTs when told");
+        assert!(!yosys_log().contains("TAGMATCH_ECP5_CARRY"), "plain comparators when told");
+        assert_eq!(j["cam_comparators"], "plain", "{j}");
         let choice = j["choice"].as_str().unwrap();
         assert!(
             choice.starts_with("router1 and the static placer: --placer given; the router by size: "),

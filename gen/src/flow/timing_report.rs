@@ -58,6 +58,8 @@ pub struct Timing {
     pub seed: u32,
     /// synth_ecp5 built LUT5 to LUT7 (`--wide-luts`), or LUT4s alone (`-nowidelut`).
     pub wide_luts: bool,
+    /// The CAMs' slot comparators: carry chains or plain logic (`--cam-comparators`).
+    pub cam_comparators: super::settings::CamComparators,
     /// yosys `synth_xilinx` on UltraScale+: its logic depth in LUTs (`ltp`) and the
     /// resources beside the ECP5's, for a comparison with published Xilinx and Intel
     /// figures (no open tool places an UltraScale+ part).
@@ -92,6 +94,7 @@ impl Timing {
             "target_mhz": self.target_mhz,
             "seed": self.seed,
             "wide_luts": self.wide_luts,
+            "cam_comparators": self.cam_comparators.name(),
             "placer": self.placer.name(),
             "choice": self.choice,
             "deepest_registers": self.deepest.iter().map(DeepInput::to_json).collect::<Vec<_>>(),

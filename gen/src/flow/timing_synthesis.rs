@@ -3,7 +3,7 @@
 //! starts.
 
 use super::estimate::FLATTEN_KEPT;
-use super::settings::{Flow, Step, ECP5_DIR};
+use super::settings::{CamComparators, Flow, Step, ECP5_DIR};
 use super::timing_tools::{clock_time, run_logged, tool_name, Halt, Logs, Phases};
 use crate::flow::netlist_cost::Costs;
 use crate::flow::netlist_depth::DeepInput;
@@ -50,9 +50,12 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
     let narrow = if f.wide_luts { "" } else { " -nowidelut" };
     // The CAM's slot comparators in carry chains (`tagmatch_hdl::two_level::cam_match`).
+    let define = match f.cam_comparators {
+        CamComparators::Carry => format!(" -D{}", tagmatch_hdl::two_level::cam_match::ECP5_CARRY_MACRO),
+        CamComparators::Plain => String::new(),
+    };
     let script = format!(
-        "read_verilog -D{} {}; synth_ecp5 -top top{narrow}; {FLATTEN_KEPT}; write_json {json_file}",
-        tagmatch_hdl::two_level::cam_match::ECP5_CARRY_MACRO,
+        "read_verilog{define} {}; synth_ecp5 -top top{narrow}; {FLATTEN_KEPT}; write_json {json_file}",
         f.verilog
     );
     let synthesis_s = {

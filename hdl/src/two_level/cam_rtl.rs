@@ -104,6 +104,7 @@ pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
             ("d", d.to_string()),
             ("s", s.to_string()),
             ("b", b.to_string()),
+            ("g", s.min(KEY_COPY_SLOTS).to_string()),
             ("kw", kw.to_string()),
             ("fw", fw.to_string()),
             ("aw_msb", (aw - 1).to_string()),
@@ -151,7 +152,13 @@ pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
     )
 }
 
-/// The module the CAM's per-bank key copies are made of ([`with_cam_modules`]).
+/// Slots that share a copy of the search key and of the write buffer (fewer where a bank
+/// has fewer). Each copy drives its slots' comparators, in carry chains on fixed LUT pins:
+/// with 16 slots a copy (one a bank at 256 entries) those wires were the most congested of
+/// the default engine. Eight halves them for 2 × 134 flip-flops more a bank.
+pub const KEY_COPY_SLOTS: usize = 8;
+
+/// The module the CAM's key copies are made of ([`with_cam_modules`]).
 pub const KEY_COPY_MODULE: &str = "tagmatch_key_copy";
 
 /// `verilog` (a design holding the CAM) with the modules the CAM instantiates appended:
