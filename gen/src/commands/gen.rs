@@ -264,6 +264,9 @@ fn time_design(
             failed.seed = Some(timing.seed);
             failed.wide_luts = Some(timing.wide_luts);
             failed.cam_comparators = Some(timing.cam_comparators.name().to_string());
+            failed.synthesis = std::fs::read_to_string(out.join(flow::record::SYNTHESIS_FILE))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok());
             let reason = e.lines().next().unwrap_or_default();
             flow::record::append_history(failed, false, reason)?;
             return Err(e);

@@ -38,6 +38,9 @@ impl GroupCost {
 pub struct Costs {
     pub total_lut4s: f64,
     pub groups: Vec<GroupCost>,
+    /// The netlist's `TRELLIS_FF` and `DP16KD` cells.
+    pub flip_flops: u64,
+    pub dp16kd: u64,
 }
 
 /// The group a design output's logic counts toward.
@@ -63,6 +66,7 @@ pub fn by_register(netlist: &Value, count: usize) -> Result<Costs, String> {
     };
     let outputs_group = group_of_register(OUTPUTS, &mut groups);
 
+    let (mut flip_flops, mut dp16kd) = (0, 0);
     let mut combs: Vec<Comb> = Vec::new();
     // Who reads each net bit: a combinational cell, or a register group's input.
     let mut comb_readers: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -73,6 +77,7 @@ pub fn by_register(netlist: &Value, count: usize) -> Result<Costs, String> {
         let ports = |ps: &[&str]| -> Vec<usize> { ps.iter().flat_map(|p| bits(conn, p)).collect() };
         match kind {
             "TRELLIS_FF" => {
+                flip_flops += 1;
                 let q = bits(conn, "Q");
                 let name =
                     q.first().and_then(|b| names.get(b)).map_or(cell_name.as_str(), |n| register_of(n));
@@ -109,6 +114,7 @@ pub fn by_register(netlist: &Value, count: usize) -> Result<Costs, String> {
                     comb_readers.entry(b).or_default().push(cell);
                 }
             }
+            "DP16KD" => dp16kd += 1,
             // Block RAM, I/O and the rest: where counting stops.
             _ => {}
         }
@@ -173,7 +179,7 @@ pub fn by_register(netlist: &Value, count: usize) -> Result<Costs, String> {
     groups.retain(|g| g.lut4s > 0.0);
     groups.sort_by(|a, b| b.lut4s.total_cmp(&a.lut4s).then_with(|| a.register.cmp(&b.register)));
     groups.truncate(count);
-    Ok(Costs { total_lut4s, groups })
+    Ok(Costs { total_lut4s, groups, flip_flops, dp16kd })
 }
 
 #[cfg(test)]
@@ -195,6 +201,7 @@ mod tests {
                 ("k", "CCU2C", &[("A0", "input", &[2]), ("S0", "output", &[7])]),
                 ("c", "TRELLIS_FF", &[("DI", "input", &[7]), ("CE", "input", &[3]), ("Q", "output", &[8])]),
                 ("l3", "LUT4", &[("A", "input", &[8]), ("Z", "output", &[9])]),
+                ("ram", "DP16KD", &[("ADA0", "input", &[8])]),
             ],
             &[("a_q", &[2]), ("b_1.q", &[6]), ("c_q", &[8])],
         );
@@ -203,6 +210,7 @@ mod tests {
         let got = by_register(&n, 10).unwrap();
         let of = |r: &str| got.groups.iter().find(|g| g.register == r).map(|g| g.lut4s);
         assert_eq!(got.total_lut4s, 5.0);
+        assert_eq!((got.flip_flops, got.dp16kd), (3, 1), "the cells counted beside the LUT4s");
         assert_eq!(of("b_*.q"), Some(1.5));
         assert_eq!(of("c_q"), Some(2.5));
         assert_eq!(of(OUTPUTS), Some(1.0));

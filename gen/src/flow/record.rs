@@ -72,6 +72,10 @@ pub struct Measurement {
     pub seconds: Option<BTreeMap<String, f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u32>,
+    /// What synthesis built, on runs that did not route (a routed run has nextpnr's
+    /// figures instead): what fills the device of a design that does not fit or route.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthesis: Option<Synthesis>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_mhz: Option<f64>,
     /// Tool versions by tool.
@@ -94,6 +98,18 @@ pub struct Measurement {
 fn flow_device() -> String {
     DEVICE.to_string()
 }
+
+/// A synthesized netlist's cells (yosys `synth_ecp5`), before nextpnr packs them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Synthesis {
+    pub dp16kd: u64,
+    pub flip_flops: u64,
+    pub lut4s: u64,
+}
+
+/// Where the flow leaves the figures of its synthesis, in the output folder: what a failed
+/// run records ([`Synthesis`]). The flow removes it before it synthesizes.
+pub const SYNTHESIS_FILE: &str = "ecp5/synthesis.json";
 
 /// The clock's critical path after routing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

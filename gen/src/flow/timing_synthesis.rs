@@ -46,6 +46,9 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
         work.display()
     ));
     let json_file = format!("{ECP5_DIR}/design.json");
+    // A failed run records this run's figures or none, never an earlier run's.
+    let figures = f.dir.join(crate::flow::record::SYNTHESIS_FILE);
+    let _ = std::fs::remove_file(&figures);
     // Modules kept whole through synthesis (the CAM's key copies, so that they are not
     // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
     let narrow = if f.wide_luts { "" } else { " -nowidelut" };
@@ -85,6 +88,13 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     let deepest = crate::flow::netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
     let costs = crate::flow::netlist_cost::by_register(&netlist, COSTLIEST_LISTED)?;
     drop(netlist);
+    let synthesis = crate::flow::record::Synthesis {
+        lut4s: costs.total_lut4s.round() as u64,
+        flip_flops: costs.flip_flops,
+        dp16kd: costs.dp16kd,
+    };
+    let text = serde_json::to_string(&synthesis).map_err(|e| e.to_string())?;
+    std::fs::write(&figures, text).map_err(|e| format!("cannot write {}: {e}", figures.display()))?;
     say("tagmatch:       deepest registers in the netlist (cells from the register before):");
     for d in deepest.iter().take(5) {
         say(&format!("tagmatch:         {:3}  {} ({} cells) <- {}", d.levels, d.register, d.cells, d.from));
