@@ -53,25 +53,28 @@
 //!
 //! # The write buffer
 //! An insert's compared fields reach its slot's flip-flops one edge after the insert: the
-//! insert registers them in its bank's buffer (one register per bank), and the next edge
+//! insert registers them in its group's buffer (one register per key copy), and the next edge
 //! writes the slot from there. For the one cycle in between, a search uses for that slot a
 //! match bit computed at the insert's edge (the new entry against the key the next search
 //! uses), a register. Nothing outside can tell (the valid bit, the RAM word and the
 //! allocation change at the insert's edge, as before), and the Rust model below writes the
 //! slot at once. Why: the insert bus comes from the lists' RAM through the data mover, and
 //! without the buffer it fanned out to every slot's flip-flops; on the default engine this
-//! bus was the most congested route. Cost: `B` words and `D + 1` flip-flops (256 slots:
-//! about 1,300 flip-flops). A first version compared the buffered entry in the search's
+//! bus was the most congested route. Cost: a word per key copy and `D + 1` flip-flops
+//! (256 slots: about 2,400 flip-flops). A first version compared the buffered entry in the search's
 //! cycle, from one central copy fanned out to every slot: that comparator and its fanout
 //! became the CAM's critical path (70.5 MHz alone, against 91.1 before the buffer).
 //!
 //! # The key
 //! A search compares the key loaded at an earlier edge (`key_load`), not the key ports of
 //! its own cycle: the engine loads it with the command, at least one cycle before the
-//! search. So every bank keeps its own copy of the key, loaded in the same edge as the
-//! others, and the key bus ends at `B + 1` registers instead of every slot's comparator
-//! (on the default engine, the command's tag and source fanned out to 512 comparators and
-//! were the most congested routes once the write buffer was in). The copies are instances
+//! search. So every group of up to eight slots of a bank ([`super::cam_rtl::KEY_COPY_SLOTS`])
+//! keeps its own copy of the key, loaded in the same edge as the others, and the key bus
+//! ends at `D / 8 + 1` registers (`B + 1` where banks are smaller) instead of every slot's
+//! comparator (on the default engine, the command's tag and source fanned out to 512
+//! comparators and were the most congested routes once the write buffer was in; with one
+//! copy a bank of 16 and carry-chain comparators, the copies were). The write buffer is
+//! split the same way. The copies are instances
 //! of a module synthesis keeps whole ([`with_cam_modules`]); plain registers with the
 //! same input and enable would be merged back into one.
 //!
