@@ -5,10 +5,10 @@ use crate::emit;
 use clap::ValueEnum;
 use tagmatch_hdl::fields::FieldWidths;
 
-/// One engine's shape, the default the paper's: a 256-entry CAM and 32,768 list entries
-/// in 4 lists.
+/// The command line's options for one engine's shape, by default the paper's: a
+/// 256-entry CAM and 32,768 list entries in 4 lists.
 #[derive(clap::Args, Clone, Copy, Debug)]
-pub struct EngineShape {
+pub struct EngineArgs {
     /// CAM entries (2 to 1,024; 2 to 4,096 with --engine cam).
     #[arg(long, default_value_t = 256)]
     pub cam_depth: u32,
@@ -50,7 +50,7 @@ impl FieldArgs {
     }
 }
 
-impl EngineShape {
+impl EngineArgs {
     /// No two-level option was given (the other designs refuse them).
     pub fn is_default(&self) -> bool {
         (self.cam_depth, self.lists, self.list_capacity, self.label_bits) == (256, 4, 32768, 32)

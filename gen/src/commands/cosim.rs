@@ -22,7 +22,7 @@
 //! messages that conflict.
 
 use crate::cli::cosim::{CosimArgs, OpsSource};
-use crate::cli::design::{Design, EngineShape};
+use crate::cli::design::{Design, EngineArgs};
 use crate::emit;
 use crate::emit::engine::EngineConfig;
 use crate::emit::thread_array::ThreadArrayConfig;
@@ -69,12 +69,12 @@ pub fn run(args: CosimArgs) -> Result<(), String> {
     let (record, agreement) = match (engine, host) {
         (Design::TwoLevel, None) => {
             array.unused()?;
-            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            let cfg = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
             (run_two_level(&cfg, &ops, seed, flush_every)?, ENGINE_AGREES)
         }
         (Design::TwoLevel, Some(choice)) => {
             array.unused()?;
-            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            let cfg = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
             let mode = choice.mode(delay, !no_sync);
             (run_host(&cfg, &ops, seed, mode)?, DRIVER_AGREES)
         }

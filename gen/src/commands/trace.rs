@@ -1,6 +1,6 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
-use crate::cli::design::EngineShape;
+use crate::cli::design::EngineArgs;
 use crate::cli::trace::{Mode, ReplayArgs, StatsArgs, TraceAction};
 use crate::cli::values::{parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
@@ -76,7 +76,7 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
         per_rank,
         format,
     } = args;
-    let shape = EngineShape { cam_depth, lists, list_capacity, label_bits, fields };
+    let shape = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields };
     check_latency(latency_us)?;
     if let Some(hw) = matcher.iter().find(|m| *m == "engine" || *m == "rtl") {
         if matcher.len() > 1 {
