@@ -1,6 +1,7 @@
 //! The configuration types every tagmatch crate shares, so that the generator, the
 //! hardware blocks, the models and the testbenches read one definition with one set of
-//! defaults and ranges.
+//! defaults and ranges: the two-level engine's shape ([`EngineShape`]) and the field
+//! widths of its entries.
 //!
 //! Field widths of the receive engine's entries: communicator, source rank, tag and
 //! handle, each a generation parameter from 1 to 32 bits. The hardware stores each at its
@@ -8,6 +9,13 @@
 //! models and drivers refuse an operation whose values do not fit ([`FieldWidths::fits`]),
 //! as the hardware answers such a command `error`, rather than truncate it into a
 //! different envelope.
+
+mod shape;
+
+pub use shape::{
+    EngineShape, ENGINE_CAM_DEPTHS, LABEL_BITS, LIST_ADDRESS_BITS, MAX_LISTS, MAX_LIST_CAPACITY,
+    MAX_QUEUE_CAPACITY, MODEL_MAX_LISTS,
+};
 
 /// Width of every field port and of the engine's command and response registers.
 pub const FIELD_BITS: usize = 32;

@@ -29,12 +29,13 @@ struct Oracle {
 
 impl Oracle {
     fn new() -> Self {
-        let cfg = tagmatch_sim::cycle::two_level::TwoLevelConfig::new(4, 4, 3).unwrap();
+        use tagmatch_sim::cycle::two_level::{guaranteed_capacity, EngineShape, TwoLevelModel};
+        let cfg = EngineShape::new(4, 4, 2).unwrap();
         assert_eq!(cfg.queue_capacity(), CAPACITY);
         Oracle {
             golden: BoundedGolden::new(CAPACITY, CAPACITY),
-            model: tagmatch_sim::cycle::two_level::TwoLevelModel::with_config(cfg),
-            guaranteed: cfg.guaranteed_capacity(),
+            model: TwoLevelModel::with_config(cfg),
+            guaranteed: guaranteed_capacity(&cfg),
         }
     }
 

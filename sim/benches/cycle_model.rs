@@ -13,7 +13,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::time::Duration;
 use tagmatch_sim::cycle::bench::{preposted, unload};
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::workload::streams::random_stream;
 
@@ -21,7 +21,7 @@ const RTL_DEPTHS: [u32; 8] = [1, 10, 100, 256, 257, 500, 1000, 2000];
 const MODEL_DEPTHS: [u32; 11] = [1, 10, 100, 256, 257, 500, 1000, 2000, 5000, 10000, 30000];
 
 fn sweep(lists: usize, unloading: bool, depths: &[u32]) -> u64 {
-    let cfg = TwoLevelConfig::from_list_capacity(256, lists, 32768).expect("a gen configuration");
+    let cfg = EngineShape::from_list_capacity(256, lists, 32768).expect("a gen configuration");
     let mut model = TwoLevelModel::with_config(cfg);
     for &d in depths {
         if unloading { unload(&mut model, d) } else { preposted(&mut model, d) }.expect("the benchmark runs");
@@ -48,7 +48,7 @@ fn random(c: &mut Criterion) {
     let mut g = c.benchmark_group("random");
     g.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
     for lists in [1, 4, 16, 64] {
-        let cfg = TwoLevelConfig::from_list_capacity(8, lists, 256).expect("a gen configuration");
+        let cfg = EngineShape::from_list_capacity(8, lists, 256).expect("a gen configuration");
         let run = || {
             let mut model = TwoLevelModel::with_config(cfg);
             for op in &ops {

@@ -1,7 +1,7 @@
 //! The host driver over the engine's cycle model: unbounded MPI matching on engines far
 //! smaller than the queues, op by op against the unbounded golden model, in both modes.
 
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
 use tagmatch_sim::host::fallback::FallbackDriver;
 use tagmatch_sim::host::split::{run_split, SplitOptions};
 use tagmatch_sim::software::hash_bins::{Bins, HashBinsMatcher};
@@ -12,7 +12,7 @@ use tagmatch_sim::{Envelope, Golden, Matcher, MsgId, Op, Outcome, RecvId, RecvSp
 const SIZES: [(usize, usize, usize); 3] = [(4, 2, 3), (8, 4, 7), (16, 1, 63)];
 
 fn engine(size: (usize, usize, usize)) -> (TwoLevelModel, usize) {
-    let cfg = TwoLevelConfig::new(size.0, size.1, size.2).unwrap();
+    let cfg = EngineShape::model(size.0, size.1, size.2).unwrap();
     (TwoLevelModel::with_config(cfg), cfg.queue_capacity())
 }
 
@@ -193,14 +193,14 @@ fn split_mode_survives_reused_handles_and_refusals_for_room() {
     ];
     for capacity in [2, 3, 8] {
         for delay in [0, 1, 3, 9] {
-            let mut model = TwoLevelModel::with_config(TwoLevelConfig::new(1, 1, 1).unwrap());
+            let mut model = TwoLevelModel::with_config(EngineShape::model(1, 1, 1).unwrap());
             let run = run_split(&mut model, &ops, SplitOptions { delay, sync: true, capacity }).unwrap();
             run.check(&ops).unwrap_or_else(|e| panic!("capacity {capacity} delay {delay}: {e}"));
         }
     }
     // Refusals for room: three receives on an engine that holds two, told it holds three.
     let three: Vec<Op> = (1..=3).map(|i| Op::PostRecv { recv: RecvId(i), spec: spec(i as u32) }).collect();
-    let mut model = TwoLevelModel::with_config(TwoLevelConfig::new(1, 1, 1).unwrap());
+    let mut model = TwoLevelModel::with_config(EngineShape::model(1, 1, 1).unwrap());
     let run = run_split(&mut model, &three, SplitOptions { delay: 2, sync: true, capacity: 3 }).unwrap();
     run.check(&three).unwrap();
     assert!(run.report.refused > 0, "{:?}", run.report);

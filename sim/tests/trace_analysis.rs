@@ -114,7 +114,7 @@ fn text_form_gives_the_same_statistics_as_the_binary_form() {
 
 #[test]
 fn every_shared_trace_replays_the_same_way_on_every_run_and_through_the_engine() {
-    use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+    use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
     use tagmatch_sim::host::fallback::FallbackDriver;
     for name in ["amg-n27", "crystalrouter", "multigrid", "bigfft", "sst-testtrace"] {
         let first = format!("{:?}", streams(&events(name), 1e-6).unwrap());
@@ -122,7 +122,7 @@ fn every_shared_trace_replays_the_same_way_on_every_run_and_through_the_engine()
             assert_eq!(format!("{:?}", streams(&events(name), 1e-6).unwrap()), first, "{name}");
         }
         // A small engine, so the bigger traces overflow it into the host driver.
-        let cfg = TwoLevelConfig::new(8, 2, 15).unwrap();
+        let cfg = EngineShape::model(8, 2, 15).unwrap();
         for s in &streams(&events(name), 1e-6).unwrap().0 {
             let mut driver = FallbackDriver::new(TwoLevelModel::with_config(cfg));
             let mut g = Golden::new();

@@ -15,7 +15,7 @@
 //! the CAM into the lists).
 
 use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::cycle::two_level::guaranteed_capacity;
 use tagmatch_sim::workload::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::two_level::cosim::{cosim, cosim_from_power_up, CosimReport, EngineUnderTest};
@@ -23,7 +23,7 @@ use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
 fn run(verilog: String, (cam, lists, address_bits): (usize, usize, u32), ops: &[Op]) -> CosimReport {
-    let config = TwoLevelConfig::new(cam, lists, (1 << address_bits) - 1).unwrap();
+    let config = EngineShape::new(cam, lists, address_bits as usize).unwrap();
     let engine = EngineUnderTest { name: format!("engine-c{cam}-a{address_bits}-n{lists}"), verilog, config };
     let report = cosim(&engine, ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.ops, ops.len());
@@ -109,8 +109,8 @@ fn a_cam_hit_answers_in_four_cycles() {
 #[test]
 fn reset_clears_power_up_garbage() {
     let shape = (8, 4, 3);
-    let config = TwoLevelConfig::new(shape.0, shape.1, (1 << shape.2) - 1).unwrap();
-    let verilog = receive_engine_verilog(&EngineShape::new(shape.0, shape.1, shape.2).unwrap());
+    let config = EngineShape::new(shape.0, shape.1, shape.2).unwrap();
+    let verilog = receive_engine_verilog(&config);
     let engine = EngineUnderTest { name: "engine-c8-a3-n4".into(), verilog, config };
     let ops = with_flushes(&random_stream(17, 20_000), 17, 1_500);
     let report = cosim_from_power_up(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
@@ -209,7 +209,7 @@ fn completion_unit_agrees_with_the_models() {
     ))
     .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
-    let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
+    let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(8, 4, 3).unwrap());
     let mut golden = tagmatch_sim::model::bounded::BoundedGolden::new(36, 36);
     let mut counters = CompletionCounters::new();
     let mut r = Rng::new(99);
@@ -229,8 +229,7 @@ fn completion_unit_agrees_with_the_models() {
             refused += (want == CompletionAnswer::Refused) as u32;
         }
         let got = rtl.apply(op).unwrap();
-        let want =
-            golden.expect(op, &got.outcome, TwoLevelConfig::new(8, 4, 7).unwrap().guaranteed_capacity());
+        let want = golden.expect(op, &got.outcome, guaranteed_capacity(&EngineShape::new(8, 4, 3).unwrap()));
         assert_eq!(got.outcome, want, "op {i} ({op:?})");
         assert_eq!(got, cycle_model.apply(op).unwrap(), "op {i} ({op:?})");
         let woken = counters.observe(op, &want);
@@ -263,7 +262,7 @@ fn streamed_operations_overlap_as_the_model_says() {
     ))
     .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
-    let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(8, 4, 7).unwrap());
+    let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(8, 4, 3).unwrap());
     for (traffic, ops, per_op) in
         [(Traffic::CamHits, 8, 3.0), (Traffic::Unexpected, 8, 3.0), (Traffic::MoverHits, 20, 210.0 / 19.0)]
     {
@@ -297,7 +296,7 @@ fn a_slow_host_loses_no_response() {
         let got = rtl.stream(chunk, |_| rng.chance(percent)).unwrap();
         for (i, (a, op)) in got.iter().zip(chunk).enumerate() {
             let want =
-                golden.expect(op, &a.outcome, TwoLevelConfig::new(4, 4, 3).unwrap().guaranteed_capacity());
+                golden.expect(op, &a.outcome, guaranteed_capacity(&EngineShape::new(4, 4, 2).unwrap()));
             assert_eq!(a.outcome, want, "op {} ({op}) with responses taken {percent} %", at + i);
             assert!(a.responded > a.accepted);
         }
@@ -306,7 +305,7 @@ fn a_slow_host_loses_no_response() {
     let env = Envelope::new(7, 7, 7);
     let last = Op::Arrive { msg: MsgId(1 << 30), env };
     let got = rtl.apply(&last).unwrap().outcome;
-    assert_eq!(got, golden.expect(&last, &got, TwoLevelConfig::new(4, 4, 3).unwrap().guaranteed_capacity()));
+    assert_eq!(got, golden.expect(&last, &got, guaranteed_capacity(&EngineShape::new(4, 4, 2).unwrap())));
 }
 
 /// A flush presented while a list walk runs, and one presented while the data mover runs,
@@ -326,7 +325,7 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
     ))
     .unwrap();
     let mut rtl = RtlEngine::new(model).unwrap();
-    let mut cycle_model = TwoLevelModel::with_config(TwoLevelConfig::new(4, 4, 3).unwrap());
+    let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(4, 4, 2).unwrap());
     let mut golden = BoundedGolden::new(16, 16);
     let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
     let post = |r: u64| Op::PostRecv { recv: RecvId(r), spec: RecvSpec::new(0, Some(1), Some(r as u32)) };
@@ -392,7 +391,7 @@ fn narrow_labels_wrap_dozens_of_times_in_order() {
     use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
-    let config = TwoLevelConfig::new(8, 4, 7).unwrap().with_label_bits(6).unwrap();
+    let config = EngineShape::new(8, 4, 3).unwrap().with_label_bits(6).unwrap();
     // Three long-lived wildcard receives on a communicator the stream never uses: two
     // posted first (they stay in the CAM), one mid-stream (it joins the lists and blocks
     // their labels until the data mover brings it into the CAM); matched at the end.
@@ -430,7 +429,7 @@ fn narrow_labels_wrap_dozens_of_times_in_order() {
     assert_eq!(model.label_misorders(), 0, "the label rule let two list entries misorder");
     let engine = EngineUnderTest {
         name: "engine-c8-a3-n4-l6".into(),
-        verilog: receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap().with_label_bits(6).unwrap()),
+        verilog: receive_engine_verilog(&config),
         config,
     };
     let report = cosim(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,6 @@ use tagmatch_hdl::two_level::receive_engine::{
     receive_engine_verilog, EngineShape, OP_ARRIVE, OP_CANCEL, OP_POST, OP_PROBE,
 };
 use tagmatch_hdl::two_level::receive_engine::{RESP_ERROR, RESP_QUEUED};
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::workload::streams::random_stream;
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::two_level::cosim::{cosim, EngineUnderTest};
@@ -32,13 +31,12 @@ fn far_ranks(op: &Op) -> Op {
 #[test]
 fn thirty_two_bit_sources_pair_ranks_past_65535_like_the_golden_model() {
     let fields = FieldWidths::new(4, 32, 8, 24).unwrap();
-    let shape = EngineShape::new(8, 4, 4).unwrap().with_fields(fields);
-    let config = TwoLevelConfig::new(8, 4, 15).unwrap().with_fields(fields);
+    let config = EngineShape::new(8, 4, 4).unwrap().with_fields(fields);
     let ops: Vec<Op> = random_stream(31, 12_000).iter().map(far_ranks).collect();
     assert!(ops.iter().any(|op| matches!(op, Op::Arrive { env, .. } if env.src > 65_535)));
     let engine = EngineUnderTest {
         name: "engine-c8-a4-n4-f4.32.8.24".into(),
-        verilog: receive_engine_verilog(&shape),
+        verilog: receive_engine_verilog(&config),
         config,
     };
     let report = cosim(&engine, &ops, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));

@@ -4,14 +4,13 @@
 //! The engines are the ones `engine_cosim` builds, so a CI run compiles them once.
 
 use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
 use tagmatch_sim::workload::streams::{random_stream_from, Envelopes};
 use tagmatch_sim::Op;
 use tagmatch_testbench::two_level::cosim::EngineUnderTest;
 use tagmatch_testbench::two_level::host::{cosim_host, HostMode};
 
 fn engine(verilog: String, (cam, lists, address_bits): (usize, usize, u32)) -> EngineUnderTest {
-    let config = TwoLevelConfig::new(cam, lists, (1 << address_bits) - 1).unwrap();
+    let config = EngineShape::new(cam, lists, address_bits as usize).unwrap();
     EngineUnderTest { name: format!("engine-c{cam}-a{address_bits}-n{lists}"), verilog, config }
 }
 

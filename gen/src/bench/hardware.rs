@@ -4,7 +4,7 @@
 //! `{"bench","engine","design","cam_depth","lists","depth","cycles",...}`.
 
 use crate::bench::software::Bench;
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine::{build_name, verilog, EngineShape};
 use crate::output::plot::{Chart, Scale, Series};
 use crate::output::table::{field, Record};
 use indicatif::ProgressBar;
@@ -12,6 +12,7 @@ use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
 use tagmatch_sim::cycle::bench::{preposted, preposted_with_wait, unload, unload_with_wait};
+use tagmatch_sim::cycle::two_level::check_depths;
 use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
 use tagmatch_testbench::verilator::Model;
 
@@ -19,12 +20,12 @@ use tagmatch_testbench::verilator::Model;
 /// progress messages go to stderr.
 pub fn run_rtl(
     bench: Bench,
-    configs: &[EngineConfig],
+    configs: &[EngineShape],
     depths: &[u32],
     wait: bool,
 ) -> Result<Vec<Record>, String> {
     for cfg in configs {
-        cfg.model_config()?.check_depths(depths)?;
+        check_depths(cfg, depths)?;
     }
     let mut out = Vec::new();
     let progress =
@@ -69,21 +70,18 @@ pub fn run_rtl(
 
 /// `cfg`'s RTL in Verilator, built or loaded from the cache, saying which above
 /// `progress`; returns it with the build's seconds.
-pub fn build_rtl(cfg: &EngineConfig, progress: &ProgressBar) -> Result<(RtlEngine, f64), String> {
+pub fn build_rtl(cfg: &EngineShape, progress: &ProgressBar) -> Result<(RtlEngine, f64), String> {
+    let name = build_name(cfg);
     crate::output::progress::note(
         progress,
-        &format!(
-            "tagmatch: building {} in Verilator (minutes the first time, cached after)",
-            cfg.build_name()
-        ),
+        &format!("tagmatch: building {name} in Verilator (minutes the first time, cached after)"),
     );
-    progress.set_message(format!("building {}", cfg.build_name()));
-    let (model, build) = Model::build(&engine_spec(&cfg.build_name(), cfg.verilog()?, false))?;
+    progress.set_message(format!("building {name}"));
+    let (model, build) = Model::build(&engine_spec(&name, verilog(cfg)?, false))?;
     crate::output::progress::note(
         progress,
         &format!(
-            "tagmatch: {} {} in {:.1} s",
-            cfg.build_name(),
+            "tagmatch: {name} {} in {:.1} s",
             if build.cached { "loaded from the cache" } else { "built" },
             build.seconds
         ),

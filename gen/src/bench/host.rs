@@ -5,11 +5,10 @@
 //! host entries inspected.
 
 use crate::bench::software::Bench;
-use crate::emit::engine::EngineConfig;
 use crate::output::table::Record;
 use serde_json::json;
 use tagmatch_sim::cycle::bench::{preposted, unload};
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::host::fallback::FallbackDriver;
 use tagmatch_testbench::two_level::engine::{engine_spec, RtlEngine};
@@ -17,8 +16,8 @@ use tagmatch_testbench::verilator::Model;
 
 /// The engines a host benchmark can drive.
 pub enum Target<'a> {
-    Model(&'a [TwoLevelConfig]),
-    Rtl(&'a [EngineConfig]),
+    Model(&'a [EngineShape]),
+    Rtl(&'a [EngineShape]),
 }
 
 /// Runs `bench` at every depth, each on a fresh driver over the engine.
@@ -45,20 +44,20 @@ pub fn run(bench: Bench, target: Target, depths: &[u32]) -> Result<Vec<Record>, 
         }
         Target::Rtl(configs) => {
             for cfg in configs {
-                let name = cfg.build_name();
+                let name = crate::emit::engine::build_name(cfg);
                 crate::output::progress::note(
                     &progress,
                     &format!("tagmatch: building {name} in Verilator (cached after the first time)"),
                 );
                 progress.set_message(format!("building {name}"));
-                let (model, _) = Model::build(&engine_spec(&name, cfg.verilog()?, false))?;
+                let (model, _) =
+                    Model::build(&engine_spec(&name, crate::emit::engine::verilog(cfg)?, false))?;
                 let mut engine = Some(RtlEngine::new(model)?.with_fields(cfg.fields));
                 for &depth in depths {
                     progress.set_message(format!("{} lists, depth {depth}", cfg.lists));
                     let mut e = engine.take().expect("returned after every point");
                     e.reset();
-                    let (record, back) =
-                        point(bench, FallbackDriver::new(e), depth, "rtl", &cfg.model_config()?)?;
+                    let (record, back) = point(bench, FallbackDriver::new(e), depth, "rtl", cfg)?;
                     out.push(record);
                     engine = Some(back);
                     progress.inc(1);
@@ -75,7 +74,7 @@ fn point<E: CycleEngine>(
     mut driver: FallbackDriver<E>,
     depth: u32,
     engine: &str,
-    cfg: &TwoLevelConfig,
+    cfg: &EngineShape,
 ) -> Result<(Record, E), String> {
     let p = match bench {
         Bench::Preposted => preposted(&mut driver, depth)?,

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 use tagmatch_sim::cycle::baselines::{Baseline, ASSOCIATIVE_ENTRIES, HASH_BUCKETS};
 use tagmatch_sim::cycle::bench::{preposted, preposted_with_wait, unload, unload_with_wait, Point};
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{check_depths, EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 
 /// A design's points at every depth, each with the seconds it took.
@@ -24,7 +24,7 @@ type TimedPoints = Vec<(Point, f64)>;
 /// One line of the sweep: the engine's model in one configuration, or a baseline.
 #[derive(Clone, Copy, Debug)]
 pub enum Design {
-    TwoLevel(TwoLevelConfig),
+    TwoLevel(EngineShape),
     Baseline(Baseline),
 }
 
@@ -102,7 +102,7 @@ pub struct Sweep {
 pub fn run(bench: Bench, designs: &[Design], depths: &[u32], wait: bool) -> Result<Sweep, String> {
     for d in designs {
         match d {
-            Design::TwoLevel(c) => c.check_depths(depths)?,
+            Design::TwoLevel(c) => check_depths(c, depths)?,
             Design::Baseline(_) if wait => {
                 return Err("--wait needs the engine's completion unit; the baselines are cost models \
                             without one (add --baselines none)"

@@ -16,7 +16,7 @@ use indicatif::ProgressBar;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::time::Instant;
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::cycle::two_level::EngineShape;
 use tagmatch_sim::optimistic::engine::OptimisticEngine;
 use tagmatch_sim::optimistic::rate::{measure, optimistic, two_level, Rate, Scenario};
 use tagmatch_testbench::optimistic::thread_array::{thread_array_spec, RtlThreadArray};
@@ -28,7 +28,7 @@ pub struct RateOptions {
     /// Messages per sequence.
     pub k: u32,
     pub sequences: u32,
-    pub engine: TwoLevelConfig,
+    pub engine: EngineShape,
     /// The thread array's tables; `None`: the generator's default tables, their
     /// descriptors grown to `k` if it is larger (the model only).
     pub tables: Option<Tables>,
@@ -174,19 +174,14 @@ fn rtl(
 /// (`tables`, fast path as the scenario runs it), the two-level engine at its
 /// configuration's; null where none was measured. Returns the warnings for records of
 /// older designs.
-pub fn annotate(
-    records: &mut [Record],
-    engine: TwoLevelConfig,
-    tables: Tables,
-) -> Result<Vec<String>, String> {
+pub fn annotate(records: &mut [Record], engine: EngineShape, tables: Tables) -> Result<Vec<String>, String> {
     let file = crate::flow::record::load()?;
     let mut warnings = Vec::new();
-    let list_capacity = engine.lists * (engine.entries_per_list + 1);
     let two_level = crate::flow::record::two_level_clock(
         &file,
         engine.cam_depth as u32,
         engine.lists as u32,
-        list_capacity as u32,
+        engine.list_capacity() as u32,
         &mut warnings,
     )?;
     for r in records.iter_mut() {

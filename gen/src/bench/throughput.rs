@@ -5,7 +5,7 @@
 //! that start the data mover. `cycles` is the steady state's cycles per operation, so the
 //! `ns` beside it (from the recorded Fmax) is the time per operation.
 
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine::EngineShape;
 use crate::output::table::Record;
 use serde_json::json;
 use std::time::Instant;
@@ -14,7 +14,7 @@ use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::CycleEngine;
 
 /// Operations per run: as many as the CAM holds.
-fn ops_for(cfg: &EngineConfig, traffic: Traffic) -> Result<u32, String> {
+fn ops_for(cfg: &EngineShape, traffic: Traffic) -> Result<u32, String> {
     let ops = cfg.cam_depth;
     if traffic == Traffic::MoverHits && cfg.cam_depth + ops > cfg.queue_capacity() {
         return Err(format!(
@@ -24,10 +24,10 @@ fn ops_for(cfg: &EngineConfig, traffic: Traffic) -> Result<u32, String> {
             cfg.queue_capacity()
         ));
     }
-    Ok(ops)
+    Ok(ops as u32)
 }
 
-fn record(engine: &str, cfg: &EngineConfig, traffic: Traffic, t: &Throughput) -> Record {
+fn record(engine: &str, cfg: &EngineShape, traffic: Traffic, t: &Throughput) -> Record {
     vec![
         ("bench", json!("throughput")),
         ("engine", json!(engine)),
@@ -43,20 +43,19 @@ fn record(engine: &str, cfg: &EngineConfig, traffic: Traffic, t: &Throughput) ->
 
 /// Runs every traffic on each configuration, on the cycle model or (`rtl`) on its RTL in
 /// Verilator.
-pub fn run(configs: &[EngineConfig], traffic: &[Traffic], rtl: bool) -> Result<Vec<Record>, String> {
+pub fn run(configs: &[EngineShape], traffic: &[Traffic], rtl: bool) -> Result<Vec<Record>, String> {
     let mut out = Vec::new();
     let progress = crate::output::progress::bar("bench throughput", configs.len() * traffic.len());
     for cfg in configs {
-        let model = cfg.model_config()?;
         let mut engine: Box<dyn CycleEngine> = if rtl {
             Box::new(crate::bench::hardware::build_rtl(cfg, &progress)?.0)
         } else {
-            Box::new(TwoLevelModel::with_config(model))
+            Box::new(TwoLevelModel::with_config(*cfg))
         };
         for &t in traffic {
             progress.set_message(format!("{} lists, {}", cfg.lists, t.name()));
             let started = Instant::now();
-            let point = throughput(engine.as_mut(), t, cfg.cam_depth, ops_for(cfg, t)?)?;
+            let point = throughput(engine.as_mut(), t, cfg.cam_depth as u32, ops_for(cfg, t)?)?;
             let seconds = started.elapsed().as_secs_f64();
             let mut r = record(if rtl { "rtl" } else { "model" }, cfg, t, &point);
             r.push(("simulated_cycles", json!(point.simulated)));

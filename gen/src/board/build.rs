@@ -22,7 +22,7 @@
 //! `_hw.tcl`).
 
 use crate::board::catalog::{Board, Vendor};
-use crate::emit::engine_config::EngineConfig;
+use crate::emit::engine_shape::EngineShape;
 use askama::Template;
 use std::path::Path;
 use tagmatch_hdl::fields::FieldWidths;
@@ -227,8 +227,8 @@ struct Context<'a> {
 #[derive(Template)]
 #[template(path = "selftest.v", escape = "none")]
 struct SelfTest {
-    pairs: u32,
-    cam_depth: u32,
+    pairs: usize,
+    cam_depth: usize,
     comm_bits: usize,
     src_bits: usize,
     tag_bits: usize,
@@ -241,15 +241,15 @@ struct SelfTest {
 
 /// Receive/message pairs in a self-test round: past the CAM into the lists (twice the CAM
 /// and 32 more), within what the queue holds and what its labels keep in order.
-pub fn selftest_pairs(cfg: &EngineConfig) -> u32 {
-    let label_room = 1u64 << (cfg.label_bits - 2);
-    let lists = (cfg.queue_capacity() - cfg.cam_depth) as u64;
-    let listed = lists.min(label_room).min(cfg.cam_depth as u64 + 32) as u32;
-    (cfg.cam_depth + listed).min(u16::MAX as u32)
+pub fn selftest_pairs(cfg: &EngineShape) -> usize {
+    let label_room = 1usize << (cfg.label_bits - 2);
+    let lists = cfg.queue_capacity() - cfg.cam_depth;
+    let listed = lists.min(label_room).min(cfg.cam_depth + 32);
+    (cfg.cam_depth + listed).min(u16::MAX as usize)
 }
 
 /// The self-test's Verilog for `cfg` (module `tagmatch_selftest`, around the engine's `top`).
-pub fn selftest_verilog(cfg: &EngineConfig) -> Result<String, String> {
+pub fn selftest_verilog(cfg: &EngineShape) -> Result<String, String> {
     let f = cfg.fields;
     let mask = |bits: usize| format!("{:08x}", (1u64 << bits) - 1);
     let test = SelfTest {
@@ -399,7 +399,7 @@ pub fn shell_verilog(vendor: Vendor, widths: &FieldWidths) -> Result<String, Str
 /// without LEDs is refused: its build would have nothing to show and no pins to show it on.
 pub fn generate(
     board: &Board,
-    cfg: &EngineConfig,
+    cfg: &EngineShape,
     engine_file: &str,
     out: &Path,
 ) -> Result<Vec<String>, String> {

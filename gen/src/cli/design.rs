@@ -2,25 +2,26 @@
 //! engine's shape and field widths, the thread array's, the one-sided unit's.
 
 use crate::emit;
+use crate::emit::engine::EngineShape;
 use clap::ValueEnum;
 use tagmatch_hdl::fields::FieldWidths;
 
-/// One engine's shape, the default the paper's: a 256-entry CAM and 32,768 list entries
-/// in 4 lists.
+/// The command line's options for one engine's shape ([`EngineShape`]), by default the
+/// paper's: a 256-entry CAM and 32,768 list entries in 4 lists.
 #[derive(clap::Args, Clone, Copy, Debug)]
-pub struct EngineShape {
+pub struct EngineArgs {
     /// CAM entries (2 to 1,024; 2 to 4,096 with --engine cam).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = EngineShape::DEFAULT.cam_depth as u32)]
     pub cam_depth: u32,
     /// Parallel lists (a power of two from 1 to 64).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = EngineShape::DEFAULT.lists as u32)]
     pub lists: u32,
     /// List entries, over all lists (a power of two from 4 × --lists to 32,768).
-    #[arg(long, default_value_t = 32768)]
+    #[arg(long, default_value_t = EngineShape::DEFAULT.list_capacity() as u32)]
     pub list_capacity: u32,
     /// Bits of the lists' posting labels (4 to 32). Narrow labels wrap sooner; an insert
     /// that would leave labels half the space apart answers overflow.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = EngineShape::DEFAULT.label_bits)]
     pub label_bits: u32,
     #[command(flatten)]
     pub fields: FieldArgs,
@@ -50,20 +51,22 @@ impl FieldArgs {
     }
 }
 
-impl EngineShape {
+impl EngineArgs {
     /// No two-level option was given (the other designs refuse them).
     pub fn is_default(&self) -> bool {
-        (self.cam_depth, self.lists, self.list_capacity, self.label_bits) == (256, 4, 32768, 32)
-            && self.fields.widths() == Ok(FieldWidths::default())
+        self.shape().ok() == Some(EngineShape::DEFAULT)
     }
 
-    /// The configuration, with a warning on stderr when its labels are too narrow for
-    /// its lists.
-    pub fn config(&self) -> Result<emit::engine::EngineConfig, String> {
-        let cfg = emit::engine::configuration(self.cam_depth, self.lists, self.list_capacity)?
+    fn shape(&self) -> Result<EngineShape, String> {
+        Ok(emit::engine::configuration(self.cam_depth, self.lists, self.list_capacity)?
             .with_label_bits(self.label_bits)?
-            .with_fields(self.fields.widths()?);
-        if let Some(w) = cfg.label_warning() {
+            .with_fields(self.fields.widths()?))
+    }
+
+    /// The shape, with a warning on stderr when its labels are too narrow for its lists.
+    pub fn config(&self) -> Result<EngineShape, String> {
+        let cfg = self.shape()?;
+        if let Some(w) = emit::engine::label_warning(&cfg) {
             eprintln!("{w}");
         }
         Ok(cfg)

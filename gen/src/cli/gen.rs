@@ -1,6 +1,6 @@
 //! `tagmatch gen`'s arguments, with its own groups: `--testbench` and `--shell`.
 
-use super::design::{ArrayShape, Design, EngineShape, OnesidedShape};
+use super::design::{ArrayShape, Design, EngineArgs, OnesidedShape};
 use super::timing::TimingArgs;
 use crate::board;
 use crate::output::table::Format;
@@ -13,7 +13,7 @@ pub struct GenArgs {
     #[arg(long, value_enum, default_value = "two-level")]
     pub engine: Design,
     #[command(flatten)]
-    pub shape: EngineShape,
+    pub shape: EngineArgs,
     #[command(flatten)]
     pub array: ArrayShape,
     #[command(flatten)]

@@ -55,7 +55,7 @@ pub struct ReplayArgs {
     /// sized by --cam-depth, --lists, --list-capacity: cycles, and what the host kept.
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub matcher: Vec<String>,
-    // The engine's shape: `EngineShape`'s options, with the ranges of `gen` for the RTL and
+    // The engine's shape: `EngineArgs`' options, with the ranges of `gen` for the RTL and
     // of the cycle model for `--matcher engine`.
     /// CAM entries: 2 to 1,024 with --matcher rtl; with --matcher engine 1 or more, with a
     /// queue of at most 65,535 entries (--cam-depth + --list-capacity - --lists).

@@ -14,7 +14,7 @@ use crate::{emit, flow};
 use std::path::PathBuf;
 use tagmatch_sim::cycle::baselines::Baseline;
 use tagmatch_sim::cycle::bench::Traffic;
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::cycle::two_level::EngineShape;
 use tagmatch_sim::optimistic::rate::Scenario;
 use tagmatch_sim::optimistic::MAX_THREADS;
 use tagmatch_sim::MatcherOptions;
@@ -136,7 +136,7 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
     }
     // The model unless the RTL is asked for (rate has no software matchers).
     let rtl = engine == Backend::Rtl;
-    let two_level = TwoLevelConfig::from_list_capacity(
+    let two_level = EngineShape::model_from_list_capacity(
         cam_depth as usize,
         lists.first().copied().unwrap_or(4) as usize,
         list_capacity as usize,
@@ -198,14 +198,18 @@ fn run_host(bench: Bench, choice: HostChoice, args: BenchArgs) -> Result<(), Str
                 .iter()
                 .map(|&n| emit::engine::configuration(cam_depth, n, list_capacity))
                 .collect::<Result<Vec<_>, _>>()?;
-            let depths = host_depths(depths, configs[0].queue_capacity());
+            let depths = host_depths(depths, configs[0].queue_capacity() as u32);
             bench::host::run(bench, bench::host::Target::Rtl(&configs), &depths)?
         }
         _ => {
             let configs = lists
                 .iter()
                 .map(|&n| {
-                    TwoLevelConfig::from_list_capacity(cam_depth as usize, n as usize, list_capacity as usize)
+                    EngineShape::model_from_list_capacity(
+                        cam_depth as usize,
+                        n as usize,
+                        list_capacity as usize,
+                    )
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let depths = host_depths(depths, configs[0].queue_capacity() as u32);
@@ -320,7 +324,8 @@ fn model_designs(
 ) -> Result<Vec<bench::model::Design>, String> {
     let mut designs = Vec::new();
     for &n in lists {
-        let cfg = TwoLevelConfig::from_list_capacity(cam_depth as usize, n as usize, list_capacity as usize)?;
+        let cfg =
+            EngineShape::model_from_list_capacity(cam_depth as usize, n as usize, list_capacity as usize)?;
         designs.push(bench::model::Design::TwoLevel(cfg));
     }
     let names: Vec<&str> = if baselines.is_empty() {

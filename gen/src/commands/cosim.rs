@@ -22,9 +22,9 @@
 //! messages that conflict.
 
 use crate::cli::cosim::{CosimArgs, OpsSource};
-use crate::cli::design::{Design, EngineShape};
+use crate::cli::design::{Design, EngineArgs};
 use crate::emit;
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine::EngineShape;
 use crate::emit::thread_array::ThreadArrayConfig;
 use crate::output::table::{self, render, Record};
 use serde_json::json;
@@ -69,12 +69,12 @@ pub fn run(args: CosimArgs) -> Result<(), String> {
     let (record, agreement) = match (engine, host) {
         (Design::TwoLevel, None) => {
             array.unused()?;
-            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            let cfg = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
             (run_two_level(&cfg, &ops, seed, flush_every)?, ENGINE_AGREES)
         }
         (Design::TwoLevel, Some(choice)) => {
             array.unused()?;
-            let cfg = EngineShape { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
+            let cfg = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields }.config()?;
             let mode = choice.mode(delay, !no_sync);
             (run_host(&cfg, &ops, seed, mode)?, DRIVER_AGREES)
         }
@@ -131,7 +131,7 @@ pub const DRIVER_AGREES: &str =
 
 /// Every operation's values fit the engine's field widths, or a one-line error before
 /// anything is built (the drivers would stop at the first that does not).
-fn fits(cfg: &EngineConfig, ops: &[Op], source: &OpsSource) -> Result<(), String> {
+fn fits(cfg: &EngineShape, ops: &[Op], source: &OpsSource) -> Result<(), String> {
     for (i, op) in ops.iter().enumerate() {
         if let Err(e) = tagmatch_sim::cycle::check_fields(&cfg.fields, op) {
             let hint = if source.count().is_some() {
@@ -147,27 +147,35 @@ fn fits(cfg: &EngineConfig, ops: &[Op], source: &OpsSource) -> Result<(), String
     Ok(())
 }
 
+/// The engine of `cfg` as the co-simulations take it: its build's name, Verilog and shape.
+pub fn under_test(cfg: &EngineShape) -> Result<EngineUnderTest, String> {
+    Ok(EngineUnderTest {
+        name: emit::engine::build_name(cfg),
+        verilog: emit::engine::verilog(cfg)?,
+        config: *cfg,
+    })
+}
+
 pub fn run_two_level(
-    cfg: &EngineConfig,
+    cfg: &EngineShape,
     source: &OpsSource,
     seed: u64,
     flush_every: Option<u64>,
 ) -> Result<Record, String> {
-    let engine =
-        EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config: cfg.model_config()? };
+    let engine = under_test(cfg)?;
     let mut stream = source.load(|n| random_stream(seed, n))?;
     if let Some(n) = flush_every {
         stream = with_flushes(&stream, seed, n);
     }
     fits(cfg, &stream, source)?;
     let ops = stream.len();
-    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
+    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", engine.name);
     let r = explain(cosim(&engine, &stream, &mut progress(ops, &engine.name)), seed)?;
     let mut record = vec![
         ("engine", json!("two-level")),
         ("cam_depth", json!(cfg.cam_depth)),
         ("lists", json!(cfg.lists)),
-        ("list_capacity", json!(cfg.list_capacity)),
+        ("list_capacity", json!(cfg.list_capacity())),
     ];
     record.extend(counts(&r, source.count().map(|_| seed)));
     // Operations driven back to back (the rest went one at a time).
@@ -178,10 +186,9 @@ pub fn run_two_level(
 
 /// The host driver over the RTL. Random streams come in phases forty times the engine's
 /// queue over few envelopes, so the queues grow far past the engine and drain again.
-pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMode) -> Result<Record, String> {
-    let config = cfg.model_config()?;
-    let engine = EngineUnderTest { name: cfg.build_name(), verilog: cfg.verilog()?, config };
-    let phase = 40 * config.queue_capacity();
+pub fn run_host(cfg: &EngineShape, source: &OpsSource, seed: u64, mode: HostMode) -> Result<Record, String> {
+    let engine = under_test(cfg)?;
+    let phase = 40 * cfg.queue_capacity();
     let stream =
         source.load(|n| random_stream_from(seed, n, phase, Envelopes { comms: 2, sources: 4, tags: 3 }))?;
     fits(cfg, &stream, source)?;
@@ -191,7 +198,7 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
         return Err(format!("--host split does not take a flush (operation {i}); use --host fallback"));
     }
     let ops = stream.len();
-    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
+    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", engine.name);
     let r = cosim_host(&engine, &stream, mode, &mut progress(ops, &engine.name)).map_err(|e| match mode {
         HostMode::Split { sync: false, .. } => {
             format!("the phase counter is off and the race it closes shows (seed {seed}): {e}")
@@ -207,7 +214,7 @@ pub fn run_host(cfg: &EngineConfig, source: &OpsSource, seed: u64, mode: HostMod
         ("engine", json!("two-level")),
         ("cam_depth", json!(cfg.cam_depth)),
         ("lists", json!(cfg.lists)),
-        ("list_capacity", json!(cfg.list_capacity)),
+        ("list_capacity", json!(cfg.list_capacity())),
         ("queue_capacity", json!(cfg.queue_capacity())),
         ("host", json!(name)),
         ("delay", json!(delay)),

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use tagmatch_sim::cycle::bench::{preposted, throughput, Traffic};
-use tagmatch_sim::cycle::two_level::TwoLevelModel;
+use tagmatch_sim::cycle::two_level::{guaranteed_capacity, TwoLevelModel};
 
 const README_BEGIN: &str = "<!-- results:begin -->";
 const README_END: &str = "<!-- results:end -->";
@@ -216,19 +216,14 @@ fn headline(records: &[Measurement]) -> Result<String, String> {
     for r in records.iter().filter(|r| r.design == "two-level") {
         let p = &r.parameters;
         let Some(cfg) = record::two_level_config(p) else { continue };
-        let model = cfg.model_config()?;
         let fmax = r.fmax_mhz.unwrap_or(f64::NAN);
         let ns = |cycles: f64| cycles * 1000.0 / fmax;
-        let hit = preposted(&mut TwoLevelModel::with_config(model), 1)?.cycles;
-        let depth = model.guaranteed_capacity() as u32;
-        let full = preposted(&mut TwoLevelModel::with_config(model), depth)?.cycles;
+        let hit = preposted(&mut TwoLevelModel::with_config(cfg), 1)?.cycles;
+        let depth = guaranteed_capacity(&cfg) as u32;
+        let full = preposted(&mut TwoLevelModel::with_config(cfg), depth)?.cycles;
         let cam_depth = p["cam_depth"].as_u64().unwrap_or(2) as u32;
-        let streamed = throughput(
-            &mut TwoLevelModel::with_config(model),
-            Traffic::CamHits,
-            cam_depth,
-            cam_depth.min(64),
-        )?;
+        let streamed =
+            throughput(&mut TwoLevelModel::with_config(cfg), Traffic::CamHits, cam_depth, cam_depth.min(64))?;
         let _ = writeln!(
             out,
             "| {} | {} | {} | {}/{}/{}/{} | {} ({:.0} %) | {} | {} | {fmax:.1} | {:.1} | {:.1} | {depth}: {:.0} |",

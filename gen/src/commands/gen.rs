@@ -6,7 +6,6 @@ use crate::cli::gen::GenArgs;
 use crate::cli::timing::TimingArgs;
 use crate::output::table::{render, Format};
 use crate::{board, emit, flow, output};
-use tagmatch_hdl::fields::FieldWidths;
 
 /// Writes the design `--engine` names.
 pub fn run(args: GenArgs) -> Result<(), String> {
@@ -73,8 +72,10 @@ fn write_cam(args: GenArgs) -> Result<(), String> {
     shell.unused()?;
     array.unused()?;
     onesided.unused()?;
-    if (shape.lists, shape.list_capacity, shape.label_bits) != (4, 32768, 32)
-        || shape.fields.widths() != Ok(FieldWidths::default())
+    let d = emit::engine::EngineShape::DEFAULT;
+    if (shape.lists as usize, shape.list_capacity as usize, shape.label_bits)
+        != (d.lists, d.list_capacity(), d.label_bits)
+        || shape.fields.widths() != Ok(d.fields)
         || board.is_some()
     {
         return Err(
@@ -218,7 +219,7 @@ fn write_two_level(args: GenArgs) -> Result<(), String> {
         out.display(),
         cfg.cam_depth,
         cfg.lists,
-        cfg.entries_per_list(),
+        cfg.entries_per_list,
         cfg.queue_capacity()
     );
     Ok(())

@@ -17,7 +17,7 @@ use crate::output::table::{render, Record};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use tagmatch_sim::cycle::two_level::TwoLevelConfig;
+use tagmatch_sim::cycle::two_level::EngineShape;
 use tagmatch_sim::traces::replay::pending::BinHash;
 
 const SOURCE: &str = include_str!("../../../recorder/tagmatch_record.c");
@@ -31,7 +31,7 @@ pub fn run(args: RecordArgs) -> Result<u8, String> {
     if !(args.latency_us.is_finite() && args.latency_us >= 0.0) {
         return Err(format!("bad latency {}: microseconds, zero or more", args.latency_us));
     }
-    let engine = TwoLevelConfig::from_list_capacity(
+    let engine = EngineShape::model_from_list_capacity(
         args.cam_depth as usize,
         args.lists as usize,
         args.list_capacity as usize,
@@ -177,7 +177,7 @@ fn run_program(command: &[String], library: &Path, prefix: &Path, cpu_times: boo
 fn report(
     out: &Path,
     prefix: &str,
-    engine: TwoLevelConfig,
+    engine: EngineShape,
     latency_us: f64,
 ) -> Result<Vec<(String, Record)>, String> {
     let meta = out.join(format!("{prefix}.meta"));
@@ -209,7 +209,7 @@ fn report(
         &crate::flow::record::load()?,
         engine.cam_depth as u32,
         engine.lists as u32,
-        (engine.lists * (engine.entries_per_list + 1)) as u32,
+        engine.list_capacity() as u32,
         &mut warnings,
     )?;
     for w in warnings {

@@ -1,6 +1,6 @@
 //! `tagmatch trace stats|replay`: queue behaviour of a real application's DUMPI trace.
 
-use crate::cli::design::EngineShape;
+use crate::cli::design::EngineArgs;
 use crate::cli::trace::{Mode, ReplayArgs, StatsArgs, TraceAction};
 use crate::cli::values::{parse_bins, parse_matchers, MAX_BINS};
 use crate::output::plot::{Chart, Scale, Series};
@@ -8,7 +8,7 @@ use crate::output::progress::thousands;
 use crate::output::table::{field, render, Record};
 use serde_json::{json, Value};
 use std::path::Path;
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::CycleEngine;
 use tagmatch_sim::host::fallback::FallbackDriver;
 use tagmatch_sim::host::HostReport;
@@ -76,7 +76,7 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
         per_rank,
         format,
     } = args;
-    let shape = EngineShape { cam_depth, lists, list_capacity, label_bits, fields };
+    let shape = EngineArgs { cam_depth, lists, list_capacity, label_bits, fields };
     check_latency(latency_us)?;
     if let Some(hw) = matcher.iter().find(|m| *m == "engine" || *m == "rtl") {
         if matcher.len() > 1 {
@@ -84,7 +84,7 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
         }
         let engine = if hw == "engine" {
             ReplayEngine::Model(
-                TwoLevelConfig::from_list_capacity(
+                EngineShape::model_from_list_capacity(
                     shape.cam_depth as usize,
                     shape.lists as usize,
                     shape.list_capacity as usize,
@@ -93,12 +93,7 @@ fn run_replay(args: ReplayArgs) -> Result<(), String> {
                 .with_fields(shape.fields.widths()?),
             )
         } else {
-            let cfg = shape.config()?;
-            ReplayEngine::Rtl(tagmatch_testbench::two_level::cosim::EngineUnderTest {
-                name: cfg.build_name(),
-                verilog: cfg.verilog()?,
-                config: cfg.model_config()?,
-            })
+            ReplayEngine::Rtl(crate::commands::cosim::under_test(&shape.config()?)?)
         };
         let (_, events) = load(&path)?;
         let records = replay_engine(&events, engine, latency_us, per_rank)?;
@@ -398,7 +393,7 @@ fn replay_record(
 /// Which engine a replay drives.
 pub enum ReplayEngine {
     /// The cycle-accurate model.
-    Model(TwoLevelConfig),
+    Model(EngineShape),
     /// The RTL in Verilator, reset between ranks.
     Rtl(EngineUnderTest),
 }
@@ -483,7 +478,7 @@ impl EngineReplay {
         self.host.merge(&o.host);
     }
 
-    fn record(&self, rank: Option<u32>, cfg: &TwoLevelConfig, name: &str) -> Record {
+    fn record(&self, rank: Option<u32>, cfg: &EngineShape, name: &str) -> Record {
         let per = |n: u64| if n == 0 { 0.0 } else { round(self.cycles as f64 / n as f64, 3) };
         let h = &self.host;
         vec![

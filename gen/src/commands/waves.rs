@@ -12,7 +12,7 @@
 //! `tagmatch waves --check` writes nothing and fails, naming the files, when one differs
 //! from what the RTL draws now; a test runs it.
 
-use crate::emit::engine::{configuration, EngineConfig};
+use crate::emit::engine::{build_name, configuration, verilog, EngineShape};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use tagmatch_hdl::two_level::receive_engine::{
@@ -80,8 +80,8 @@ fn arrive(i: u64, tag: u32) -> Op {
 
 /// Receives that fill the engine's PRQ, found on the cycle model (which the co-simulation
 /// holds equal to the RTL): the last of them is refused with an overflow.
-fn until_overflow(cfg: &EngineConfig) -> Result<Vec<Op>, String> {
-    let mut model = TwoLevelModel::with_config(cfg.model_config()?);
+fn until_overflow(cfg: &EngineShape) -> Result<Vec<Op>, String> {
+    let mut model = TwoLevelModel::with_config(*cfg);
     let mut ops = Vec::new();
     for i in 1..=cfg.queue_capacity() as u64 + 1 {
         let op = recv(i, i as u32);
@@ -93,7 +93,7 @@ fn until_overflow(cfg: &EngineConfig) -> Result<Vec<Op>, String> {
     Err("the PRQ never overflowed".into())
 }
 
-fn scenarios(cfg: &EngineConfig) -> Result<Vec<Scenario>, String> {
+fn scenarios(cfg: &EngineShape) -> Result<Vec<Scenario>, String> {
     let mut full = until_overflow(cfg)?;
     let overflow = full.pop().expect("at least the refused receive");
     // Past the CAM's entries the receive sits in the list: the arrival searches both.
@@ -337,8 +337,8 @@ pub fn run(check: bool) -> Result<(), String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = root.join("docs/waves");
     let cfg = configuration(CAM_DEPTH, LISTS, LIST_CAPACITY)?;
-    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
-    let spec = engine_spec(&format!("waves-{}", cfg.build_name()), cfg.verilog()?, false);
+    eprintln!("tagmatch: building {} in Verilator (cached after the first time)", build_name(&cfg));
+    let spec = engine_spec(&format!("waves-{}", build_name(&cfg)), verilog(&cfg)?, false);
     let (model, _) = Model::build(&spec)?;
     let mut driver = Driver::new(model)?;
     let mut stale = Vec::new();

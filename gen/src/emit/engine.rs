@@ -4,9 +4,9 @@
 //! power of two: the lists' tournament tree pairs them) sharing a list capacity of 4 words
 //! per list up to 32,768 words, labels of 4 to 32 bits, and communicators, sources, tags
 //! and handles of 1 to 32 bits each (`tagmatch_hdl::fields`). The engine's blocks take these
-//! when the Verilog is generated (`tagmatch_hdl::two_level::receive_engine::EngineShape`), so the
-//! binary holds one engine per list address width, not one per configuration, and adding
-//! a size costs no compile time. Out-of-range values get a one-line error naming the range.
+//! when the Verilog is generated (`tagmatch_config::EngineShape`), so the binary holds one
+//! engine per list address width, not one per configuration, and adding a size costs no
+//! compile time. Out-of-range values get a one-line error naming the range.
 
 use crate::board::build::ShellTarget;
 use crate::board::catalog::Board;
@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use std::path::Path;
 use tagmatch_hdl::two_level::receive_engine::receive_engine_ports;
 
-pub use super::engine_config::{configuration, EngineConfig};
+pub use super::engine_shape::{build_name, configuration, label_warning, verilog, EngineShape};
 
 /// The engine's Verilog file in every output folder.
 pub const ENGINE_FILE: &str = "tagmatch_engine.v";
@@ -88,13 +88,13 @@ pub enum Packaging<'a> {
 /// and Verilator's C++ for the 256-entry, 64-list engine then needed more than 11 GB per
 /// compiler process.
 pub fn generate(
-    cfg: &EngineConfig,
+    cfg: &EngineShape,
     packaging: Packaging,
     out: &Path,
     event_safe: bool,
 ) -> Result<serde_json::Value, String> {
     let file = ENGINE_FILE;
-    let verilog = cfg.verilog()?;
+    let verilog = verilog(cfg)?;
     let verilog = if event_safe { tagmatch_hdl::passes::event_safe::settle_once(&verilog) } else { verilog };
     let ports = ports_json(receive_engine_ports());
     write_verilog(out, file, &verilog, &parameters(cfg), &ports)?;
@@ -151,8 +151,8 @@ pub fn generate(
         // A queue always takes this many entries; up to `queue_capacity` when its CAM's
         // banks are not wasted (`hdl/src/cam.rs`). Past it an insert may be answered
         // overflow, which the host driver falls back on.
-        "queue_guaranteed": cfg.model_config()?.guaranteed_capacity(),
-        "cam_banks": cfg.cam_depth as usize / tagmatch_hdl::two_level::cam::bank_size(cfg.cam_depth as usize),
+        "queue_guaranteed": tagmatch_sim::cycle::two_level::guaranteed_capacity(cfg),
+        "cam_banks": cfg.cam_depth / tagmatch_hdl::two_level::cam::bank_size(cfg.cam_depth),
         "ports": ports,
     });
     write_manifest(out, &manifest)?;
@@ -161,12 +161,12 @@ pub fn generate(
 
 /// The manifest's `parameters`: the configuration and its field widths (what a timing
 /// record is keyed by).
-pub fn parameters(cfg: &EngineConfig) -> serde_json::Value {
+pub fn parameters(cfg: &EngineShape) -> serde_json::Value {
     json!({
         "cam_depth": cfg.cam_depth,
         "lists": cfg.lists,
-        "list_capacity": cfg.list_capacity,
-        "entries_per_list": cfg.entries_per_list(),
+        "list_capacity": cfg.list_capacity(),
+        "entries_per_list": cfg.entries_per_list,
         "queue_capacity": cfg.queue_capacity(),
         "handle_bits": cfg.fields.handle,
         "comm_bits": cfg.fields.comm,

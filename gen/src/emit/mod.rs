@@ -4,7 +4,7 @@
 
 pub mod cam;
 pub mod engine;
-pub mod engine_config;
+pub mod engine_shape;
 pub mod onesided;
 pub mod testbench;
 pub mod thread_array;

@@ -22,11 +22,11 @@
 //! With `--testbench-vectors` the same operations and answers are also written as JSON
 //! lines (`emit::vectors`), for testbenches of the shells.
 
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine::EngineShape;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::Path;
-use tagmatch_sim::cycle::two_level::TwoLevelModel;
+use tagmatch_sim::cycle::two_level::{guaranteed_capacity, TwoLevelModel};
 use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::random_stream;
@@ -67,16 +67,15 @@ pub struct Expected {
 
 /// The golden model's and the cycle model's answers to `ops` on `cfg`; an error if the
 /// two disagree on a pairing (then the models, not the RTL, need looking at).
-pub fn expected(cfg: &EngineConfig, ops: &[Op]) -> Result<Vec<Expected>, String> {
-    let model_cfg = cfg.model_config()?;
-    let capacity = model_cfg.queue_capacity();
+pub fn expected(cfg: &EngineShape, ops: &[Op]) -> Result<Vec<Expected>, String> {
+    let capacity = cfg.queue_capacity();
     let mut golden = BoundedGolden::new(capacity, capacity);
-    let mut model = TwoLevelModel::with_config(model_cfg);
+    let mut model = TwoLevelModel::with_config(*cfg);
     let mut out = Vec::with_capacity(ops.len());
     for (i, op) in ops.iter().enumerate() {
         let applied = model.apply(op).map_err(|e| format!("operation {i} ({op}): {e}"))?;
         // The CAM may refuse between the queue's guaranteed capacity and its most.
-        let want = golden.expect(op, &applied.outcome, model_cfg.guaranteed_capacity());
+        let want = golden.expect(op, &applied.outcome, guaranteed_capacity(cfg));
         if applied.outcome != want {
             return Err(format!(
                 "operation {i} ({op}): the cycle model answers \"{}\", the golden model \"{want}\"",
@@ -144,7 +143,7 @@ fn offsets() -> Vec<(&'static str, u32, u32)> {
 }
 
 /// The testbench's text for `ops` on `cfg` (stream from `seed`, for the header).
-pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String {
+pub fn testbench(cfg: &EngineShape, seed: u64, expected: &[Expected]) -> String {
     let width: u32 = LAYOUT.iter().map(|(_, w)| w).sum();
     let last = expected.last().map_or(0, |e| e.applied.responded);
     let mut v = String::new();
@@ -199,7 +198,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
         ops = expected.len(),
         cam = cfg.cam_depth,
         lists = cfg.lists,
-        per = cfg.entries_per_list(),
+        per = cfg.entries_per_list,
         top = width - 1,
     );
     v.push_str("    initial begin\n");
@@ -288,7 +287,7 @@ pub fn testbench(cfg: &EngineConfig, seed: u64, expected: &[Expected]) -> String
 /// `vectors` the same operations as JSON lines (`emit::vectors`); returns the manifest's
 /// `testbench` entry.
 pub fn generate(
-    cfg: &EngineConfig,
+    cfg: &EngineShape,
     ops: usize,
     seed: u64,
     vectors: bool,

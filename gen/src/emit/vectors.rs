@@ -35,7 +35,7 @@
 //! `testbench.vectors` entry ([`Layout`]), for a testbench that decodes a response word.
 
 use crate::board::build::{command_fields, response_fields, stream_width, Field};
-use crate::emit::engine::EngineConfig;
+use crate::emit::engine::EngineShape;
 use crate::emit::testbench::Expected;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -141,7 +141,7 @@ impl Word {
 }
 
 /// The layout of `cfg`'s words for the manifest.
-pub fn layout(cfg: &EngineConfig, ops: usize) -> Layout {
+pub fn layout(cfg: &EngineShape, ops: usize) -> Layout {
     let places = |fields: Vec<Field>| {
         fields.into_iter().map(|f| FieldPlace { name: f.name.into(), lo: f.lo, width: f.width }).collect()
     };
@@ -171,7 +171,7 @@ fn response_envelope(
 }
 
 /// The vectors of `ops` on `cfg`, given what the models expect of them.
-pub fn vectors(cfg: &EngineConfig, ops: &[Op], expected: &[Expected]) -> Result<Vec<Vector>, String> {
+pub fn vectors(cfg: &EngineShape, ops: &[Op], expected: &[Expected]) -> Result<Vec<Vector>, String> {
     let width = stream_width(&cfg.fields);
     let (cmd_layout, resp_layout) = (command_fields(&cfg.fields), response_fields(&cfg.fields));
     // Envelopes by handle: each message's arrival, each receive's posted fields.
@@ -263,7 +263,7 @@ pub fn to_jsonl(vectors: &[Vector]) -> String {
 
 /// Writes the vectors of `ops` into `out`; returns the manifest's `testbench.vectors` entry.
 pub fn write(
-    cfg: &EngineConfig,
+    cfg: &EngineShape,
     ops: &[Op],
     expected: &[Expected],
     out: &Path,

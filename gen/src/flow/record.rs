@@ -387,7 +387,7 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
     match design {
         "two-level" => two_level_config(parameters)
             .filter(|c| &crate::emit::engine::parameters(c) == parameters)
-            .map(|c| c.verilog().map(|v| content_hash(&v)))
+            .map(|c| crate::emit::engine::verilog(&c).map(|v| content_hash(&v)))
             .transpose(),
         "optimistic" => crate::emit::thread_array::from_parameters(parameters)
             .filter(|c| &crate::emit::thread_array::parameters(c) == parameters)
@@ -408,7 +408,7 @@ pub fn current_hash(design: &str, parameters: &Value) -> Result<Option<String>, 
 
 /// The engine configuration a two-level record's parameters name, if the generator builds it
 /// (field widths too: a record of 32-bit sources is its own configuration).
-pub fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineConfig> {
+pub fn two_level_config(p: &Value) -> Option<crate::emit::engine::EngineShape> {
     let field = |k: &str| p[k].as_u64().map(|v| v as u32);
     // A width the record does not name is the default; `FieldWidths::new` judges the rest.
     let width = |k: &str, default: usize| match &p[k] {

@@ -24,7 +24,7 @@
 
 pub mod mutations;
 
-use crate::emit::engine_config::{configuration, EngineConfig};
+use crate::emit::engine_shape::{configuration, verilog, EngineShape};
 use crate::flow::timing_tools::find_in_venv;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -146,7 +146,7 @@ pub const TARGETS: &[Target] = &[
 ];
 
 impl Target {
-    pub fn config(&self) -> Result<EngineConfig, String> {
+    pub fn config(&self) -> Result<EngineShape, String> {
         Ok(configuration(self.cam_depth, self.lists, self.list_capacity)?
             .with_label_bits(self.label_bits)?
             .with_fields(self.fields))
@@ -169,8 +169,8 @@ impl Target {
     }
 
     /// The harness' `params.vh` for this configuration.
-    fn params(&self, cfg: &EngineConfig) -> Result<String, String> {
-        let guaranteed = cfg.model_config()?.guaranteed_capacity();
+    fn params(&self, cfg: &EngineShape) -> Result<String, String> {
+        let guaranteed = tagmatch_sim::cycle::two_level::guaranteed_capacity(cfg);
         let f = self.fields;
         Ok(format!(
             "// Written by `tagmatch verify` for {}.\nlocalparam CB = {}, SB = {}, TB = {}, HB = {}, \
@@ -425,7 +425,7 @@ fn parse(log: &str, dir: &Path) -> Outcome {
 /// The Verilog of `target`'s engine, and its `params.vh`.
 pub fn sources(target: &Target) -> Result<(String, String), String> {
     let cfg = target.config()?;
-    Ok((cfg.verilog()?, target.params(&cfg)?))
+    Ok((verilog(&cfg)?, target.params(&cfg)?))
 }
 
 #[cfg(test)]

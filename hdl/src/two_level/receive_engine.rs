@@ -88,6 +88,11 @@ use crate::fields::FieldWidths;
 use crate::two_level::queue::TwoLevelQueue;
 use rust_hdl::prelude::*;
 
+/// The engine's sizes, chosen when the Verilog is generated; only the list address width
+/// is a type parameter inside (rust-hdl sizes registers and RAMs by type), so
+/// [`receive_engine_verilog`] holds one instantiation per width and nothing per size.
+pub use tagmatch_config::{EngineShape, LIST_ADDRESS_BITS};
+
 pub const OP_POST: u64 = 0;
 pub const OP_ARRIVE: u64 = 1;
 pub const OP_CANCEL: u64 = 2;
@@ -272,7 +277,7 @@ pub struct ReceiveEngine<const A: usize> {
 impl<const A: usize> ReceiveEngine<A> {
     /// An engine of `shape` (whose list address width is `A`).
     pub fn new(shape: &EngineShape) -> Self {
-        assert_eq!(shape.list_address_bits, A, "the shape's list address width");
+        assert_eq!(shape.list_address_bits(), A, "the shape's list address width");
         let (cam_depth, lists, label_bits, fields) =
             (shape.cam_depth, shape.lists, shape.label_bits, shape.fields);
         let over =
@@ -743,74 +748,13 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
     }
 }
 
-/// Sizes the engine is generated for: CAM depth, lists, list address width, label width.
-/// All of them are chosen when the Verilog is generated; only the list address width is a
-/// type parameter inside (rust-hdl sizes registers and RAMs by type), so
-/// [`receive_engine_verilog`] holds one instantiation per width and nothing per size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineShape {
-    pub cam_depth: usize,
-    pub lists: usize,
-    /// Each list is a block RAM of `2^list_address_bits` words; word 0 is the null pointer.
-    pub list_address_bits: usize,
-    pub label_bits: u32,
-    /// Stored widths of the communicator, source, tag and handle.
-    pub fields: FieldWidths,
-}
-
-/// CAM depths the engine takes.
-pub const ENGINE_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=1024;
-/// List address widths the engine takes: 3 to 32,767 entries per list.
-pub const LIST_ADDRESS_BITS: std::ops::RangeInclusive<usize> = 2..=15;
-/// Most list entries a queue holds: its 16-bit entry count must also hold the CAM's.
-pub const MAX_LIST_CAPACITY: usize = 32_768;
-
-impl EngineShape {
-    /// A shape with 32-bit labels, or a one-line reason naming the range that was left.
-    pub fn new(cam_depth: usize, lists: usize, list_address_bits: usize) -> Result<Self, String> {
-        if !ENGINE_CAM_DEPTHS.contains(&cam_depth) {
-            return Err(format!("--cam-depth {cam_depth}: the CAM holds 2 to 1,024 entries"));
-        }
-        if !(lists.is_power_of_two() && lists <= 64) {
-            return Err(format!("--lists {lists}: the number of lists must be a power of two from 1 to 64"));
-        }
-        if !LIST_ADDRESS_BITS.contains(&list_address_bits) {
-            return Err(format!(
-                "{list_address_bits}-bit list addresses: each list's block RAM has 4 to 32,768 words"
-            ));
-        }
-        if lists << list_address_bits > MAX_LIST_CAPACITY {
-            return Err(format!(
-                "{lists} lists of {} words: the lists hold at most {MAX_LIST_CAPACITY} words together",
-                1usize << list_address_bits
-            ));
-        }
-        Ok(EngineShape {
-            cam_depth,
-            lists,
-            list_address_bits,
-            label_bits: 32,
-            fields: FieldWidths::default(),
-        })
-    }
-
-    /// The same shape with `bits`-bit labels (4 to 32).
-    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
-        if !(4..=32).contains(&bits) {
-            return Err(format!("--label-bits {bits}: labels are 4 to 32 bits wide"));
-        }
-        Ok(EngineShape { label_bits: bits, ..self })
-    }
-
-    /// The same shape storing fields of `fields` (see [`FieldWidths::new`]).
-    pub fn with_fields(self, fields: FieldWidths) -> Self {
-        EngineShape { fields, ..self }
-    }
-}
-
 /// The engine's Verilog, top module `top` (generated on a large stack:
-/// [`crate::generate::on_big_stack`]).
+/// [`crate::generate::on_big_stack`]). Panics on a model-only shape
+/// ([`EngineShape::check_hardware`]).
 pub fn receive_engine_verilog(shape: &EngineShape) -> String {
+    if let Err(e) = shape.check_hardware() {
+        panic!("no RTL for this shape: {e}");
+    }
     let shape = *shape;
     crate::generate::on_big_stack("receive engine", move || engine_verilog_by_width(&shape))
 }
@@ -828,7 +772,7 @@ fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
 fn engine_verilog_by_width(shape: &EngineShape) -> String {
     macro_rules! widths {
         ($($a:literal),*) => {
-            match shape.list_address_bits {
+            match shape.list_address_bits() {
                 $($a => verilog_of::<$a>(shape),)*
                 a => panic!("list address width {a} outside {LIST_ADDRESS_BITS:?}"),
             }

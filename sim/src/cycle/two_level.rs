@@ -59,110 +59,27 @@ pub fn older(a: u32, b: u32) -> bool {
     (a.wrapping_sub(b) as i32) < 0
 }
 
-/// One configuration of the engine. Both queues (PRQ and UMQ) have this shape.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TwoLevelConfig {
-    pub cam_depth: usize,
-    pub lists: usize,
-    /// Entries one list holds (its block RAM has one word more: node 0 is the null pointer).
-    pub entries_per_list: usize,
-    /// Width of the lists' posting labels.
-    pub label_bits: u32,
-    /// Stored field widths: operations whose values do not fit are refused.
-    pub fields: super::FieldWidths,
+/// The engine's shape; both queues (PRQ and UMQ) have it. The model takes any shape
+/// [`EngineShape::model`] gives, not only the RTL's.
+pub use tagmatch_config::EngineShape;
+
+/// Entries one queue always takes: the CAM's banks (a full CAM holds one entry per bank
+/// at least: `cam_banks`) and every list. Between this and
+/// [`EngineShape::queue_capacity`] an insert may be answered overflow, depending on which
+/// entries left the CAM.
+pub fn guaranteed_capacity(shape: &EngineShape) -> usize {
+    shape.cam_depth / super::cam_banks::bank_size(shape.cam_depth) + shape.lists * shape.entries_per_list
 }
 
-/// Posting labels: 32 bits by default, at least 4 (two for the quarter, two to count in it).
-pub const LABEL_BITS: std::ops::RangeInclusive<u32> = 4..=32;
-
-/// A label width in [`LABEL_BITS`], or a one-line error naming the range.
-pub fn check_label_bits(bits: u32) -> Result<(), String> {
-    if LABEL_BITS.contains(&bits) {
-        Ok(())
-    } else {
-        Err(format!("--label-bits {bits}: from {} to {} bits", LABEL_BITS.start(), LABEL_BITS.end()))
-    }
-}
-
-/// The RTL's list numbers are 8 bits wide; its counters 16.
-pub const MAX_LISTS: usize = 256;
-const COUNT_LIMIT: usize = u16::MAX as usize;
-
-impl TwoLevelConfig {
-    /// The configuration whose lists share `list_capacity` block-RAM words equally, as
-    /// `tagmatch gen` splits them.
-    pub fn from_list_capacity(cam_depth: usize, lists: usize, list_capacity: usize) -> Result<Self, String> {
-        if lists == 0 || lists > MAX_LISTS {
-            return Err(format!("--lists {lists}: from 1 to {MAX_LISTS} lists"));
-        }
-        if !list_capacity.is_multiple_of(lists) || list_capacity / lists < 2 {
-            return Err(format!(
-                "--list-capacity {list_capacity} does not split into {lists} lists of two or more words"
-            ));
-        }
-        Self::new(cam_depth, lists, list_capacity / lists - 1)
-    }
-
-    pub fn new(cam_depth: usize, lists: usize, entries_per_list: usize) -> Result<Self, String> {
-        let cfg =
-            TwoLevelConfig { cam_depth, lists, entries_per_list, label_bits: 32, fields: Default::default() };
-        if cam_depth == 0 || lists == 0 || entries_per_list == 0 {
-            return Err(format!(
-                "CAM depth {}, {} lists of {} entries: each must be at least 1",
-                cfg.cam_depth, cfg.lists, cfg.entries_per_list
-            ));
-        }
-        if lists > MAX_LISTS {
-            return Err(format!("{lists} lists: the engine numbers lists in 8 bits (at most {MAX_LISTS})"));
-        }
-        if cfg.queue_capacity() > COUNT_LIMIT {
-            return Err(format!(
-                "a queue of {} entries: the engine counts entries in 16 bits (at most {COUNT_LIMIT})",
-                cfg.queue_capacity()
-            ));
-        }
-        Ok(cfg)
-    }
-
-    /// The same engine with posting labels of `bits` bits.
-    pub fn with_label_bits(self, bits: u32) -> Result<Self, String> {
-        check_label_bits(bits)?;
-        Ok(TwoLevelConfig { label_bits: bits, ..self })
-    }
-
-    /// The same engine storing fields of `fields`' widths.
-    pub fn with_fields(self, fields: super::FieldWidths) -> Self {
-        TwoLevelConfig { fields, ..self }
-    }
-
-    /// The RTL's label for list insert number `seq` (since reset): the low `label_bits`
-    /// of it, in the top bits of a 32-bit word.
-    pub fn rtl_label(&self, seq: u32) -> u32 {
-        seq << (32 - self.label_bits)
-    }
-
-    /// Entries one queue holds at most: the CAM and every list.
-    pub fn queue_capacity(&self) -> usize {
-        self.cam_depth + self.lists * self.entries_per_list
-    }
-
-    /// Entries one queue always takes: the CAM's banks (a full CAM holds one entry per bank
-    /// at least: `cam_banks`) and every list. Between this and [`Self::queue_capacity`]
-    /// an insert may be answered overflow, depending on which entries left the CAM.
-    pub fn guaranteed_capacity(&self) -> usize {
-        self.cam_depth / super::cam_banks::bank_size(self.cam_depth) + self.lists * self.entries_per_list
-    }
-
-    /// A benchmark depth this configuration's queues cannot hold, as an error.
-    pub fn check_depths(&self, depths: &[u32]) -> Result<(), String> {
-        match depths.iter().find(|&&d| d as usize > self.queue_capacity()) {
-            Some(d) => Err(format!(
-                "depth {d} exceeds the {} entries a queue of the {}-list engine holds",
-                self.queue_capacity(),
-                self.lists
-            )),
-            None => Ok(()),
-        }
+/// A benchmark depth the queues of `shape` cannot hold, as an error.
+pub fn check_depths(shape: &EngineShape, depths: &[u32]) -> Result<(), String> {
+    match depths.iter().find(|&&d| d as usize > shape.queue_capacity()) {
+        Some(d) => Err(format!(
+            "depth {d} exceeds the {} entries a queue of the {}-list engine holds",
+            shape.queue_capacity(),
+            shape.lists
+        )),
+        None => Ok(()),
     }
 }
 
@@ -177,7 +94,7 @@ enum Hit {
 /// first).
 #[derive(Clone, Debug)]
 pub struct TwoLevelQueue {
-    cfg: TwoLevelConfig,
+    cfg: EngineShape,
     cam: VecDeque<Entry>,
     /// The bank each CAM entry sits in, beside `cam`.
     cam_bank: VecDeque<usize>,
@@ -207,7 +124,7 @@ pub struct TwoLevelQueue {
 }
 
 impl TwoLevelQueue {
-    pub fn new(cfg: TwoLevelConfig) -> Self {
+    pub fn new(cfg: EngineShape) -> Self {
         TwoLevelQueue {
             cfg,
             cam: VecDeque::with_capacity(cfg.cam_depth),
@@ -228,9 +145,15 @@ impl TwoLevelQueue {
         }
     }
 
+    /// The RTL's label for list insert number `seq` (since reset): the low `label_bits`
+    /// of it, in the top bits of a 32-bit word.
+    fn rtl_label(&self, seq: u32) -> u32 {
+        seq << (32 - self.cfg.label_bits)
+    }
+
     /// The quarter of the label space list entry `seq`'s RTL label is in.
     fn quarter(&self, seq: u32) -> usize {
-        (self.cfg.rtl_label(seq) >> 30) as usize
+        (self.rtl_label(seq) >> 30) as usize
     }
 
     /// A list insert now keeps every live label within half the label space: the two
@@ -244,7 +167,7 @@ impl TwoLevelQueue {
     /// otherwise is counted (`label_misorders`).
     fn older_entry(&self, a: u32, b: u32) -> bool {
         let by_seq = older(a, b);
-        if by_seq != older(self.cfg.rtl_label(a), self.cfg.rtl_label(b)) {
+        if by_seq != older(self.rtl_label(a), self.rtl_label(b)) {
             self.misorders.set(self.misorders.get() + 1);
         }
         by_seq
@@ -418,7 +341,7 @@ impl Queue for TwoLevelQueue {
         let q = self.quarter(e.label);
         self.quarters[q] += 1;
         self.listed_seq = self.listed_seq.wrapping_add(1);
-        if self.cfg.rtl_label(self.listed_seq) == 0 {
+        if self.rtl_label(self.listed_seq) == 0 {
             self.wraps += 1;
         }
         self.lists[target].push_back(e);
@@ -443,7 +366,7 @@ impl Queue for TwoLevelQueue {
 pub type TwoLevelModel = QueueEngine<TwoLevelQueue>;
 
 impl TwoLevelModel {
-    pub fn with_config(cfg: TwoLevelConfig) -> Self {
+    pub fn with_config(cfg: EngineShape) -> Self {
         QueueEngine::new(TwoLevelQueue::new(cfg), TwoLevelQueue::new(cfg)).with_fields(cfg.fields)
     }
 
@@ -474,7 +397,7 @@ mod tests {
     use crate::workload::streams::random_stream;
 
     fn model(cam: usize, lists: usize, per_list: usize) -> TwoLevelModel {
-        TwoLevelModel::with_config(TwoLevelConfig::new(cam, lists, per_list).unwrap())
+        TwoLevelModel::with_config(EngineShape::model(cam, lists, per_list).unwrap())
     }
 
     #[test]
@@ -482,13 +405,13 @@ mod tests {
         for (cam, lists, per_list) in [(8, 1, 31), (8, 4, 7), (4, 16, 3), (8, 64, 3), (256, 4, 8191)] {
             for seed in 0..4 {
                 let mut m = model(cam, lists, per_list);
-                let cfg = TwoLevelConfig::new(cam, lists, per_list).unwrap();
+                let cfg = EngineShape::model(cam, lists, per_list).unwrap();
                 let cap = cfg.queue_capacity();
                 let mut golden = BoundedGolden::new(cap, cap);
                 let mut acknowledged = 0;
                 for (i, op) in random_stream(seed, 6000).iter().enumerate() {
                     let got = m.apply(op).unwrap();
-                    let want = golden.expect(op, &got.outcome, cfg.guaranteed_capacity());
+                    let want = golden.expect(op, &got.outcome, guaranteed_capacity(&cfg));
                     assert_eq!(got.outcome, want, "{cam}/{lists}x{per_list} seed {seed} op {i}");
                     assert_eq!(m.queue_lengths(), golden.queue_lengths());
                     assert!(got.accepted >= acknowledged && got.latency() >= 2, "op {i}: {got:?}");
@@ -502,7 +425,7 @@ mod tests {
     /// blocks list inserts (overflow, nothing applied) until it leaves.
     #[test]
     fn a_label_two_quarters_behind_refuses_list_inserts_until_it_leaves() {
-        let cfg = TwoLevelConfig::new(1, 1, 63).unwrap().with_label_bits(4).unwrap();
+        let cfg = EngineShape::model(1, 1, 63).unwrap().with_label_bits(4).unwrap();
         let mut m = TwoLevelModel::with_config(cfg);
         let post =
             |r: u64| Op::PostRecv { recv: RecvId(r), spec: RecvSpec::exact(Envelope::new(0, 0, r as u32)) };
@@ -556,7 +479,7 @@ mod tests {
     fn narrow_labels_keep_the_golden_pairing() {
         for bits in [4, 5, 6] {
             for (cam, lists, per_list) in [(8, 4, 7), (4, 16, 3), (8, 1, 31)] {
-                let cfg = TwoLevelConfig::new(cam, lists, per_list).unwrap().with_label_bits(bits).unwrap();
+                let cfg = EngineShape::model(cam, lists, per_list).unwrap().with_label_bits(bits).unwrap();
                 let mut m = TwoLevelModel::with_config(cfg);
                 let cap = cfg.queue_capacity();
                 let mut golden = BoundedGolden::new(cap, cap);
@@ -699,11 +622,11 @@ mod tests {
     }
 
     #[test]
-    fn configurations_are_checked() {
-        assert!(TwoLevelConfig::from_list_capacity(256, 3, 32768).is_err());
-        assert!(TwoLevelConfig::from_list_capacity(256, 512, 32768 * 16).is_err());
-        assert!(TwoLevelConfig::new(0, 1, 1).is_err());
-        assert!(TwoLevelConfig::new(256, 1, 65535).is_err());
-        assert_eq!(TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap().entries_per_list, 8191);
+    fn depths_past_a_queue_are_refused() {
+        // The shapes' own ranges are tested in `tagmatch-config`.
+        let shape = EngineShape::model_from_list_capacity(8, 4, 256).unwrap();
+        assert_eq!((shape.queue_capacity(), guaranteed_capacity(&shape)), (260, 4 + 252));
+        assert!(check_depths(&shape, &[1, 260]).is_ok());
+        assert!(check_depths(&shape, &[261]).unwrap_err().contains("exceeds the 260 entries"));
     }
 }

@@ -12,7 +12,7 @@
 
 use super::engine::{commands, Answer, OptimisticEngine};
 use super::{OptimisticConfig, Path};
-use crate::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use crate::cycle::two_level::{EngineShape, TwoLevelModel};
 use crate::cycle::CycleEngine;
 use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec};
 use crate::model::ops::{Op, Outcome};
@@ -146,7 +146,7 @@ pub fn measure(
 
 /// The two-level engine (cycle-accurate model) on the same operations, each sequence's
 /// messages driven back to back (the engine overlaps them).
-pub fn two_level(scenario: Scenario, cfg: TwoLevelConfig, k: u32, sequences: u32) -> Result<Rate, String> {
+pub fn two_level(scenario: Scenario, cfg: EngineShape, k: u32, sequences: u32) -> Result<Rate, String> {
     let mut engine = TwoLevelModel::with_config(cfg);
     let mut rate = Rate::default();
     for s in 0..sequences {
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn the_two_level_engine_takes_three_cycles_a_message_from_its_cam() {
         // Back to back: a message every 3 cycles, the last answered 4 after its acceptance.
-        let cfg = TwoLevelConfig::from_list_capacity(256, 4, 32768).unwrap();
+        let cfg = EngineShape::model_from_list_capacity(256, 4, 32768).unwrap();
         let r = two_level(Scenario::Nc, cfg, 100, 3).unwrap();
         assert_eq!((r.matches, r.cycles), (300, 3 * (3 * 99 + 5)));
     }

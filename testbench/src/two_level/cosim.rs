@@ -17,18 +17,18 @@ use crate::verilator::{BuildReport, Model};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
-use tagmatch_sim::cycle::two_level::{TwoLevelConfig, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{guaranteed_capacity, EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::Rng;
 use tagmatch_sim::{Op, Outcome};
 
-/// The engine under test: a cache name for its build, its Verilog, and its configuration
-/// (which sizes the golden model's queues and configures the cycle model).
+/// The engine under test: a cache name for its build, its Verilog, and its shape (which
+/// sizes the golden model's queues and configures the cycle model).
 pub struct EngineUnderTest {
     pub name: String,
     pub verilog: String,
-    pub config: TwoLevelConfig,
+    pub config: EngineShape,
 }
 
 /// What a run that agreed all the way saw.
@@ -250,7 +250,7 @@ fn cosim_started(
             let want = if label_refusal {
                 Outcome::Overflow
             } else {
-                let want = golden.expect(op, &modelled.outcome, engine.config.guaranteed_capacity());
+                let want = golden.expect(op, &modelled.outcome, guaranteed_capacity(&engine.config));
                 report.capacity_refusals += (want == Outcome::Overflow && golden.would_queue(op)) as usize;
                 want
             };
