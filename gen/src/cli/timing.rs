@@ -49,10 +49,11 @@ pub struct TimingArgs {
     /// CAMs' comparators, at about the same clock. Records name the setting.
     #[arg(long, requires = "timing")]
     pub wide_luts: bool,
-    /// How synthesis builds the CAMs' slot comparators: `carry`, one ECP5 carry chain a
-    /// slot (about a third fewer LUT4s, on fixed pins in one row of tiles), or `plain`,
-    /// logic ABC maps and the router may spread. Records name the form.
-    #[arg(long, value_enum, default_value_t = flow::timing::CamComparators::Carry, requires = "timing")]
+    /// How synthesis builds the CAMs' slot comparators: `plain`, logic ABC maps and the
+    /// router may spread, or `carry`, one ECP5 carry chain a slot (about a third fewer
+    /// LUT4s, but on fixed pins in one row of tiles: the default engine did not route with
+    /// them). Records name the form.
+    #[arg(long, value_enum, default_value_t = flow::timing::CamComparators::Plain, requires = "timing")]
     pub cam_comparators: flow::timing::CamComparators,
     /// Store the measurement in constraints/timing/lfe5u-85f-8.json, where the benchmarks
     /// read their clocks (replacing an older one of the same configuration).

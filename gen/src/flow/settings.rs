@@ -76,15 +76,17 @@ impl Placer {
 }
 
 /// How synthesis builds the CAMs' slot comparators ([`tagmatch_hdl::two_level::cam_match`]).
-/// `carry` puts each in one ECP5 carry chain (38 LUT4s a slot at the default widths, against
-/// about 56): it fits the 256-entry CAM in a fifth of the device, but a LUT4 in a chain
-/// takes its inputs on fixed pins and its chain sits in one row of tiles, so the wires into
-/// the chains are the most congested of the large engines. `plain` leaves the comparators
-/// to ABC: more LUT4s, placed and routed freely. Records name the form.
+/// `plain`, the default, leaves them to ABC: logic the placer and router may spread.
+/// `carry` puts each in one ECP5 carry chain: 38 LUT4s a slot at the default widths
+/// against about 56 (the 256-entry CAM alone in 14,944 LUT4s against 20,442), but a LUT4
+/// in a chain takes its inputs on fixed pins and a chain sits in one row of tiles. On the
+/// default engine (two 256-entry CAMs) that did not route: router2 stayed above 6,000
+/// overused wires, where the plain form routed (the history has both). Records name the
+/// form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum CamComparators {
-    Plain,
     #[default]
+    Plain,
     Carry,
 }
 

@@ -37,10 +37,11 @@
 //! (compare records and history lines that differ in `wide_luts`). A design that fills the
 //! device routes sooner on fewer LUTs, and records name the setting.
 //!
-//! Unless told `--cam-comparators plain`, synthesis also defines `TAGMATCH_ECP5_CARRY`, so
-//! the CAM's slot comparators are built from carry cells (`tagmatch_hdl::two_level::cam_match`:
+//! With `--cam-comparators carry`, synthesis also defines `TAGMATCH_ECP5_CARRY`, so the
+//! CAM's slot comparators are built from carry cells (`tagmatch_hdl::two_level::cam_match`:
 //! a proven-equal form of the comparator every simulator runs). Fewer LUT4s, but on fixed
-//! pins in rigid rows, so the setting is recorded: it trades area against routability.
+//! pins in rigid rows: the default engine routed only with the plain form, the default.
+//! The setting is recorded: it trades area against routability.
 //!
 //! The flow's parts: the tools and how they are run ([`timing_tools`]), synthesis
 //! ([`timing_synthesis`]), place and route ([`timing_place_route`]) and what they

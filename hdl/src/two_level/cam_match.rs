@@ -4,7 +4,7 @@
 //!
 //! - **Plain** (the default, and what every simulator runs): equality of communicator,
 //!   source and tag, a wildcard on either side passing its field.
-//! - **ECP5 carry chains** (`` `define TAGMATCH_ECP5_CARRY ``; the timing flow defines it):
+//! - **ECP5 carry chains** (`` `define TAGMATCH_ECP5_CARRY ``; `gen --timing --cam-comparators carry`):
 //!   the same function in `CCU2C` carry cells, two bit pairs per LUT4 and the AND in the
 //!   chain's dedicated ripple. ABC maps the plain form to about 56 LUT4s a slot for the
 //!   default 66 compared bits (a LUT4 compares two bit pairs, then a tree of ANDs); the
