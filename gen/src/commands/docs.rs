@@ -316,23 +316,25 @@ fn beside_the_paper(records: &[Measurement], history: &[Measurement]) -> String 
     for p in record::PUBLISHED_RESOURCES {
         let clock = record::PUBLISHED.iter().find(|(l, _)| *l == p.lists).map_or(f64::NAN, |c| c.1);
         let paper = format!("{} | {} | {} | {clock:.0}", p.alms, p.block_ram, p.registers);
-        let ours: Vec<&Measurement> = records.iter().filter(|r| paper_size(r, p.lists)).collect();
-        for r in &ours {
-            let x = json!(r.xilinx);
+        // One row: the list capacity, the ECP5's LUT4 / FF / DP16KD / Fmax cells, and
+        // synth_xilinx's figures.
+        let row = |out: &mut String, capacity: &Value, ecp5: [String; 4], xilinx: Value| {
+            let [luts, ffs, brams, fmax] = ecp5;
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {paper} |",
+                "| {} | {} | {} | {luts} | {ffs} | {brams} | {fmax} | {} | {} | {} | {paper} |",
                 p.name,
                 p.lists,
-                text(&r.parameters["list_capacity"]),
-                num(&r.luts),
-                num(&r.flip_flops),
-                num(&r.block_rams_dp16kd),
-                num(&r.fmax_mhz),
-                text(&x["luts"]),
-                text(&x["flip_flops"]),
-                text(&x["block_rams_ramb18"]),
+                text(capacity),
+                text(&xilinx["luts"]),
+                text(&xilinx["flip_flops"]),
+                text(&xilinx["block_rams_ramb18"]),
             );
+        };
+        let ours: Vec<&Measurement> = records.iter().filter(|r| paper_size(r, p.lists)).collect();
+        for r in &ours {
+            let ecp5 = [num(&r.luts), num(&r.flip_flops), num(&r.block_rams_dp16kd), num(&r.fmax_mhz)];
+            row(&mut out, &r.parameters["list_capacity"], ecp5, json!(r.xilinx));
         }
         if ours.is_empty() {
             let Some(h) = history.iter().rev().find(|h| h.kept == Some(false) && paper_size(h, p.lists))
@@ -346,21 +348,13 @@ fn beside_the_paper(records: &[Measurement], history: &[Measurement]) -> String 
             let synthesized = |v: Option<u64>| v.map_or("–".to_string(), |v| format!("{v} (synthesis)"));
             let s = h.synthesis;
             let why = format!("no record: {} ({}; see below)", short_reason(&num(&h.note)), num(&h.date));
-            let x = json!(h.xilinx);
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {paper} |",
-                p.name,
-                p.lists,
-                text(&h.parameters["list_capacity"]),
+            let ecp5 = [
                 synthesized(s.map(|s| s.lut4s)),
                 synthesized(s.map(|s| s.flip_flops)),
                 synthesized(s.map(|s| s.dp16kd)),
                 cell(&why),
-                text(&x["luts"]),
-                text(&x["flip_flops"]),
-                text(&x["block_rams_ramb18"]),
-            );
+            ];
+            row(&mut out, &h.parameters["list_capacity"], ecp5, json!(h.xilinx));
         }
     }
     out
