@@ -153,9 +153,10 @@ pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
 }
 
 /// Slots that share a copy of the search key and of the write buffer (fewer where a bank
-/// has fewer). Each copy drives its slots' comparators, in carry chains on fixed LUT pins:
-/// with 16 slots a copy (one a bank at 256 entries) those wires were the most congested of
-/// the default engine. Eight halves them for 2 × 134 flip-flops more a bank.
+/// has fewer). Each copy drives its slots' comparators; with 16 slots a copy (one a bank at
+/// 256 entries) the copies were the most congested nets of the default engine. Eight halve
+/// each copy's fanout for 2 x 134 flip-flops more a bank; the default engine first routed
+/// with them (plain comparators; with carry chains it still did not).
 pub const KEY_COPY_SLOTS: usize = 8;
 
 /// The module the CAM's key copies are made of ([`with_cam_modules`]).
