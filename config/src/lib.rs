@@ -10,6 +10,7 @@
 //! as the hardware answers such a command `error`, rather than truncate it into a
 //! different envelope.
 
+pub mod cam_banks;
 mod shape;
 
 pub use shape::{

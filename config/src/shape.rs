@@ -167,6 +167,14 @@ impl EngineShape {
         self.cam_depth + self.lists * self.entries_per_list
     }
 
+    /// Entries one queue always takes: the CAM's banks (a full CAM holds one entry per
+    /// bank at least: [`crate::cam_banks`]) and every list. Between this and
+    /// [`EngineShape::queue_capacity`] an insert may be answered overflow, depending on
+    /// which entries left the CAM.
+    pub const fn guaranteed_capacity(&self) -> usize {
+        crate::cam_banks::banks(self.cam_depth) + self.lists * self.entries_per_list
+    }
+
     /// Whether the RTL takes this shape (not a model-only one, nor one whose fields were
     /// set outside their range), or a one-line reason.
     pub fn check_hardware(&self) -> Result<(), String> {

@@ -29,13 +29,13 @@ struct Oracle {
 
 impl Oracle {
     fn new() -> Self {
-        use tagmatch_sim::cycle::two_level::{guaranteed_capacity, EngineShape, TwoLevelModel};
+        use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
         let cfg = EngineShape::new(4, 4, 2).unwrap();
         assert_eq!(cfg.queue_capacity(), CAPACITY);
         Oracle {
             golden: BoundedGolden::new(CAPACITY, CAPACITY),
             model: TwoLevelModel::with_config(cfg),
-            guaranteed: guaranteed_capacity(&cfg),
+            guaranteed: cfg.guaranteed_capacity(),
         }
     }
 

@@ -235,15 +235,3 @@ fn reset_empties_the_cam() {
     assert_eq!(m.get(m.port("answered").unwrap()), 1);
     assert_eq!(m.get(m.port("hit").unwrap()), 0, "an entry survived the reset");
 }
-
-/// The RTL's banks and the cycle model's are one shape at every depth the CAM builds.
-#[test]
-fn the_cycle_model_banks_as_the_rtl_does() {
-    for depth in tagmatch_hdl::two_level::cam::CAM_DEPTHS {
-        assert_eq!(
-            tagmatch_hdl::two_level::cam::bank_size(depth),
-            tagmatch_sim::cycle::cam_banks::bank_size(depth),
-            "{depth}"
-        );
-    }
-}

@@ -15,7 +15,6 @@
 //! the CAM into the lists).
 
 use tagmatch_hdl::two_level::receive_engine::{receive_engine_verilog, EngineShape};
-use tagmatch_sim::cycle::two_level::guaranteed_capacity;
 use tagmatch_sim::workload::streams::{random_stream, random_stream_phased, with_flushes};
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::two_level::cosim::{cosim, cosim_from_power_up, CosimReport, EngineUnderTest};
@@ -229,7 +228,7 @@ fn completion_unit_agrees_with_the_models() {
             refused += (want == CompletionAnswer::Refused) as u32;
         }
         let got = rtl.apply(op).unwrap();
-        let want = golden.expect(op, &got.outcome, guaranteed_capacity(&EngineShape::new(8, 4, 3).unwrap()));
+        let want = golden.expect(op, &got.outcome, EngineShape::new(8, 4, 3).unwrap().guaranteed_capacity());
         assert_eq!(got.outcome, want, "op {i} ({op:?})");
         assert_eq!(got, cycle_model.apply(op).unwrap(), "op {i} ({op:?})");
         let woken = counters.observe(op, &want);
@@ -296,7 +295,7 @@ fn a_slow_host_loses_no_response() {
         let got = rtl.stream(chunk, |_| rng.chance(percent)).unwrap();
         for (i, (a, op)) in got.iter().zip(chunk).enumerate() {
             let want =
-                golden.expect(op, &a.outcome, guaranteed_capacity(&EngineShape::new(4, 4, 2).unwrap()));
+                golden.expect(op, &a.outcome, EngineShape::new(4, 4, 2).unwrap().guaranteed_capacity());
             assert_eq!(a.outcome, want, "op {} ({op}) with responses taken {percent} %", at + i);
             assert!(a.responded > a.accepted);
         }
@@ -305,7 +304,7 @@ fn a_slow_host_loses_no_response() {
     let env = Envelope::new(7, 7, 7);
     let last = Op::Arrive { msg: MsgId(1 << 30), env };
     let got = rtl.apply(&last).unwrap().outcome;
-    assert_eq!(got, golden.expect(&last, &got, guaranteed_capacity(&EngineShape::new(4, 4, 2).unwrap())));
+    assert_eq!(got, golden.expect(&last, &got, EngineShape::new(4, 4, 2).unwrap().guaranteed_capacity()));
 }
 
 /// A flush presented while a list walk runs, and one presented while the data mover runs,

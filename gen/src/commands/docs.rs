@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use tagmatch_sim::cycle::bench::{preposted, throughput, Traffic};
-use tagmatch_sim::cycle::two_level::{guaranteed_capacity, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::TwoLevelModel;
 
 const README_BEGIN: &str = "<!-- results:begin -->";
 const README_END: &str = "<!-- results:end -->";
@@ -219,7 +219,7 @@ fn headline(records: &[Measurement]) -> Result<String, String> {
         let fmax = r.fmax_mhz.unwrap_or(f64::NAN);
         let ns = |cycles: f64| cycles * 1000.0 / fmax;
         let hit = preposted(&mut TwoLevelModel::with_config(cfg), 1)?.cycles;
-        let depth = guaranteed_capacity(&cfg) as u32;
+        let depth = cfg.guaranteed_capacity() as u32;
         let full = preposted(&mut TwoLevelModel::with_config(cfg), depth)?.cycles;
         let cam_depth = p["cam_depth"].as_u64().unwrap_or(2) as u32;
         let streamed =

@@ -151,7 +151,7 @@ pub fn generate(
         // A queue always takes this many entries; up to `queue_capacity` when its CAM's
         // banks are not wasted (`hdl/src/cam.rs`). Past it an insert may be answered
         // overflow, which the host driver falls back on.
-        "queue_guaranteed": tagmatch_sim::cycle::two_level::guaranteed_capacity(cfg),
+        "queue_guaranteed": cfg.guaranteed_capacity(),
         "cam_banks": cfg.cam_depth / tagmatch_hdl::two_level::cam::bank_size(cfg.cam_depth),
         "ports": ports,
     });

@@ -26,7 +26,7 @@ use crate::emit::engine::EngineShape;
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::Path;
-use tagmatch_sim::cycle::two_level::{guaranteed_capacity, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::TwoLevelModel;
 use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::random_stream;
@@ -75,7 +75,7 @@ pub fn expected(cfg: &EngineShape, ops: &[Op]) -> Result<Vec<Expected>, String> 
     for (i, op) in ops.iter().enumerate() {
         let applied = model.apply(op).map_err(|e| format!("operation {i} ({op}): {e}"))?;
         // The CAM may refuse between the queue's guaranteed capacity and its most.
-        let want = golden.expect(op, &applied.outcome, guaranteed_capacity(cfg));
+        let want = golden.expect(op, &applied.outcome, cfg.guaranteed_capacity());
         if applied.outcome != want {
             return Err(format!(
                 "operation {i} ({op}): the cycle model answers \"{}\", the golden model \"{want}\"",

@@ -173,7 +173,7 @@ impl Target {
 
     /// The harness' `params.vh` for this configuration.
     fn params(&self, cfg: &EngineShape) -> Result<String, String> {
-        let guaranteed = tagmatch_sim::cycle::two_level::guaranteed_capacity(cfg);
+        let guaranteed = cfg.guaranteed_capacity();
         let f = self.fields;
         Ok(format!(
             "// Written by `tagmatch verify` for {}.\nlocalparam CB = {}, SB = {}, TB = {}, HB = {}, \

@@ -122,21 +122,7 @@ pub use crate::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 /// (`count`) is `INDEX_BITS` wide.
 pub const CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=4096;
 
-/// Slots per bank for a CAM of `depth` slots: the largest power of two `S` with
-/// `S * S <= depth` that divides `depth` (256: 16 banks of 16; 128: 16 of 8; 6: 3 of 2;
-/// a prime depth: one slot per bank).
-pub const fn bank_size(depth: usize) -> usize {
-    let mut s = 1;
-    while (2 * s) * (2 * s) <= depth && depth.is_multiple_of(2 * s) {
-        s *= 2;
-    }
-    s
-}
-
-/// Banks of a CAM of `depth` slots: also the fewest entries it holds when `full`.
-pub fn banks(depth: usize) -> usize {
-    depth / bank_size(depth)
-}
+pub use tagmatch_config::cam_banks::{bank_size, banks};
 
 /// Cycles from the search to the answer: 2 by envelope (or any entry), `depth + 5` by
 /// handle (the scan reads one slot a cycle, registers its handle and compares it, then

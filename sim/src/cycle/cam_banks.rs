@@ -7,16 +7,7 @@
 //! as after reset. The entries' age order is kept by the model's queue itself (oldest
 //! first), so only the banks' occupancy is tracked here.
 
-/// Slots per bank of a CAM of `depth` slots: the largest power of two `S` with
-/// `S * S <= depth` that divides `depth` (the RTL's `cam::bank_size`; a testbench test
-/// checks the two agree).
-pub fn bank_size(depth: usize) -> usize {
-    let mut s = 1;
-    while (2 * s) * (2 * s) <= depth && depth.is_multiple_of(2 * s) {
-        s *= 2;
-    }
-    s
-}
+use tagmatch_config::cam_banks::bank_size;
 
 /// Cycles a search by handle (a cancel) spends scanning the CAM before it chooses, as an
 /// envelope search does: one slot a cycle, and three to register, compare and collect.

@@ -63,14 +63,6 @@ pub fn older(a: u32, b: u32) -> bool {
 /// [`EngineShape::model`] gives, not only the RTL's.
 pub use tagmatch_config::EngineShape;
 
-/// Entries one queue always takes: the CAM's banks (a full CAM holds one entry per bank
-/// at least: `cam_banks`) and every list. Between this and
-/// [`EngineShape::queue_capacity`] an insert may be answered overflow, depending on which
-/// entries left the CAM.
-pub fn guaranteed_capacity(shape: &EngineShape) -> usize {
-    shape.cam_depth / super::cam_banks::bank_size(shape.cam_depth) + shape.lists * shape.entries_per_list
-}
-
 /// A benchmark depth the queues of `shape` cannot hold, as an error.
 pub fn check_depths(shape: &EngineShape, depths: &[u32]) -> Result<(), String> {
     match depths.iter().find(|&&d| d as usize > shape.queue_capacity()) {
@@ -411,7 +403,7 @@ mod tests {
                 let mut acknowledged = 0;
                 for (i, op) in random_stream(seed, 6000).iter().enumerate() {
                     let got = m.apply(op).unwrap();
-                    let want = golden.expect(op, &got.outcome, guaranteed_capacity(&cfg));
+                    let want = golden.expect(op, &got.outcome, cfg.guaranteed_capacity());
                     assert_eq!(got.outcome, want, "{cam}/{lists}x{per_list} seed {seed} op {i}");
                     assert_eq!(m.queue_lengths(), golden.queue_lengths());
                     assert!(got.accepted >= acknowledged && got.latency() >= 2, "op {i}: {got:?}");
@@ -625,7 +617,7 @@ mod tests {
     fn depths_past_a_queue_are_refused() {
         // The shapes' own ranges are tested in `tagmatch-config`.
         let shape = EngineShape::model_from_list_capacity(8, 4, 256).unwrap();
-        assert_eq!((shape.queue_capacity(), guaranteed_capacity(&shape)), (260, 4 + 252));
+        assert_eq!((shape.queue_capacity(), shape.guaranteed_capacity()), (260, 4 + 252));
         assert!(check_depths(&shape, &[1, 260]).is_ok());
         assert!(check_depths(&shape, &[261]).unwrap_err().contains("exceeds the 260 entries"));
     }

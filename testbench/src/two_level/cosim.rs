@@ -17,7 +17,7 @@ use crate::verilator::{BuildReport, Model};
 use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
-use tagmatch_sim::cycle::two_level::{guaranteed_capacity, EngineShape, TwoLevelModel};
+use tagmatch_sim::cycle::two_level::{EngineShape, TwoLevelModel};
 use tagmatch_sim::cycle::{Applied, CycleEngine};
 use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::Rng;
@@ -250,7 +250,7 @@ fn cosim_started(
             let want = if label_refusal {
                 Outcome::Overflow
             } else {
-                let want = golden.expect(op, &modelled.outcome, guaranteed_capacity(&engine.config));
+                let want = golden.expect(op, &modelled.outcome, engine.config.guaranteed_capacity());
                 report.capacity_refusals += (want == Outcome::Overflow && golden.would_queue(op)) as usize;
                 want
             };
