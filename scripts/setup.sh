@@ -14,6 +14,8 @@ cd "$(dirname "$0")/.."
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
+# ABC, whose bmc3 is `tagmatch verify`'s model checker, comes with Debian's yosys.
+command -v yosys-abc >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
 command -v mpicc.openmpi >/dev/null || need+=(openmpi-bin libopenmpi-dev)
 command -v mpirun.openmpi >/dev/null || need+=(openmpi-bin)

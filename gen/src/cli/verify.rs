@@ -7,8 +7,8 @@ use std::path::PathBuf;
 pub struct VerifyArgs {
     /// Also run the seeded mutations (priority reversed, an insert dropped, a flush that
     /// leaves entries, and more) and fail unless the checks catch each with a
-    /// counterexample. Their shortest counterexamples take 4 to 11 cycles, so a `--depth`
-    /// below 11 misses some.
+    /// counterexample. Their shortest counterexamples take 4 to 12 cycles, so a `--depth`
+    /// below 12 misses some.
     #[arg(long)]
     pub mutations: bool,
     /// Bounded-model-checking depth in cycles of the receive engine's checks (1 to 200);
