@@ -4,8 +4,8 @@
 # overflow) with `tagmatch gen --testbench --testbench-vectors`, and the vectors of a second
 # seed for the stream after the reset; then runs the tests for each shell in Icarus
 # Verilog and in Verilator, as many runs at once as there are cores. Verilator runs the
-# whole long stream (--ops, 50,000 operations by default); Icarus, many times slower a
-# cycle, runs its first --icarus-ops (2,000). The pauses are seeded, so both simulators
+# whole long stream (--ops, 50,000 operations by default); Icarus, at about a quarter of
+# Verilator's speed under cocotb, runs its first --icarus-ops (2,000). The pauses are seeded, so both simulators
 # must give each response of that common start in the same cycle. Prints one line a run,
 # one a shell for that comparison, and a total; exits 1 if anything fails. A failed run is
 # run again with WAVES=1 and its waveform is written to OUT/SIM-SHELL/waves.fst.

@@ -9,7 +9,7 @@
 //!
 //! Needs iverilog, verilator and cocotb with cocotbext-axi in target/cocotb
 //! (`scripts/setup.sh` installs them); it fails rather than skips without them. About
-//! three minutes on two free cores.
+//! four and a half minutes on two cores.
 
 use std::path::Path;
 use std::process::Command;
