@@ -5,17 +5,18 @@
 # seed for the stream after the reset; then runs the tests for each shell in Icarus
 # Verilog and in Verilator, as many runs at once as there are cores. Verilator runs the
 # whole long stream (--ops, 50,000 operations by default); Icarus, at about a quarter of
-# Verilator's speed under cocotb, runs its first --icarus-ops (2,000). The pauses are seeded, so both simulators
-# must give each response of that common start in the same cycle. Prints one line a run,
-# one a shell for that comparison, and a total; exits 1 if anything fails. A failed run is
-# run again with WAVES=1 and its waveform is written to OUT/SIM-SHELL/waves.fst.
+# Verilator's speed under cocotb, runs its first --icarus-ops (2,000). The pauses are
+# seeded, so both simulators must give each response of that common start in the same
+# cycle. Prints one line a run, one a shell for that comparison, and a total; exits 1 if
+# anything fails. A failed run is run again with WAVES=1 and its waveform is written to
+# OUT/SIM-SHELL/waves.fst.
 #
 #   scripts/cocotb.sh [--out DIR] [--ops N] [--icarus-ops N] [--jobs N]
 #                     [--sims "icarus verilator"] [--shells "xilinx intel"]
 #
 # OUT (--out, default target/cocotb-run) holds gen/ (the Verilog and vectors) and a folder
-# a run (SIM-SHELL: log, results.xml, sim_build/). TAGMATCH names the tagmatch binary (default target/release/tagmatch,
-# built when missing). Needs what scripts/setup.sh installs: iverilog, verilator, and
+# a run (SIM-SHELL: log, results.xml, sim_build/). TAGMATCH names the tagmatch binary
+# (default target/release/tagmatch, built when missing). Needs what scripts/setup.sh installs: iverilog, verilator, and
 # cocotb with cocotbext-axi in target/cocotb.
 set -euo pipefail
 cd "$(dirname "$0")/.."

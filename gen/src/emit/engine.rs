@@ -152,7 +152,7 @@ pub fn generate(
         // banks are not wasted (`hdl/src/cam.rs`). Past it an insert may be answered
         // overflow, which the host driver falls back on.
         "queue_guaranteed": cfg.guaranteed_capacity(),
-        "cam_banks": cfg.cam_depth / tagmatch_hdl::two_level::cam::bank_size(cfg.cam_depth),
+        "cam_banks": tagmatch_hdl::two_level::cam::banks(cfg.cam_depth),
         "ports": ports,
     });
     write_manifest(out, &manifest)?;

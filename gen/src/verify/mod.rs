@@ -10,8 +10,8 @@
 //! so no harness models a whole queue.
 //!
 //! The RAMs (the lists', the CAMs' word RAMs, the harness' tables) are turned into
-//! registers before the solver sees them (`memory_map`): at these sizes yices proves the
-//! bit-level model several times faster than one with SMT arrays.
+//! registers before the solver sees them (`memory_map`): the AIGER model ABC reads is
+//! bit-level, and at these sizes a bit-level model also solves faster than SMT arrays.
 //!
 //! Each check is bounded model checking: every property holds on every input sequence up
 //! to the check's depth in clock cycles, the first of which is a reset ([`Start`] says
