@@ -17,7 +17,7 @@
 //! to the check's depth in clock cycles, the first of which is a reset ([`Start`] says
 //! from what state). The solver is ABC's `bmc3` (Debian's `yosys-abc`) on the AIGER model
 //! SymbiYosys writes, not `smtbmc` with yices: on these bit-level engines each added cycle
-//! costs it about 2.2 times the one before, against about 3.7 for yices (depth 14 on
+//! costs it about twice the one before, against about 3.7 times for yices (depth 14 on
 //! `cam2-l1x3`'s engine harness: 39 s against 204 s). A counterexample is replayed through
 //! `smtbmc` into a waveform, as before. The default depth, 16, takes a few minutes a
 //! configuration; depth 20 would take over an hour a harness. Unbounded proofs do not close
