@@ -31,8 +31,10 @@ mod tests {
     fn banks_are_square_powers_of_two_that_divide_the_depth() {
         assert_eq!((bank_size(256), banks(256)), (16, 16));
         assert_eq!((bank_size(128), banks(128)), (8, 16));
+        assert_eq!((bank_size(8), banks(8)), (2, 4));
         assert_eq!((bank_size(6), banks(6)), (2, 3));
         assert_eq!((bank_size(7), banks(7)), (1, 7));
+        assert_eq!((bank_size(2), banks(2)), (1, 2));
         for depth in 1..=4096 {
             let s = bank_size(depth);
             assert!(s.is_power_of_two() && depth % s == 0 && s * s <= depth, "{depth}");

@@ -9,14 +9,18 @@ use common::{entry, matches, Entry};
 use proptest::prelude::*;
 use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::two_level::queue::{two_level_queue_ports, two_level_queue_verilog};
+use tagmatch_sim::cycle::two_level::EngineShape;
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
 const C: usize = 4;
 const A: usize = 3;
 const N: usize = 2;
-const CAPACITY: usize = C + N * ((1 << A) - 1);
+/// The queue's shape: a CAM of `C`, `N` lists of `2^A - 1` entries.
+const SHAPE: EngineShape =
+    EngineShape { cam_depth: C, lists: N, entries_per_list: (1 << A) - 1, ..EngineShape::DEFAULT };
+const CAPACITY: usize = SHAPE.queue_capacity();
 /// A full CAM holds one entry per bank at least.
-const GUARANTEED: usize = C / tagmatch_hdl::two_level::cam::bank_size(C) + N * ((1 << A) - 1);
+const GUARANTEED: usize = SHAPE.guaranteed_capacity();
 
 fn model() -> Result<Model, String> {
     let spec = BuildSpec {

@@ -69,17 +69,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn banks_are_square_when_they_can_be() {
-        let shape = |d| (bank_size(d), d / bank_size(d));
-        assert_eq!(shape(256), (16, 16));
-        assert_eq!(shape(128), (8, 16));
-        assert_eq!(shape(8), (2, 4));
-        assert_eq!(shape(6), (2, 3));
-        assert_eq!(shape(7), (1, 7));
-        assert_eq!(shape(2), (1, 2));
-    }
-
-    #[test]
     fn a_full_cam_holds_all_its_slots_in_order_and_a_straggler_keeps_only_its_bank() {
         let mut cam = CamBanks::new(8);
         let banks: Vec<usize> = (0..8).map(|_| cam.insert()).collect();
