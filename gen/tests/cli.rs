@@ -180,8 +180,8 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("--threads 0: the thread array has 1 to 64 lanes"), "{e}");
     for (flag, value, range) in [
         ("--bins", "3", "--bins 3: a power of two from 1 to 16,384"),
-        ("--umq", "1", "--umq 1: 2 to 32,767"),
-        ("--umq", "32768", "--umq 32768: 2 to 32,767"),
+        ("--umq", "1", "--umq 1: 2 to 256"),
+        ("--umq", "257", "--umq 257: 2 to 256"),
         ("--descriptors", "40000", "--descriptors 40000: 2 to 32,767"),
     ] {
         let args = ["gen", "--engine", "optimistic", flag, value, "--out", "/tmp/never"];

@@ -18,6 +18,9 @@
 
 pub use tagmatch_config::{FieldWidths, FIELD_BITS, FIELD_WIDTHS};
 
+/// Width of the CAMs' entry counts and slot numbers (so any depth up to 65,535 entries).
+pub const INDEX_BITS: usize = 16;
+
 /// A field of `width` bits that sits at bit `lo` of a [`FIELD_BITS`]-bit word, written as
 /// Verilog: `value`, with zeros above and below, as the whole word.
 pub fn in_word(value: &str, lo: usize, width: usize) -> String {

@@ -126,7 +126,7 @@ pub struct ArrayShape {
     /// descriptors or fewer].
     #[arg(long)]
     pub bins: Option<usize>,
-    /// Unexpected messages the UMQ holds (2 to 32,767) [default: 64; 16 with 32 descriptors
+    /// Unexpected messages the UMQ holds (2 to 256) [default: 64; 16 with 32 descriptors
     /// or fewer].
     #[arg(long)]
     pub umq: Option<usize>,

@@ -2,7 +2,7 @@
 //! `manifest.json` describing it.
 //!
 //! Every size is chosen on the command line (`--threads` 1 to 64, `--descriptors` 2 to
-//! 32,767, `--bins` a power of two from 1 to 16,384 per hashed index, `--umq` 2 to 32,767
+//! 32,767, `--bins` a power of two from 1 to 16,384 per hashed index, `--umq` 2 to 256
 //! unexpected messages); the array takes them when its Verilog is generated
 //! (`tagmatch_hdl::optimistic::thread_array::ThreadArrayShape`), so one compiled block serves every
 //! shape. The default tables are 128 receive descriptors, 64 bins and a 64-entry UMQ (128
@@ -18,6 +18,7 @@ use std::path::Path;
 use tagmatch_hdl::optimistic::thread_array::{
     thread_array_ports, thread_array_verilog, ThreadArrayShape, MAX_LANES,
 };
+use tagmatch_hdl::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_testbench::optimistic::thread_array::thread_array_build_name;
 
@@ -104,10 +105,11 @@ pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<
     if !bins.is_power_of_two() || bins > 1 << 14 {
         return Err(format!("--bins {bins}: a power of two from 1 to 16,384 bins per index"));
     }
-    // The UMQ is a CAM whose hit selection (`tagmatch_hdl::primitives::select`) takes fewer
-    // than 2^15 entries.
-    if !(2..=32_767).contains(&unexpected) {
-        return Err(format!("--umq {unexpected}: 2 to 32,767 unexpected messages"));
+    // The UMQ's age matrix grows with the square of its depth (`unexpected_cam`).
+    if !UNEXPECTED_CAM_DEPTHS.contains(&unexpected) {
+        return Err(format!(
+            "--umq {unexpected}: 2 to 256 unexpected messages (the UMQ orders them with a flip-flop per pair)"
+        ));
     }
     Ok(ThreadArrayConfig {
         threads,

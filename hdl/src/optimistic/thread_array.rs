@@ -39,11 +39,11 @@
 //!   the descriptor count needs: the tables store that many bits and the unlink's link
 //!   writes are masked, so synthesis narrows every link register, compare and mux (the
 //!   links circulate through registers and tables, a loop no tool proves narrow);
-//! - unexpected messages in a [`SingleCycleCam`] of `U` entries: age-ordered, one search
-//!   answers any wildcard pattern, so a receive or probe costs one cycle (the search is
-//!   registered: its compares run in the cycle that accepts the command, their OR, the
-//!   hit, is registered beside them, and the priority select runs in the next); a
-//!   block's unmatched messages go in with one block insert. (The functional model
+//! - unexpected messages in an [`UnexpectedCam`] of `U` fixed slots, ordered by an age
+//!   matrix: one search answers any wildcard pattern, so a receive or probe costs one
+//!   cycle (the search is registered: the compares and the choice of the oldest hit run
+//!   in the cycle that accepts the command, the hit's fields are read in the next); a
+//!   block's unmatched messages go in one a cycle, each into the lowest free slot. (The functional model
 //!   keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
@@ -85,14 +85,13 @@
 //! the cycle after it is taken (slow lanes take one after another, so nothing else is
 //! unlinking), and the next slow lane walks once its writes are in. The tail's last
 //! writes land in the cycle the block answers. Descriptors of taken receives
-//! are freed together when the block ends. The block's unmatched messages get their UMQ
-//! places (count plus rank among them) in the tail's first cycle and go in together in
-//! its second; those past the UMQ's room answer overflow. Their fields reach the UMQ's
-//! block ports through a pack-and-rotate network ([`crate::primitives::pack_rotate`]: slide past
-//! the matched lanes in the first cycle, rotate by the count in the second, `log2 n` mux
-//! levels each), not a lane-to-port crossbar (an `n`-way mux per port and bit behind a
-//! pointer per port): about two thirds of its LUTs at 16 lanes. The block answers with
-//! one result per lane.
+//! are freed together when the block ends. The block's unmatched messages learn whether
+//! they fit (rank among them against the UMQ's room) in the tail's first cycle, and those
+//! past the room answer overflow; they are packed past the matched lanes
+//! ([`crate::primitives::pack_rotate`], `log2 n` mux levels) into staging registers,
+//! which feed the UMQ's one insert port a message a cycle from the tail's second cycle
+//! (the registers shift down). One port keeps the UMQ's slots free of a multiplexer per
+//! lane (`unexpected_cam`). The block answers with one result per lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -128,9 +127,9 @@
 //! cycles after the last reset cycle, with the tables empty and labels restarted. As AXI
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
-use crate::optimistic::single_cycle_cam::SingleCycleCam;
+use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::primitives::banked_table::BankedTable;
-use crate::primitives::pack_rotate::{Pack, Rotate};
+use crate::primitives::pack_rotate::Pack;
 use crate::primitives::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
 use crate::primitives::trees::bits_to_hold;
@@ -275,7 +274,6 @@ pub struct ThreadArray {
     /// The bits a pointer (slot + 1) needs: links written through it are as narrow.
     pointer_mask: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
-    two2: Constant<Bits<2>>,
     two8: Constant<Bits<8>>,
     class0: Constant<Bits<2>>,
     class1: Constant<Bits<2>>,
@@ -315,7 +313,6 @@ pub struct ThreadArray {
     k_matched: Constant<Bits<2>>,
     k_queued: Constant<Bits<2>>,
     k_overflow: Constant<Bits<2>>,
-    mode_envelope: Constant<Bits<2>>,
     // Controller.
     state: DFF<Bits<4>>,
     op: DFF<Bits<3>>,
@@ -350,15 +347,15 @@ pub struct ThreadArray {
     clear_at: DFF<Bits<16>>,
     /// The clearing pass was started by `reset`: it ends without an answer.
     resetting: DFF<Bit>,
-    /// The block's tail: 0 in its first cycle (UMQ places), 1 in its second (the insert).
+    /// The block's tail: 0 in its first cycle (UMQ places), 1 from its second (the
+    /// inserts, one message a cycle).
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
-    /// The UMQ block insert, staged in the tail's first cycle: the unmatched messages
-    /// packed (the `j`-th in `st_*[j]`), rotated onto the UMQ's block ports in the second,
-    /// and `st_end`, the UMQ's count after the insert (the CAM compares its slots with it,
-    /// no adder in between).
-    st_end: DFF<Bits<16>>,
+    /// The UMQ inserts, staged in the tail's first cycle: the unmatched messages packed
+    /// (the `j`-th in `st_*[j]`), and `st_left`, how many of them fit. From the second
+    /// cycle, `st_*[0]` goes into the UMQ and the others move down, one a cycle.
+    st_left: DFF<Bits<16>>,
     st_comm: Vec<DFF<Bits<16>>>,
     st_src: Vec<DFF<Bits<16>>>,
     st_tag: Vec<DFF<Bits<32>>>,
@@ -477,7 +474,7 @@ pub struct ThreadArray {
     /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
     /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
     dr_seq0: TableRam<32>,
-    umq_cam: SingleCycleCam,
+    umq_cam: UnexpectedCam,
     // Parallel reads (one port per lane unless said).
     rd_valid: Select<1>,
     rd_taken: Select<1>,
@@ -509,17 +506,12 @@ pub struct ThreadArray {
     scan_valid: Select<1>,
     /// The found receive's list, by pointer (its links are lane 0's reads).
     cancel_list: Select<16>,
-    /// The unmatched messages' ranks; their fields packed in the tail's first cycle and
-    /// rotated onto the UMQ's block ports by its count in the second.
+    /// The unmatched messages' ranks, and their fields packed in the tail's first cycle.
     umq_rank: PrefixCount,
     pack_comm: Pack<16>,
     pack_src: Pack<16>,
     pack_tag: Pack<32>,
     pack_handle: Pack<32>,
-    ring_comm: Rotate<16>,
-    ring_src: Rotate<16>,
-    ring_tag: Rotate<32>,
-    ring_handle: Rotate<32>,
     // Per-lane combinational values.
     w_src4: Vec<Signal<Local, Bits<16>>>,
     w_tagf: Vec<Signal<Local, Bits<16>>>,
@@ -666,12 +658,11 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
-    /// `x + 1` of the sizes above and of the UMQ block width: a loop over `x..x_once`
+    /// `x + 1` of the sizes above: a loop over `x..x_once`
     /// names `x` as a loop variable, and rust-hdl evaluates an index from loop variables
     /// only (so `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
     _lanes_once: usize,
     _descriptors_once: usize,
-    _rot: usize,
 }
 
 fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
@@ -715,7 +706,6 @@ impl ThreadArray {
         let bins = 1u64 << (h - 2);
         let nb = shape.banks();
         let bank_bits = nb.trailing_zeros() as usize;
-        let rot = n.next_power_of_two();
         let pointer_bits = bits_to_hold(d);
         ThreadArray {
             clock: Default::default(),
@@ -775,7 +765,6 @@ impl ThreadArray {
             one16: k(1),
             pointer_mask: k((1u64 << pointer_bits) - 1),
             one32: k(1),
-            two2: k(2),
             two8: k(2),
             class0: k(0),
             class1: k(1),
@@ -815,7 +804,6 @@ impl ThreadArray {
             k_matched: k(LANE_MATCHED),
             k_queued: k(LANE_QUEUED),
             k_overflow: k(LANE_OVERFLOW),
-            mode_envelope: k(crate::two_level::bram_list::MODE_ENVELOPE),
             state: Default::default(),
             op: Default::default(),
             comm: Default::default(),
@@ -845,7 +833,7 @@ impl ThreadArray {
             resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
-            st_end: Default::default(),
+            st_left: Default::default(),
             st_comm: dffs(n),
             st_src: dffs(n),
             st_tag: dffs(n),
@@ -912,7 +900,7 @@ impl ThreadArray {
             dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_handle: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_seq0: descriptor_copy(d),
-            umq_cam: SingleCycleCam::with_registered_search(u, rot),
+            umq_cam: UnexpectedCam::new(u),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
@@ -935,10 +923,6 @@ impl ThreadArray {
             pack_src: Pack::new(n),
             pack_tag: Pack::new(n),
             pack_handle: Pack::new(n),
-            ring_comm: Rotate::new(n),
-            ring_src: Rotate::new(n),
-            ring_tag: Rotate::new(n),
-            ring_handle: Rotate::new(n),
             w_src4: locals(n),
             w_tagf: locals(n),
             w_list0: locals(n),
@@ -1048,7 +1032,6 @@ impl ThreadArray {
             _banks: nb,
             _lanes_once: n + 1,
             _descriptors_once: d + 1,
-            _rot: rot,
         }
     }
 }
@@ -1071,8 +1054,8 @@ pub fn check_shape(
         return Err(format!("a head table of 2^{head_bits} lists: from 2^2 to 2^16"));
     }
     // The UMQ's selection trees take fewer than 2^15 entries (`primitives::select`).
-    if !(2..32768).contains(&unexpected) {
-        return Err(format!("{unexpected} unexpected messages: from 2 to 32,767"));
+    if !crate::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS.contains(&unexpected) {
+        return Err(format!("{unexpected} unexpected messages: from 2 to 256"));
     }
     Ok(())
 }
@@ -1114,7 +1097,7 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
-            st_end,
+            st_left,
             scan_at,
             scan_base,
             scan_data_base,
@@ -1132,17 +1115,11 @@ impl Logic for ThreadArray {
             self.st_src[i].d.next = self.st_src[i].q.val();
             self.st_tag[i].d.next = self.st_tag[i].q.val();
             self.st_handle[i].d.next = self.st_handle[i].q.val();
-            self.ring_comm.entries[i].next = self.st_comm[i].q.val();
-            self.ring_src.entries[i].next = self.st_src[i].q.val();
-            self.ring_tag.entries[i].next = self.st_tag[i].q.val();
-            self.ring_handle.entries[i].next = self.st_handle[i].q.val();
         }
-        for m in 0..self._rot {
-            self.umq_cam.block_comm[m].next = self.ring_comm.values[m].val();
-            self.umq_cam.block_src[m].next = self.ring_src.values[m].val();
-            self.umq_cam.block_tag[m].next = self.ring_tag.values[m].val();
-            self.umq_cam.block_handle[m].next = self.ring_handle.values[m].val();
-        }
+        self.umq_cam.insert_comm.next = self.st_comm[0].q.val();
+        self.umq_cam.insert_src.next = self.st_src[0].q.val();
+        self.umq_cam.insert_tag.next = self.st_tag[0].q.val();
+        self.umq_cam.insert_handle.next = self.st_handle[0].q.val();
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
@@ -1311,22 +1288,9 @@ impl Logic for ThreadArray {
         self.umq_cam.search_tag.next = self.cmd_tag.val();
         self.umq_cam.search_src_any.next = self.cmd_src_any.val();
         self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
-        self.umq_cam.search_mode.next = self.mode_envelope.val();
-        self.umq_cam.search_handle.next = self.handle.q.val();
-        self.umq_cam.remove_valid.next = false;
         self.umq_cam.remove_first.next = false;
         self.umq_cam.clear.next = false;
-        self.umq_cam.remove_index.next = self.zero16.val();
-        // The array fills the UMQ by block inserts only; its single insert port stays idle.
-        self.umq_cam.insert_valid.next = false;
-        self.umq_cam.insert_comm.next = self.comm.q.val();
-        self.umq_cam.insert_src.next = self.src.q.val();
-        self.umq_cam.insert_tag.next = self.tag.q.val();
-        self.umq_cam.insert_src_any.next = false;
-        self.umq_cam.insert_tag_any.next = false;
-        self.umq_cam.insert_handle.next = self.handle.q.val();
-        self.umq_cam.block_valid.next = false;
-        self.umq_cam.block_end.next = self.st_end.q.val();
+        self.umq_cam.insert.next = false;
 
         // ---- Lanes: hash, walk, book. ----
         for i in 0..self._lanes {
@@ -1837,10 +1801,10 @@ impl Logic for ThreadArray {
             self.lr_back[b].d.next = self.ur_back[b].q.val();
         }
 
-        // ---- The block's UMQ places: count plus rank among the unmatched. ----
+        // ---- The block's UMQ places: rank among the unmatched. ----
         // A message fits when its rank is below the room, which depends on the count alone,
-        // so the compare is as narrow as a rank. The messages go to the block ports packed
-        // and rotated by the count (`pack_rotate`): the `j`-th unmatched to port `count + j`.
+        // so the compare is as narrow as a rank. The messages are packed (`pack_rotate`):
+        // the `j`-th unmatched to `st_*[j]`, inserted `j` cycles after the first.
         self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
         self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
         for i in 0..self._lanes {
@@ -1854,11 +1818,6 @@ impl Logic for ThreadArray {
             self.pack_tag.keep[i].next = self.w_unmatched[i].val();
             self.pack_handle.keep[i].next = self.w_unmatched[i].val();
         }
-        // No block changes the UMQ, so its count is the same in both tail cycles.
-        self.ring_comm.rotate.next = self.g_count.val();
-        self.ring_src.rotate.next = self.g_count.val();
-        self.ring_tag.rotate.next = self.g_count.val();
-        self.ring_handle.rotate.next = self.g_count.val();
         for lanes in self._lanes..self._lanes_once {
             self.g_total.next = self.umq_rank.counts[lanes].val();
         }
@@ -1970,7 +1929,7 @@ impl Logic for ThreadArray {
         } else if self.state.q.val() == self.c_block.val() {
             if self.g_done.val() {
                 // The tail: unlink rounds (above) until none is left; in its first cycle
-                // the UMQ places, in its second the insert.
+                // the UMQ places, from its second the inserts, one message a cycle.
                 if self.tail_phase.q.val() == self.zero2.val() {
                     for i in 0..self._lanes {
                         if self.w_unmatched[i].val() & !self.w_fits[i].val() {
@@ -1983,18 +1942,26 @@ impl Logic for ThreadArray {
                         self.st_tag[i].d.next = self.pack_tag.values[i].val();
                         self.st_handle[i].d.next = self.pack_handle.values[i].val();
                     }
-                    // The UMQ's count after the insert, clamped to its depth.
-                    self.st_end.d.next = self.g_count.val() + self.g_total.val();
+                    // The messages that fit: the room, clamped.
+                    self.st_left.d.next = self.g_total.val();
                     if self.g_room.val() < self.g_total.val() {
-                        self.st_end.d.next = self.umq_depth.val();
+                        self.st_left.d.next = self.g_room.val();
                     }
                     self.tail_phase.d.next = self.one2.val();
-                } else if self.tail_phase.q.val() == self.one2.val() {
-                    self.umq_cam.block_valid.next = true;
-                    self.tail_phase.d.next = self.two2.val();
+                } else if self.st_left.q.val() != self.zero16.val() {
+                    self.umq_cam.insert.next = true;
+                    self.st_left.d.next = self.st_left.q.val() - self.one16.val();
+                    for i in 1..self._lanes {
+                        self.st_comm[i - 1].d.next = self.st_comm[i].q.val();
+                        self.st_src[i - 1].d.next = self.st_src[i].q.val();
+                        self.st_tag[i - 1].d.next = self.st_tag[i].q.val();
+                        self.st_handle[i - 1].d.next = self.st_handle[i].q.val();
+                    }
                 }
+                // Done with the last insert (or none): `st_left` is at most 1.
                 self.g_finish.next = !self.g_more.val()
-                    & ((self.tail_phase.q.val() != self.zero2.val())
+                    & (((self.tail_phase.q.val() != self.zero2.val())
+                        & (self.st_left.q.val() <= self.one16.val()))
                         | (self.g_total.val() == self.zero16.val()));
                 if self.g_finish.val() {
                     self.state.d.next = self.c_respond.val();

@@ -110,8 +110,8 @@
 
 use rust_hdl::prelude::*;
 
+pub use crate::fields::INDEX_BITS;
 use crate::fields::{FieldWidths, FIELD_BITS};
-pub use crate::optimistic::single_cycle_cam::INDEX_BITS;
 use crate::two_level::cam_rtl::cam_body;
 pub use crate::two_level::cam_rtl::{with_cam_modules, KEY_COPY_MODULE};
 

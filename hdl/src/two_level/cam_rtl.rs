@@ -4,9 +4,9 @@
 
 use super::cam::bank_size;
 use super::cam_match::{fields_match_module_name, with_fields_match_modules};
+use crate::fields::INDEX_BITS;
 use crate::fields::{outside, unused_sink, FieldWidths};
 use crate::generate::fill;
-use crate::optimistic::single_cycle_cam::INDEX_BITS;
 use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
 
 /// The CAM's Verilog body for depth `d` and field widths `widths`.

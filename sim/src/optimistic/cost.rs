@@ -51,11 +51,14 @@
 //!     run is consecutive in its list, so one pointer write on each side removes it,
 //!     counted in lane 0's bank) and the last slow lane's take; earlier slow takes have
 //!     left already.
-//!   - The UMQ takes the block's unmatched messages in one write, in lane order, at
-//!     `E + 2`: their places (the UMQ's count plus each one's rank among them) are
-//!     registered at `E + 1`. Those past the UMQ's room answer overflow.
+//!   - The UMQ takes the block's unmatched messages one a cycle, in lane order, from
+//!     `E + 2`: which of them fit (their rank among them against the UMQ's room) is
+//!     registered at `E + 1`, and those past the room answer overflow. One write a
+//!     cycle keeps the UMQ's slots free of a multiplexer per port
+//!     (`tagmatch_hdl::optimistic::unexpected_cam`).
 //!
-//! The block answers at `E + 1 + max(1, R, 2 if a message is unmatched)`. Single
+//! The block answers at `E + 1 + max(1, R, I)`, where `I` is 1 when every message
+//! matched, else `max(2, q + 1)` for the `q` messages queued. Single
 //! operations: a receive that matches an unexpected message, or finds the table full,
 //! answers at `A + 2` (one CAM search); one that is queued at `A + 3` (the list's tail is
 //! read, then the descriptor written); a cancel at `A + 5 + S` when it finds its
@@ -151,7 +154,9 @@ pub fn block_latency(trace: &BlockTrace, banks: usize, fast_path: bool) -> u64 {
         }
     }
     let rounds = pending.into_iter().max().unwrap_or(0);
-    let inserts = if trace.threads.iter().any(|t| t.list.is_none()) { 2 } else { 1 };
+    // The UMQ takes one message a cycle from the tail's second cycle.
+    let inserts =
+        if trace.threads.iter().any(|t| t.list.is_none()) { (trace.queued as u64 + 1).max(2) } else { 1 };
     last + 1 + rounds.max(inserts)
 }
 
@@ -187,12 +192,17 @@ mod tests {
     }
 
     #[test]
-    fn unmatched_messages_enter_the_umq_together_in_the_second_tail_cycle() {
-        let trace = BlockTrace {
+    fn unmatched_messages_enter_the_umq_one_a_cycle_from_the_second_tail_cycle() {
+        let unmatched = |queued| BlockTrace {
             threads: vec![thread_in(4, Path::Optimistic, 0, None), thread_in(4, Path::Optimistic, 0, None)],
+            queued,
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&trace, 4, true), 6 + 1 + 2);
+        // E = 6: two messages go in at 8 and 9, the answer at 10.
+        assert_eq!(block_latency(&unmatched(2), 4, true), 6 + 1 + 3);
+        // One fits (the UMQ had room for one), or none: the second tail cycle answers.
+        assert_eq!(block_latency(&unmatched(1), 4, true), 6 + 1 + 2);
+        assert_eq!(block_latency(&unmatched(0), 4, true), 6 + 1 + 2);
     }
 
     #[test]

@@ -193,6 +193,8 @@ pub struct BlockTrace {
     pub cleaned: u32,
     /// Removal was lazy (marks, then cleanings) rather than eager (unlinks).
     pub lazy: bool,
+    /// Unmatched messages that entered the UMQ (the others overflowed).
+    pub queued: u32,
 }
 
 /// The optimistic matcher.
@@ -490,6 +492,7 @@ impl OptimisticMatcher {
                     self.umq[list].push_back(u);
                 }
                 self.umq_len += 1;
+                trace.queued += 1;
             }
         }
         (outcomes, trace)
