@@ -13,7 +13,7 @@ use rust_hdl::prelude::*;
 use std::path::{Path, PathBuf};
 use tagmatch_hdl::primitives::banked_table::BankedTable;
 use tagmatch_hdl::primitives::field_ram::FieldRam;
-use tagmatch_hdl::primitives::pack_rotate::{pack_rotate_verilog, Pack, Rotate};
+use tagmatch_hdl::primitives::pack::{pack_verilog, Pack};
 use tagmatch_hdl::primitives::select::{
     AnySet, LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select,
 };
@@ -118,19 +118,12 @@ fn pack_lints_and_synthesizes() {
     lints_and_synthesizes("pack-1", &mut Pack::<8>::new(1));
 }
 
-/// Rotate: 5 entries on a ring of 8 ports (3 past the entries, zero) and 4 on 4.
+/// Pack as `pack_verilog` writes it for the Verilator binding (module `pack_top` around
+/// the network), at 5 entries and 4.
 #[test]
-fn rotate_lints_and_synthesizes() {
-    lints_and_synthesizes("rotate-5", &mut Rotate::<8>::new(5));
-    lints_and_synthesizes("rotate-4", &mut Rotate::<8>::new(4));
-}
-
-/// PackThenRotate, as `pack_rotate_verilog` writes it for the Verilator binding (module
-/// `pack_top` around the two blocks), at 5 entries and 4.
-#[test]
-fn pack_then_rotate_lints_and_synthesizes() {
+fn pack_top_lints_and_synthesizes() {
     for entries in [5, 4] {
-        let file = write_top(&format!("pack-then-rotate-{entries}"), &pack_rotate_verilog(entries));
+        let file = write_top(&format!("pack-top-{entries}"), &pack_verilog(entries));
         lint(&file, &[]);
         yosys(&file, "synth -top pack_top; check -assert");
     }

@@ -88,7 +88,7 @@
 //! are freed together when the block ends. The block's unmatched messages learn whether
 //! they fit (rank among them against the UMQ's room) in the tail's first cycle, and those
 //! past the room answer overflow; they are packed past the matched lanes
-//! ([`crate::primitives::pack_rotate`], `log2 n` mux levels) into staging registers,
+//! ([`crate::primitives::pack`], `log2 n` mux levels) into staging registers,
 //! which feed the UMQ's one insert port a message a cycle from the tail's second cycle
 //! (the registers shift down). One port keeps the UMQ's slots free of a multiplexer per
 //! lane (`unexpected_cam`). The block answers with one result per lane.
@@ -129,7 +129,7 @@
 
 use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::primitives::banked_table::BankedTable;
-use crate::primitives::pack_rotate::Pack;
+use crate::primitives::pack::Pack;
 use crate::primitives::select::{LowestSet, OneHotPointers, PrefixCount, Select};
 use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
 use crate::primitives::trees::bits_to_hold;
@@ -1803,7 +1803,7 @@ impl Logic for ThreadArray {
 
         // ---- The block's UMQ places: rank among the unmatched. ----
         // A message fits when its rank is below the room, which depends on the count alone,
-        // so the compare is as narrow as a rank. The messages are packed (`pack_rotate`):
+        // so the compare is as narrow as a rank. The messages are packed (`primitives::pack`):
         // the `j`-th unmatched to `st_*[j]`, inserted `j` cycles after the first.
         self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
         self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();

@@ -1,10 +1,10 @@
 //! The blocks the designs are built from: RAMs, selection and reduction trees, and the
-//! pack/rotate ring.
+//! pack network.
 
 pub mod banked_table;
 pub mod dual_port_ram;
 pub mod field_ram;
-pub mod pack_rotate;
+pub mod pack;
 pub mod select;
 pub mod table_ram;
 pub mod trees;
