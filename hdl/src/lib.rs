@@ -1,6 +1,6 @@
 //! tagmatch-hdl: the rust-hdl blocks of the matching hardware.
 //!
-//! - [`primitives`]: block RAMs, selection and reduction trees, the pack network, the
+//! - [`primitives`]: block RAMs, selection and reduction trees, the
 //!   banked tables the designs are built from;
 //! - [`two_level`]: the receive engine of FPL 2018 — the fixed-slot level-1 CAM, linked lists
 //!   in block RAM searched in parallel, the two-level queue with its data mover, and the

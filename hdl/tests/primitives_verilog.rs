@@ -13,7 +13,6 @@ use rust_hdl::prelude::*;
 use std::path::{Path, PathBuf};
 use tagmatch_hdl::primitives::banked_table::BankedTable;
 use tagmatch_hdl::primitives::field_ram::FieldRam;
-use tagmatch_hdl::primitives::pack::{pack_verilog, Pack};
 use tagmatch_hdl::primitives::select::{
     AnySet, LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select,
 };
@@ -109,24 +108,6 @@ fn one_hot_pointers_lint_and_synthesize() {
 fn prefix_count_lints_and_synthesizes() {
     lints_and_synthesizes("prefix-count-1", &mut PrefixCount::new(1));
     lints_and_synthesizes("prefix-count-5", &mut PrefixCount::new(5));
-}
-
-/// Pack: the slide stages, at 5 entries (3 stages, not a power of two) and 1 (no stage).
-#[test]
-fn pack_lints_and_synthesizes() {
-    lints_and_synthesizes("pack-5", &mut Pack::<8>::new(5));
-    lints_and_synthesizes("pack-1", &mut Pack::<8>::new(1));
-}
-
-/// Pack as `pack_verilog` writes it for the Verilator binding (module `pack_top` around
-/// the network), at 5 entries and 4.
-#[test]
-fn pack_top_lints_and_synthesizes() {
-    for entries in [5, 4] {
-        let file = write_top(&format!("pack-top-{entries}"), &pack_verilog(entries));
-        lint(&file, &[]);
-        yosys(&file, "synth -top pack_top; check -assert");
-    }
 }
 
 /// TableRam: 64 words (LUT RAM, as its docs ask up to `LUT_RAM_WORDS`) and 512 (block

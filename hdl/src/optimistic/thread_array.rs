@@ -87,11 +87,13 @@
 //! writes land in the cycle the block answers. Descriptors of taken receives
 //! are freed together when the block ends. The block's unmatched messages learn whether
 //! they fit (rank among them against the UMQ's room) in the tail's first cycle, and those
-//! past the room answer overflow; they are packed past the matched lanes
-//! ([`crate::primitives::pack`], `log2 n` mux levels) into staging registers,
-//! which feed the UMQ's one insert port a message a cycle from the tail's second cycle
-//! (the registers shift down). One port keeps the UMQ's slots free of a multiplexer per
-//! lane (`unexpected_cam`). The block answers with one result per lane.
+//! past the room answer overflow. From the tail's second cycle the lowest lane whose
+//! message fits and is not in yet puts it on the UMQ's one insert port, a message a
+//! cycle: a priority select and an AND-OR over the lanes' own registers. One port keeps
+//! the UMQ's slots free of a multiplexer per lane (`unexpected_cam`), and one message a
+//! cycle needs no packing network: the slide that packed the 16-lane array's messages
+//! in one cycle ended its routed critical path (39 MHz). The block answers with one
+//! result per lane.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -129,8 +131,7 @@
 
 use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::primitives::banked_table::BankedTable;
-use crate::primitives::pack::Pack;
-use crate::primitives::select::{LowestSet, OneHotPointers, PrefixCount, Select};
+use crate::primitives::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
 use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
 use crate::primitives::trees::bits_to_hold;
 use crate::two_level::receive_engine::{
@@ -352,14 +353,11 @@ pub struct ThreadArray {
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
-    /// The UMQ inserts, staged in the tail's first cycle: the unmatched messages packed
-    /// (the `j`-th in `st_*[j]`), and `st_left`, how many of them fit. From the second
-    /// cycle, `st_*[0]` goes into the UMQ and the others move down, one a cycle.
+    /// The UMQ inserts, decided in the tail's first cycle: the lanes whose unmatched
+    /// message fits (`st_pending`) and how many they are (`st_left`). From the second
+    /// cycle the lowest pending lane's message goes into the UMQ, one a cycle.
     st_left: DFF<Bits<16>>,
-    st_comm: Vec<DFF<Bits<16>>>,
-    st_src: Vec<DFF<Bits<16>>>,
-    st_tag: Vec<DFF<Bits<32>>>,
-    st_handle: Vec<DFF<Bits<32>>>,
+    st_pending: Vec<DFF<Bit>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
     d_label: Vec<DFF<Bits<32>>>,
@@ -506,12 +504,14 @@ pub struct ThreadArray {
     scan_valid: Select<1>,
     /// The found receive's list, by pointer (its links are lane 0's reads).
     cancel_list: Select<16>,
-    /// The unmatched messages' ranks, and their fields packed in the tail's first cycle.
+    /// The unmatched messages' ranks (which fit the UMQ's room), then the lowest lane
+    /// still to insert and its message, selected from the lanes' registers.
     umq_rank: PrefixCount,
-    pack_comm: Pack<16>,
-    pack_src: Pack<16>,
-    pack_tag: Pack<32>,
-    pack_handle: Pack<32>,
+    st_first: LowestSet,
+    st_comm_sel: OneHotSelect<16>,
+    st_src_sel: OneHotSelect<16>,
+    st_tag_sel: OneHotSelect<32>,
+    st_handle_sel: OneHotSelect<32>,
     // Per-lane combinational values.
     w_src4: Vec<Signal<Local, Bits<16>>>,
     w_tagf: Vec<Signal<Local, Bits<16>>>,
@@ -834,10 +834,7 @@ impl ThreadArray {
             tail_phase: Default::default(),
             fast_taken: Default::default(),
             st_left: Default::default(),
-            st_comm: dffs(n),
-            st_src: dffs(n),
-            st_tag: dffs(n),
-            st_handle: dffs(n),
+            st_pending: dffs(n),
             d_valid: dffs(d),
             d_label: dffs(d),
             d_seq: dffs(d),
@@ -919,10 +916,11 @@ impl ThreadArray {
             scan_valid: Select::shared(d, n),
             cancel_list: Select::shared(d, 1),
             umq_rank: PrefixCount::new(n),
-            pack_comm: Pack::new(n),
-            pack_src: Pack::new(n),
-            pack_tag: Pack::new(n),
-            pack_handle: Pack::new(n),
+            st_first: LowestSet::new(n),
+            st_comm_sel: OneHotSelect::new(n, 1),
+            st_src_sel: OneHotSelect::new(n, 1),
+            st_tag_sel: OneHotSelect::new(n, 1),
+            st_handle_sel: OneHotSelect::new(n, 1),
             w_src4: locals(n),
             w_tagf: locals(n),
             w_list0: locals(n),
@@ -1107,19 +1105,22 @@ impl Logic for ThreadArray {
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
         for i in 0..self._lanes {
-            self.st_comm[i].clock.next = self.clock.val();
-            self.st_src[i].clock.next = self.clock.val();
-            self.st_tag[i].clock.next = self.clock.val();
-            self.st_handle[i].clock.next = self.clock.val();
-            self.st_comm[i].d.next = self.st_comm[i].q.val();
-            self.st_src[i].d.next = self.st_src[i].q.val();
-            self.st_tag[i].d.next = self.st_tag[i].q.val();
-            self.st_handle[i].d.next = self.st_handle[i].q.val();
+            self.st_pending[i].clock.next = self.clock.val();
+            self.st_pending[i].d.next = self.st_pending[i].q.val();
+            self.st_first.bits[i].next = self.st_pending[i].q.val();
+            self.st_comm_sel.entries[i].next = self.ln_comm[i].q.val();
+            self.st_src_sel.entries[i].next = self.ln_src[i].q.val();
+            self.st_tag_sel.entries[i].next = self.ln_tag[i].q.val();
+            self.st_handle_sel.entries[i].next = self.ln_handle[i].q.val();
+            self.st_comm_sel.selects[i].next = self.st_first.first[i].val();
+            self.st_src_sel.selects[i].next = self.st_first.first[i].val();
+            self.st_tag_sel.selects[i].next = self.st_first.first[i].val();
+            self.st_handle_sel.selects[i].next = self.st_first.first[i].val();
         }
-        self.umq_cam.insert_comm.next = self.st_comm[0].q.val();
-        self.umq_cam.insert_src.next = self.st_src[0].q.val();
-        self.umq_cam.insert_tag.next = self.st_tag[0].q.val();
-        self.umq_cam.insert_handle.next = self.st_handle[0].q.val();
+        self.umq_cam.insert_comm.next = self.st_comm_sel.values[0].val();
+        self.umq_cam.insert_src.next = self.st_src_sel.values[0].val();
+        self.umq_cam.insert_tag.next = self.st_tag_sel.values[0].val();
+        self.umq_cam.insert_handle.next = self.st_handle_sel.values[0].val();
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
@@ -1262,10 +1263,6 @@ impl Logic for ThreadArray {
             self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
             self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
             self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
-            self.pack_comm.entries[i].next = self.ln_comm[i].q.val();
-            self.pack_src.entries[i].next = self.ln_src[i].q.val();
-            self.pack_tag.entries[i].next = self.ln_tag[i].q.val();
-            self.pack_handle.entries[i].next = self.ln_handle[i].q.val();
         }
         self.heads.clock.next = self.clock.val();
         self.tails.clock.next = self.clock.val();
@@ -1803,8 +1800,8 @@ impl Logic for ThreadArray {
 
         // ---- The block's UMQ places: rank among the unmatched. ----
         // A message fits when its rank is below the room, which depends on the count alone,
-        // so the compare is as narrow as a rank. The messages are packed (`primitives::pack`):
-        // the `j`-th unmatched to `st_*[j]`, inserted `j` cycles after the first.
+        // so the compare is as narrow as a rank. The `j`-th that fits goes in `j` cycles after
+        // the first.
         self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
         self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
         for i in 0..self._lanes {
@@ -1813,10 +1810,6 @@ impl Logic for ThreadArray {
             self.umq_rank.bits[i].next = self.w_unmatched[i].val();
             self.w_fits[i].next =
                 self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
-            self.pack_comm.keep[i].next = self.w_unmatched[i].val();
-            self.pack_src.keep[i].next = self.w_unmatched[i].val();
-            self.pack_tag.keep[i].next = self.w_unmatched[i].val();
-            self.pack_handle.keep[i].next = self.w_unmatched[i].val();
         }
         for lanes in self._lanes..self._lanes_once {
             self.g_total.next = self.umq_rank.counts[lanes].val();
@@ -1937,10 +1930,7 @@ impl Logic for ThreadArray {
                         }
                     }
                     for i in 0..self._lanes {
-                        self.st_comm[i].d.next = self.pack_comm.values[i].val();
-                        self.st_src[i].d.next = self.pack_src.values[i].val();
-                        self.st_tag[i].d.next = self.pack_tag.values[i].val();
-                        self.st_handle[i].d.next = self.pack_handle.values[i].val();
+                        self.st_pending[i].d.next = self.w_fits[i].val();
                     }
                     // The messages that fit: the room, clamped.
                     self.st_left.d.next = self.g_total.val();
@@ -1951,11 +1941,10 @@ impl Logic for ThreadArray {
                 } else if self.st_left.q.val() != self.zero16.val() {
                     self.umq_cam.insert.next = true;
                     self.st_left.d.next = self.st_left.q.val() - self.one16.val();
-                    for i in 1..self._lanes {
-                        self.st_comm[i - 1].d.next = self.st_comm[i].q.val();
-                        self.st_src[i - 1].d.next = self.st_src[i].q.val();
-                        self.st_tag[i - 1].d.next = self.st_tag[i].q.val();
-                        self.st_handle[i - 1].d.next = self.st_handle[i].q.val();
+                    for i in 0..self._lanes {
+                        if self.st_first.first[i].val() {
+                            self.st_pending[i].d.next = false;
+                        }
                     }
                 }
                 // Done with the last insert (or none): `st_left` is at most 1.

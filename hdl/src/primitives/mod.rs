@@ -1,10 +1,9 @@
-//! The blocks the designs are built from: RAMs, selection and reduction trees, and the
-//! pack network.
+//! The blocks the designs are built from: RAMs, selection and reduction trees, banked
+//! tables.
 
 pub mod banked_table;
 pub mod dual_port_ram;
 pub mod field_ram;
-pub mod pack;
 pub mod select;
 pub mod table_ram;
 pub mod trees;
