@@ -20,15 +20,21 @@
 //! | UMQ of 64 messages | LUT4 | carry cells | flip-flops |
 //! |---|---|---|---|
 //! | collapsing FIFO, a block's messages in one edge through 4 ports | 28,907 | 1,394 | 6,421 |
-//! | fixed slots, age matrix, one message an edge (this one) | 14,780 | 16 | 8,305 |
+//! | fixed slots, age matrix, one message an edge, answer by AND-OR | 14,780 | 16 | 8,305 |
+//! | the same, answer from distributed RAM (this one; 80 `DPR16X4`) | 9,696 | 16 | 6,257 |
 //!
-//! At 16 messages this one takes 2,361 LUT4s and 1,705 flip-flops.
+//! At 16 messages this one takes 1,612 LUT4s, 20 `DPR16X4` and 1,193 flip-flops.
 //!
 //! Here a message stays in the slot it was written to until it leaves. Age is an *age
 //! matrix*: one flip-flop per pair of slots, set when the pair's later slot is written, so
 //! "the oldest hit" is "a hit that no older hit beats": per slot an AND over the other
-//! slots, beside the compares in the search's cycle, registered as a one-hot that selects
-//! the answer's fields the cycle after (an AND-OR tree).
+//! slots, beside the compares in the search's cycle, registered as a one-hot.
+//!
+//! Only what a search compares (communicator, source, tag) sits in flip-flops. What an
+//! answer returns (handle, source, tag) is also written to a distributed RAM at the
+//! insert's slot, and read the cycle after the search at the one-hot's slot number: an
+//! encoder and a RAM read instead of an AND-OR tree of 80 bits over the slots, which took
+//! a third of this queue's LUT4s.
 //!
 //! The two-level engine's CAM keeps age with append-only banks instead (`two_level::cam`),
 //! which costs less but reuses a bank only once it is empty, so it guarantees fewer
@@ -55,7 +61,7 @@
 use rust_hdl::prelude::*;
 
 use crate::fields::INDEX_BITS;
-use crate::primitives::trees::prefix_or;
+use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
 
 /// Widths of the fields a message carries in the thread array.
 pub const COMM_BITS: usize = 16;
@@ -255,7 +261,9 @@ pub fn unexpected_cam_body(d: usize) -> String {
     lines.push(format!("// The unexpected message queue: {d} fixed slots ordered by an age matrix."));
     lines.push(format!("reg [{}:0] valid;", d - 1));
     lines.push(format!("reg [{}:0] e_comm;\nreg [{}:0] e_src;", d * cw - 1, d * sw - 1));
-    lines.push(format!("reg [{}:0] e_tag;\nreg [{}:0] e_handle;", d * tw - 1, d * hw - 1));
+    lines.push(format!("reg [{}:0] e_tag;", d * tw - 1));
+    lines.push("// What an answer returns, in distributed RAM by slot: handle | tag | src.".into());
+    lines.push(format!("reg [{}:0] words [0:{}];", hw + tw + sw - 1, d - 1));
     lines.push(format!("reg [{}:0] used;", iw - 1));
     lines.push("// older[pair(a, b)], a < b: slot a's message came before slot b's.".into());
     lines.push(format!("reg [{}:0] older;", pairs - 1));
@@ -289,35 +297,35 @@ pub fn unexpected_cam_body(d: usize) -> String {
         "always @(posedge clock) begin\n    hit_q <= |hits;\n    first_q <= hits & ~beaten;\nend".into(),
     );
 
-    // The answer: an AND-OR of the fields by the registered one-hot.
-    let select = |field: &str, width: usize| {
-        let terms: Vec<String> = (0..d)
-            .map(|s| format!("(e_{field}[{} +: {width}] & {{{width}{{first_q[{s}]}}}})", s * width))
-            .collect();
-        format!("wire [{}:0] sel_{field} = {};", width - 1, balanced_or(&terms))
-    };
-    lines.push(select("handle", hw));
-    lines.push(select("src", sw));
-    lines.push(select("tag", tw));
-    lines.push(
-        "always @(*) begin\n    hit = hit_q;\n    hit_handle = sel_handle;\n    hit_src = sel_src;\n    \
-         hit_tag = sel_tag;\n    count = used;\nend"
-            .into(),
-    );
+    // The answer: the RAM word at the registered oldest hit's slot.
+    let aw = bits_to_hold(d - 1).max(1);
+    lines.push(encode_one_hot("raddr", "first_q", d, aw));
+    lines.push(format!("wire [{}:0] rword = words[raddr];", hw + tw + sw - 1));
+    lines.push(format!(
+        "always @(*) begin\n    hit = hit_q;\n    hit_src = hit_q ? rword[{}:0] : {sw}'d0;\n    \
+         hit_tag = hit_q ? rword[{}:{sw}] : {tw}'d0;\n    hit_handle = hit_q ? rword[{}:{}] : {hw}'d0;\n    \
+         count = used;\nend",
+        sw - 1,
+        sw + tw - 1,
+        sw + tw + hw - 1,
+        sw + tw
+    ));
 
     // The insert: the lowest free slot, from the one write bus.
     lines.push(lowest_free(d));
     lines.push(format!("wire [{}:0] takes = {{{d}{{insert}}}} & free_first;", d - 1));
+    lines.push(encode_one_hot("waddr", "free_first", d, aw));
+    lines.push(
+        "always @(posedge clock) if (insert & ~&valid) words[waddr] <= {insert_handle, insert_tag, insert_src};".into(),
+    );
     lines.push("always @(posedge clock) begin".into());
     for s in 0..d {
         lines.push(format!(
             "    if (takes[{s}]) begin\n        e_comm[{} +: {cw}] <= insert_comm;\n        \
-             e_src[{} +: {sw}] <= insert_src;\n        e_tag[{} +: {tw}] <= insert_tag;\n        \
-             e_handle[{} +: {hw}] <= insert_handle;\n    end",
+             e_src[{} +: {sw}] <= insert_src;\n        e_tag[{} +: {tw}] <= insert_tag;\n    end",
             s * cw,
             s * sw,
             s * tw,
-            s * hw
         ));
     }
     lines.push("end".into());
