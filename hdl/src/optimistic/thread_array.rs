@@ -43,8 +43,8 @@
 //!   matrix: one search answers any wildcard pattern, so a receive or probe costs one
 //!   cycle (the search is registered: the compares and the choice of the oldest hit run
 //!   in the cycle that accepts the command, the hit's fields are read in the next); a
-//!   block's unmatched messages go in one a cycle, each into the lowest free slot. (The functional model
-//!   keeps the paper's four UMQ indexes; the pairing is the same.)
+//!   block's unmatched messages go in one a cycle, each into the lowest free slot. (The
+//!   functional model keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
 //! A block: every lane hashes its envelope, walks the four lists (the first match in each,
 //! the smallest label across them) and books its candidate. The walk is a two-stage
@@ -658,9 +658,9 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
-    /// `x + 1` of the sizes above: a loop over `x..x_once`
-    /// names `x` as a loop variable, and rust-hdl evaluates an index from loop variables
-    /// only (so `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
+    /// `x + 1` of the sizes above: a loop over `x..x_once` names `x` as a loop variable,
+    /// and rust-hdl evaluates an index from loop variables only (so
+    /// `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
     _lanes_once: usize,
     _descriptors_once: usize,
 }
@@ -1051,7 +1051,7 @@ pub fn check_shape(
     if !(2..=16).contains(&head_bits) {
         return Err(format!("a head table of 2^{head_bits} lists: from 2^2 to 2^16"));
     }
-    // The UMQ's selection trees take fewer than 2^15 entries (`primitives::select`).
+    // The UMQ's age matrix grows with the square of its depth (`unexpected_cam`).
     if !crate::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS.contains(&unexpected) {
         return Err(format!("{unexpected} unexpected messages: from 2 to 256"));
     }
