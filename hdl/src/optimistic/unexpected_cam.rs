@@ -51,9 +51,19 @@
 //! queue wrote a block's `M` messages in one edge into the `M` lowest free slots (a
 //! prefix count of the free slots gave each its rank): that put an `M`-way multiplexer in
 //! front of every stored bit, and at 64 messages and 4 ports it took more LUT4s than the
-//! collapsing FIFO (40,536 against 33,096 with yosys' wide LUTs; 20,981 for this one).
-//! Blocks with two or more unmatched messages pay a cycle for each after the first
-//! (`tagmatch_sim::optimistic::cost`); the rate benchmark's blocks match their receives.
+//! collapsing FIFO (40,536 against 33,096 with yosys' wide LUTs; 20,981 for one message
+//! an edge, answer by AND-OR). Blocks with two or more unmatched messages pay a cycle for
+//! each after the first (`tagmatch_sim::optimistic::cost`); the rate benchmark's blocks
+//! match their receives.
+//!
+//! # Where it is tight
+//! The choice of the oldest hit reads every slot's hit and its row and column of the
+//! matrix: all to all. On the 4-lane array with the default tables (64 messages) the age
+//! bits and the registered choice were the most congested nets after placement (26 % each,
+//! with the search key's `cmd_tag_any` at 20 %; the router stopped at 157 overused wires,
+//! see the timing history). A search key registered in groups of slots, as the two-level
+//! CAM does, and the choice split over two cycles would spread it, at a cycle more for a
+//! post or a probe.
 //!
 //! The body is a `Verilog::Custom` block ([`unexpected_cam_body`]); `update` here is the
 //! same behaviour, register by register, for rust-hdl's simulator.
