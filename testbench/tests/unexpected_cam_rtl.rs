@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use tagmatch_hdl::optimistic::unexpected_cam::{unexpected_cam_verilog, UNEXPECTED_CAM_PORTS};
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, Port, PortId};
+use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, Port};
 
 /// Not a power of two, so the prefix trees have a ragged top.
 const DEPTH: usize = 13;
@@ -77,21 +77,13 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-struct Ports(std::collections::HashMap<String, PortId>);
-
-impl Ports {
-    fn of(m: &Model) -> Self {
-        Ports(ports().into_iter().map(|p| (p.name.clone(), m.port(&p.name).unwrap())).collect())
-    }
-    fn p(&self, n: &str) -> PortId {
-        self.0[n]
-    }
-}
-
 /// Runs `steps`; the first disagreement is an error naming the step and the cycle.
 fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
-    let ports = Ports::of(model);
-    let set = |m: &mut Model, n: &str, v: u64| m.set(ports.p(n), v);
+    let port = |m: &Model, n: &str| m.port(n).expect("a port of the queue");
+    let set = |m: &mut Model, n: &str, v: u64| {
+        let id = port(m, n);
+        m.set(id, v)
+    };
     // Oldest first.
     let mut reference: Vec<Message> = Vec::new();
     let mut cycle = 0u64;
@@ -114,15 +106,15 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
                         && (search.src_any || e.src == search.src)
                         && (search.tag_any || e.tag == search.tag)
                 });
-                let hit = model.get(ports.p("hit")) == 1;
+                let hit = model.get(port(model, "hit")) == 1;
                 if hit != want.is_some() {
                     return Err(format!("step {at}, cycle {now}: hit {hit} for {search:?} in {reference:?}"));
                 }
                 if let Some(i) = want {
                     let got = (
-                        model.get(ports.p("hit_handle")),
-                        model.get(ports.p("hit_src")),
-                        model.get(ports.p("hit_tag")),
+                        model.get(port(model, "hit_handle")),
+                        model.get(port(model, "hit_src")),
+                        model.get(port(model, "hit_tag")),
                     );
                     let e = reference[i];
                     if got != (e.handle, e.src, e.tag) {
@@ -160,7 +152,7 @@ fn run(model: &mut Model, steps: &[Step]) -> Result<(), String> {
             }
         }
         model.eval();
-        let count = model.get(ports.p("count")) as usize;
+        let count = model.get(port(model, "count")) as usize;
         if count != reference.len() {
             return Err(format!("step {at}: count {count}, expected {}", reference.len()));
         }

@@ -107,8 +107,9 @@ pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<
     }
     // The UMQ's age matrix grows with the square of its depth (`unexpected_cam`).
     if !UNEXPECTED_CAM_DEPTHS.contains(&unexpected) {
+        let (low, high) = UNEXPECTED_CAM_DEPTHS.into_inner();
         return Err(format!(
-            "--umq {unexpected}: 2 to 256 unexpected messages (the UMQ orders them with a flip-flop per pair)"
+            "--umq {unexpected}: {low} to {high} unexpected messages (the UMQ orders them with a flip-flop per pair)"
         ));
     }
     Ok(ThreadArrayConfig {

@@ -1052,8 +1052,10 @@ pub fn check_shape(
         return Err(format!("a head table of 2^{head_bits} lists: from 2^2 to 2^16"));
     }
     // The UMQ's age matrix grows with the square of its depth (`unexpected_cam`).
-    if !crate::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS.contains(&unexpected) {
-        return Err(format!("{unexpected} unexpected messages: from 2 to 256"));
+    let depths = crate::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS;
+    if !depths.contains(&unexpected) {
+        let (low, high) = depths.into_inner();
+        return Err(format!("{unexpected} unexpected messages: from {low} to {high}"));
     }
     Ok(())
 }

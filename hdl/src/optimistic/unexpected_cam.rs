@@ -138,7 +138,8 @@ pub struct UnexpectedCam {
 impl UnexpectedCam {
     /// A queue of `depth` messages (in [`UNEXPECTED_CAM_DEPTHS`]), a generation parameter.
     pub fn new(depth: usize) -> Self {
-        assert!(UNEXPECTED_CAM_DEPTHS.contains(&depth), "UMQ depth {depth} out of range (2 to 256)");
+        let (low, high) = UNEXPECTED_CAM_DEPTHS.into_inner();
+        assert!(UNEXPECTED_CAM_DEPTHS.contains(&depth), "UMQ depth {depth} out of range ({low} to {high})");
         UnexpectedCam {
             clock: Default::default(),
             search_comm: Default::default(),
