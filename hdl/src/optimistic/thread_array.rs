@@ -354,9 +354,8 @@ pub struct ThreadArray {
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
     /// The UMQ inserts, decided in the tail's first cycle: the lanes whose unmatched
-    /// message fits (`st_pending`) and how many they are (`st_left`). From the second
-    /// cycle the lowest pending lane's message goes into the UMQ, one a cycle.
-    st_left: DFF<Bits<16>>,
+    /// message fits. From the second cycle the lowest pending lane's message goes into
+    /// the UMQ, one a cycle, until none is pending.
     st_pending: Vec<DFF<Bit>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
@@ -578,8 +577,12 @@ pub struct ThreadArray {
     g_count: Signal<Local, Bits<16>>,
     /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
     g_posting: Signal<Local, Bit>,
-    /// The block's unmatched messages.
-    g_total: Signal<Local, Bits<16>>,
+    /// Some lane's message of the block is unmatched: an OR over the lanes, not the
+    /// unmatched count (a carry chain over the lanes, which ended 16 lanes' critical path
+    /// into the block's finish).
+    g_unmatched: Signal<Local, Bit>,
+    /// More than one lane is pending an insert: the inserts go on after this cycle's.
+    st_more: Signal<Local, Bit>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
     /// Valid, with the candidate's sequence id.
@@ -833,7 +836,6 @@ impl ThreadArray {
             resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
-            st_left: Default::default(),
             st_pending: dffs(n),
             d_valid: dffs(d),
             d_label: dffs(d),
@@ -969,7 +971,8 @@ impl ThreadArray {
             g_room: Default::default(),
             g_count: Default::default(),
             g_posting: Default::default(),
-            g_total: Default::default(),
+            g_unmatched: Default::default(),
+            st_more: Default::default(),
             s_take: locals(d),
             s_run_seq: locals(d),
             s_run_lane: locals(n * d),
@@ -1097,7 +1100,6 @@ impl Logic for ThreadArray {
             fast_taken,
             fp_ready,
             cand_seq0,
-            st_left,
             scan_at,
             scan_base,
             scan_data_base,
@@ -1813,8 +1815,15 @@ impl Logic for ThreadArray {
             self.w_fits[i].next =
                 self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
         }
-        for lanes in self._lanes..self._lanes_once {
-            self.g_total.next = self.umq_rank.counts[lanes].val();
+        self.g_unmatched.next = false;
+        self.st_more.next = false;
+        for i in 0..self._lanes {
+            if self.w_unmatched[i].val() {
+                self.g_unmatched.next = true;
+            }
+            if self.st_pending[i].q.val() & !self.st_first.first[i].val() {
+                self.st_more.next = true;
+            }
         }
 
         // ---- A posted receive's list, bank and sequence id. ----
@@ -1934,26 +1943,19 @@ impl Logic for ThreadArray {
                     for i in 0..self._lanes {
                         self.st_pending[i].d.next = self.w_fits[i].val();
                     }
-                    // The messages that fit: the room, clamped.
-                    self.st_left.d.next = self.g_total.val();
-                    if self.g_room.val() < self.g_total.val() {
-                        self.st_left.d.next = self.g_room.val();
-                    }
                     self.tail_phase.d.next = self.one2.val();
-                } else if self.st_left.q.val() != self.zero16.val() {
+                } else if self.st_first.found.val() {
                     self.umq_cam.insert.next = true;
-                    self.st_left.d.next = self.st_left.q.val() - self.one16.val();
                     for i in 0..self._lanes {
                         if self.st_first.first[i].val() {
                             self.st_pending[i].d.next = false;
                         }
                     }
                 }
-                // Done with the last insert (or none): `st_left` is at most 1.
+                // Done with the last insert (or none): at most one lane is pending.
                 self.g_finish.next = !self.g_more.val()
-                    & (((self.tail_phase.q.val() != self.zero2.val())
-                        & (self.st_left.q.val() <= self.one16.val()))
-                        | (self.g_total.val() == self.zero16.val()));
+                    & (((self.tail_phase.q.val() != self.zero2.val()) & !self.st_more.val())
+                        | !self.g_unmatched.val());
                 if self.g_finish.val() {
                     self.state.d.next = self.c_respond.val();
                 }
