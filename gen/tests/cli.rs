@@ -183,6 +183,9 @@ fn bad_input_gets_a_one_line_error() {
         ("--umq", "1", "--umq 1: 2 to 256"),
         ("--umq", "257", "--umq 257: 2 to 256"),
         ("--descriptors", "40000", "--descriptors 40000: 2 to 32,767"),
+        ("--comm-bits", "17", "--comm-bits 17: the thread array's communicators are 1 to 16 bits"),
+        ("--source-bits", "32", "--source-bits 32: the thread array's sources are 1 to 16 bits"),
+        ("--tag-bits", "33", "--tag-bits 33: a field is 1 to 32 bits wide"),
     ] {
         let args = ["gen", "--engine", "optimistic", flag, value, "--out", "/tmp/never"];
         let e = one_line_error(&tagmatch(&args));
@@ -205,6 +208,12 @@ fn bad_input_gets_a_one_line_error() {
     let e =
         one_line_error(&tagmatch(&["gen", "--engine", "optimistic", "--lists", "64", "--out", "/tmp/never"]));
     assert!(e.contains("not the thread array"), "{e}");
+    let e = one_line_error(&tagmatch(&["cosim", "--engine", "optimistic", "--cam-depth", "16"]));
+    assert!(e.contains("not the thread array"), "{e}");
+    // A random stream whose handles do not fit: the widths it needs, before any build.
+    let e =
+        one_line_error(&tagmatch(&["cosim", "--engine", "optimistic", "--handle-bits", "8", "--ops", "100"]));
+    assert!(e.contains("does not fit the engine's 8 bits") && e.contains("--handle-bits 31"), "{e}");
 }
 
 #[test]
@@ -549,6 +558,7 @@ fn the_thread_array_generates_and_cosimulates() {
     let manifest = generate(&dir, &["--engine", "optimistic", "--threads", "4", "--descriptors", "32"]);
     assert_eq!(manifest["parameters"]["threads"], 4);
     assert_eq!(manifest["parameters"]["bins"], 4);
+    assert_eq!(manifest["parameters"]["tag_bits"], 32);
     let ports = manifest["ports"].as_array().unwrap();
     assert!(
         ports.iter().any(|p| p["name"] == "msg_tag_3") && !ports.iter().any(|p| p["name"] == "msg_tag_4")

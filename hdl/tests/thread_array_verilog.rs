@@ -7,26 +7,37 @@
 
 mod common;
 use common::{lint, write_top, yosys};
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::optimistic::thread_array::{thread_array_ports, thread_array_verilog, ThreadArrayShape};
+use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
 
 /// Small head tables (banks in LUT RAM, selected before the read register) at 4 lanes,
 /// and large ones (block RAM, selected behind it) at 2 lanes and at 1 (one bank); the
-/// 1-lane array's UMQ is deep enough to register its first hit rather than its matches
-/// (`FIRST_HIT_REGISTERED_ABOVE`).
+/// 4-lane array once more with narrow fields (narrower RAM copies and UMQ slots).
 #[test]
 fn thread_array_lints_and_synthesizes() {
-    for (lanes, head_bits, unexpected) in [(4, 4, 8), (2, 12, 8), (1, 10, 32)] {
+    let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
+    for (lanes, head_bits, unexpected, fields) in [
+        (4, 4, 8, MESSAGE_FIELDS),
+        (2, 12, 8, MESSAGE_FIELDS),
+        (1, 10, 32, MESSAGE_FIELDS),
+        (4, 4, 8, narrow),
+    ] {
         let verilog = thread_array_verilog(&ThreadArrayShape {
             lanes,
             descriptors: 16,
             head_bits,
             unexpected,
             fast_path: true,
+            fields,
         });
+        if fields == narrow {
+            assert!(verilog.contains("reg [6:0] mem[0:15]"), "the tags' copies store 7 bits");
+        }
         for (name, _, _) in thread_array_ports(lanes) {
             assert!(verilog.contains(&format!(" {name};")), "no port {name}");
         }
-        let file = write_top(&format!("thread-array-{lanes}-lanes-{head_bits}"), &verilog);
+        let file = write_top(&format!("thread-array-{lanes}-lanes-{head_bits}-c{}", fields.comm), &verilog);
         lint(&file, &["-Wno-UNUSEDSIGNAL"]);
         yosys(&file, "hierarchy -top top; proc; flatten; opt -fast; memory -nomap; check -assert");
     }

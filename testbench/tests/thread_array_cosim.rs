@@ -9,19 +9,30 @@
 //! acceptance, so resets land in every phase of a block (walks, slow paths, unlinks, the
 //! UMQ insert).
 
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::optimistic::thread_array::{thread_array_verilog, ThreadArrayShape};
 use tagmatch_sim::optimistic::cost::head_banks;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::workload::streams::{bursty_stream, random_stream_from, with_flushes, Envelopes};
-use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
+use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId, RecvSpec};
 use tagmatch_testbench::optimistic::cosim::{cosim_thread_array_with_resets, ThreadArrayUnderTest};
-use tagmatch_testbench::optimistic::thread_array::thread_array_build_name;
+use tagmatch_testbench::optimistic::thread_array::{
+    thread_array_build_name, thread_array_spec, RtlThreadArray,
+};
 use tagmatch_testbench::power_up::with_power_up_garbage;
+use tagmatch_testbench::verilator::Model;
 
 /// The small tables: 32 descriptors, 4 bins per hashed index (head tables of 2^4 lists),
 /// a 16-entry UMQ.
 fn small(lanes: usize, fast_path: bool) -> ThreadArrayShape {
-    ThreadArrayShape { lanes, descriptors: 32, head_bits: 4, unexpected: 16, fast_path }
+    ThreadArrayShape {
+        lanes,
+        descriptors: 32,
+        head_bits: 4,
+        unexpected: 16,
+        fast_path,
+        fields: FieldWidths::DEFAULT,
+    }
 }
 
 /// Two communicators, three sources, two tags: envelopes repeat and match often enough
@@ -45,6 +56,7 @@ fn config_of(shape: &ThreadArrayShape) -> OptimisticConfig {
         shape.unexpected,
     );
     config.fast_path = shape.fast_path;
+    config.fields = shape.fields;
     config
 }
 
@@ -204,22 +216,42 @@ fn the_fast_run_skips_other_sequences_with_the_same_low_bits() {
 /// A shape no catalogue had: 3 lanes, 20 descriptors, 2 bins per index, a 10-entry UMQ.
 #[test]
 fn three_lanes_with_odd_tables() {
-    check(ThreadArrayShape { lanes: 3, descriptors: 20, head_bits: 3, unexpected: 10, fast_path: true });
+    check(ThreadArrayShape {
+        lanes: 3,
+        descriptors: 20,
+        head_bits: 3,
+        unexpected: 10,
+        fast_path: true,
+        fields: FieldWidths::DEFAULT,
+    });
 }
 
-/// A UMQ of 32 entries, deeper than `FIRST_HIT_REGISTERED_ABOVE`: its registered search
-/// keeps the first hit and its prefix instead of the matches, the same answers a cycle
-/// after the query.
+/// A UMQ of 32 entries, twice the small tables' (its age matrix and free-slot prefix a
+/// level deeper).
 #[test]
 fn two_lanes_with_a_deep_umq() {
-    check(ThreadArrayShape { lanes: 2, descriptors: 32, head_bits: 4, unexpected: 32, fast_path: true });
+    check(ThreadArrayShape {
+        lanes: 2,
+        descriptors: 32,
+        head_bits: 4,
+        unexpected: 32,
+        fast_path: true,
+        fields: FieldWidths::DEFAULT,
+    });
 }
 
 /// Head banks of 1,024 words (2 lanes, 512 bins per index): block RAM, whose registered
 /// reads come before the bank select, where the small tables' LUT RAM selects first.
 #[test]
 fn two_lanes_with_block_ram_heads() {
-    check(ThreadArrayShape { lanes: 2, descriptors: 32, head_bits: 11, unexpected: 16, fast_path: true });
+    check(ThreadArrayShape {
+        lanes: 2,
+        descriptors: 32,
+        head_bits: 11,
+        unexpected: 16,
+        fast_path: true,
+        fields: FieldWidths::DEFAULT,
+    });
 }
 
 /// The RTL and the cycle model bank the head tables alike (the co-simulations would see a
@@ -228,9 +260,55 @@ fn two_lanes_with_block_ram_heads() {
 fn the_rtl_and_the_model_agree_on_the_head_banks() {
     for lanes in 1..=64 {
         for head_bits in 2..=16 {
-            let shape =
-                ThreadArrayShape { lanes, descriptors: 32, head_bits, unexpected: 16, fast_path: true };
+            let shape = ThreadArrayShape {
+                lanes,
+                descriptors: 32,
+                head_bits,
+                unexpected: 16,
+                fast_path: true,
+                fields: FieldWidths::DEFAULT,
+            };
             assert_eq!(shape.banks(), head_banks(lanes, 1 << (head_bits - 2)), "{shape:?}");
         }
     }
+}
+
+/// Narrow stored fields (2-bit communicators, 3-bit sources and tags, 31-bit handles:
+/// what the streams need): the lanes' descriptor copies and the UMQ store fewer bits, the
+/// pairing and the cycles stay the models'.
+#[test]
+fn four_lanes_with_narrow_fields() {
+    let fields = FieldWidths::new(2, 3, 3, 31).unwrap();
+    check(ThreadArrayShape { fields, ..small(4, true) });
+}
+
+/// A command with a field wider than generated is answered overflow and changes nothing,
+/// so a stored field never aliases a wider value: a receive whose tag has a bit above
+/// the 3 generated ones is refused, and a message carrying that tag's low bits does not
+/// match it. (The driver here is told the ports' widths, so it passes the wide values
+/// on; the drivers of the models refuse them before the hardware sees them.)
+#[test]
+fn fields_wider_than_generated_answer_overflow() {
+    let fields = FieldWidths::new(2, 3, 3, 20).unwrap();
+    let shape = ThreadArrayShape { fields, ..small(2, true) };
+    let array = under_test(&shape);
+    let (model, _) = Model::build(&thread_array_spec(&array.name, array.verilog, 2, false)).unwrap();
+    let mut rtl = RtlThreadArray::new(model, 2).unwrap();
+    rtl.reset();
+    let outcome = |rtl: &mut RtlThreadArray, ops: &[Op]| rtl.apply(ops).unwrap().outcomes;
+    let post =
+        |recv, tag| Op::PostRecv { recv: RecvId(recv), spec: RecvSpec::exact(Envelope::new(1, 2, tag)) };
+    let arrive = |msg, tag| Op::Arrive { msg: MsgId(msg), env: Envelope::new(1, 2, tag) };
+    // Tag 9 is 0b1001: wider than 3 bits, 1 in them.
+    assert_eq!(outcome(&mut rtl, &[post(1, 9)]), [Outcome::Overflow]);
+    assert_eq!(outcome(&mut rtl, &[post(1 << 20, 1)]), [Outcome::Overflow], "a 21-bit handle");
+    assert_eq!(outcome(&mut rtl, &[arrive(5, 1)]), [Outcome::Queued], "nothing was posted");
+    assert_eq!(outcome(&mut rtl, &[post(2, 1)]), [Outcome::Matched { recv: RecvId(2), msg: MsgId(5) }]);
+    // A block with one wide message is refused whole.
+    assert_eq!(outcome(&mut rtl, &[arrive(6, 1), arrive(7, 9)]), [Outcome::Overflow; 2]);
+    let probe = Op::Probe { spec: RecvSpec::exact(Envelope::new(1, 2, 1)) };
+    assert_eq!(outcome(&mut rtl, &[probe]), [Outcome::Probed(None)], "the refused block queued nothing");
+    let wide_probe = Op::Probe { spec: RecvSpec::exact(Envelope::new(4, 2, 1)) };
+    assert_eq!(outcome(&mut rtl, &[wide_probe]), [Outcome::Overflow], "a 3-bit communicator");
+    assert_eq!(outcome(&mut rtl, &[Op::Cancel { recv: RecvId(1 << 21) }]), [Outcome::Overflow]);
 }

@@ -6,7 +6,9 @@
 //! tracing and its waveform kept.
 
 use proptest::prelude::*;
-use tagmatch_hdl::optimistic::unexpected_cam::{unexpected_cam_verilog, UNEXPECTED_CAM_PORTS};
+use tagmatch_hdl::optimistic::unexpected_cam::{
+    unexpected_cam_verilog, MESSAGE_FIELDS, UNEXPECTED_CAM_PORTS,
+};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model, Port};
 
 /// Not a power of two, so the prefix trees have a ragged top.
@@ -21,7 +23,7 @@ fn ports() -> Vec<Port> {
 fn spec(trace: bool) -> BuildSpec {
     BuildSpec {
         name: format!("unexpected-cam{DEPTH}"),
-        verilog: unexpected_cam_verilog(DEPTH),
+        verilog: unexpected_cam_verilog(DEPTH, MESSAGE_FIELDS),
         top: "top".into(),
         clock: "clock".into(),
         ports: ports(),

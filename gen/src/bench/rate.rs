@@ -147,7 +147,7 @@ fn rtl(
     progress.set_message(format!("{}, {}: building {name}", scenario.name(), lanes(threads)));
     let (model, build) = Model::build(&thread_array_spec(&name, cfg.verilog()?, threads, false))?;
     progress.set_message(format!("{}, {}: running", scenario.name(), lanes(threads)));
-    let mut array = RtlThreadArray::new(model, threads)?;
+    let mut array = RtlThreadArray::new(model, threads)?.with_fields(cfg.fields);
     let mut cycle_model = OptimisticEngine::new(cfg.model_config())?;
     let started = Instant::now();
     let rate = measure(scenario, threads, k, sequences, &mut |ops| {

@@ -10,6 +10,9 @@ use tagmatch_sim::Op;
 use tagmatch_testbench::two_level::host::HostMode;
 
 /// `tagmatch cosim`: the design and its size, the operations, and the host driver.
+/// The engine `cosim` runs by default: CAM depth, lists, list capacity and label bits.
+pub const COSIM_ENGINE: (u32, u32, u32, u32) = (8, 4, 256, 32);
+
 #[derive(clap::Args)]
 pub struct CosimArgs {
     /// Which hardware: the two-level receive engine or the optimistic thread array.
@@ -20,7 +23,7 @@ pub struct CosimArgs {
     #[command(flatten)]
     pub onesided: OnesidedShape,
     /// Parallel lists (a power of two from 1 to 64).
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = COSIM_ENGINE.1)]
     pub lists: u32,
     /// Operations: a count of random ones (0 to 10,000,000), or a file of your own (JSON lines of `Op`,
     /// see `tagmatch_sim::model::op_file`; a file named only by digits needs a `./`).
@@ -35,13 +38,13 @@ pub struct CosimArgs {
     pub flush_every: Option<u64>,
     /// CAM entries (2 to 1,024; the small default makes streams spill past the CAM and
     /// overflow).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = COSIM_ENGINE.0)]
     pub cam_depth: u32,
     /// List entries, over all lists (a power of two from 4 × --lists to 32,768).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = COSIM_ENGINE.2)]
     pub list_capacity: u32,
     /// Bits of the lists' posting labels (4 to 32; see `gen --label-bits`).
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = COSIM_ENGINE.3)]
     pub label_bits: u32,
     #[command(flatten)]
     pub fields: FieldArgs,

@@ -27,14 +27,16 @@ pub struct EngineArgs {
     pub fields: FieldArgs,
 }
 
-/// Stored widths of the engine's fields (the ports stay 32 bits; a wider value answers
-/// `error`).
+/// Stored widths of the fields of the two-level engine (its ports stay 32 bits; a wider
+/// value answers `error`) and of the thread array (its ports stay 16/16/32/32 bits; a
+/// wider value answers overflow).
 #[derive(clap::Args, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FieldArgs {
-    /// Communicator bits (1 to 32).
+    /// Communicator bits (1 to 32; 1 to 16 for the thread array).
     #[arg(long, default_value_t = FieldWidths::DEFAULT.comm)]
     pub comm_bits: usize,
-    /// Source-rank bits (1 to 32; 32 for jobs of more than 65,536 ranks).
+    /// Source-rank bits (1 to 32; 32 for jobs of more than 65,536 ranks; 1 to 16 for the
+    /// thread array).
     #[arg(long, default_value_t = FieldWidths::DEFAULT.src)]
     pub source_bits: usize,
     /// Tag bits (1 to 32).
@@ -51,10 +53,25 @@ impl FieldArgs {
     }
 }
 
+impl FieldArgs {
+    /// No field width was given.
+    pub const DEFAULT: FieldArgs = FieldArgs {
+        comm_bits: FieldWidths::DEFAULT.comm,
+        source_bits: FieldWidths::DEFAULT.src,
+        tag_bits: FieldWidths::DEFAULT.tag,
+        handle_bits: FieldWidths::DEFAULT.handle,
+    };
+}
+
 impl EngineArgs {
     /// No two-level option was given (the other designs refuse them).
     pub fn is_default(&self) -> bool {
         self.shape().ok() == Some(EngineShape::DEFAULT)
+    }
+
+    /// No two-level option but the field widths was given (the thread array takes those).
+    pub fn only_fields(&self) -> bool {
+        EngineArgs { fields: FieldArgs::DEFAULT, ..*self }.is_default()
     }
 
     fn shape(&self) -> Result<EngineShape, String> {

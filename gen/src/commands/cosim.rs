@@ -21,7 +21,7 @@
 //! tags, so the small tables fill and drain, and ends with bursts of alike receives and
 //! messages that conflict.
 
-use crate::cli::cosim::{CosimArgs, OpsSource};
+use crate::cli::cosim::{CosimArgs, OpsSource, COSIM_ENGINE};
 use crate::cli::design::{Design, EngineArgs};
 use crate::emit;
 use crate::emit::engine::EngineShape;
@@ -79,7 +79,12 @@ pub fn run(args: CosimArgs) -> Result<(), String> {
             (run_host(&cfg, &ops, seed, mode)?, DRIVER_AGREES)
         }
         (Design::Optimistic, None) => {
-            let cfg = array.config(emit::thread_array::SMALL_TABLES)?;
+            if (cam_depth, lists, list_capacity, label_bits) != COSIM_ENGINE {
+                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level \
+                            engine, not the thread array (--threads, --descriptors)"
+                    .into());
+            }
+            let cfg = array.config(emit::thread_array::SMALL_TABLES)?.with_fields(fields.widths()?)?;
             let n = ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
             (run_thread_array(&cfg, n, seed, flush_every)?, ENGINE_AGREES)
         }
@@ -290,6 +295,13 @@ pub fn run_thread_array(
     if let Some(n) = flush_every {
         stream = with_flushes(&stream, seed, n);
     }
+    if let Some(e) = stream.iter().find_map(|op| tagmatch_sim::cycle::check_fields(&cfg.fields, op).err()) {
+        let n = needed_widths(&stream);
+        return Err(format!(
+            "{e}: this random stream needs at least --comm-bits {} --source-bits {} --tag-bits {} --handle-bits {}",
+            n.comm, n.src, n.tag, n.handle
+        ));
+    }
     eprintln!("tagmatch: building {} in Verilator (cached after the first time)", cfg.build_name());
     let total = stream.len();
     let r = explain(cosim_thread_array(&array, &stream, &mut progress(total, &array.name)), seed)?;
@@ -299,6 +311,10 @@ pub fn run_thread_array(
         ("descriptors", json!(cfg.descriptors)),
         ("unexpected_capacity", json!(cfg.unexpected)),
         ("fast_path", json!(cfg.fast_path)),
+        ("comm_bits", json!(cfg.fields.comm)),
+        ("source_bits", json!(cfg.fields.src)),
+        ("tag_bits", json!(cfg.fields.tag)),
+        ("handle_bits", json!(cfg.fields.handle)),
     ];
     record.extend(counts(&r, Some(seed)));
     record.extend([
@@ -307,6 +323,28 @@ pub fn run_thread_array(
         ("slow_path_lanes", json!(r.slow_path)),
     ]);
     Ok(record)
+}
+
+/// The narrowest field widths that hold every value of `ops` (wildcards hold none).
+fn needed_widths(ops: &[Op]) -> tagmatch_sim::cycle::FieldWidths {
+    let bits = |v: u64| (64 - v.leading_zeros() as usize).max(1);
+    let mut n = tagmatch_sim::cycle::FieldWidths { comm: 1, src: 1, tag: 1, handle: 1 };
+    let mut widen = |comm: u32, src: Option<u32>, tag: Option<u32>, handle: Option<u64>| {
+        n.comm = n.comm.max(bits(comm as u64));
+        n.src = n.src.max(src.map_or(1, |v| bits(v as u64)));
+        n.tag = n.tag.max(tag.map_or(1, |v| bits(v as u64)));
+        n.handle = n.handle.max(handle.map_or(1, bits));
+    };
+    for op in ops {
+        match *op {
+            Op::PostRecv { recv, spec } => widen(spec.comm, spec.src, spec.tag, Some(recv.0)),
+            Op::Arrive { msg, env } => widen(env.comm, Some(env.src), Some(env.tag), Some(msg.0)),
+            Op::Cancel { recv } => widen(0, None, None, Some(recv.0)),
+            Op::Probe { spec } | Op::MatchedProbe { spec } => widen(spec.comm, spec.src, spec.tag, None),
+            Op::Flush => {}
+        }
+    }
+    n
 }
 
 /// What a run saw; `seed` is `None` for a user's file.

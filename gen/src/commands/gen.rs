@@ -109,17 +109,19 @@ fn write_thread_array(args: GenArgs) -> Result<(), String> {
     onesided.unused()?;
     testbench.unused()?;
     shell.unused()?;
-    if !shape.is_default() {
-        return Err("--cam-depth, --lists, --list-capacity, --label-bits and the field widths shape the two-level engine, not the \
+    if !shape.only_fields() {
+        return Err(
+            "--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
                     thread array (--threads, --descriptors)"
-            .into());
+                .into(),
+        );
     }
     if board.is_some() {
         return Err("--board wraps the two-level engine's one-message command stream; the thread \
                     array's lane ports have no board wrapper yet"
             .into());
     }
-    let cfg = array.config(emit::thread_array::DEFAULT_TABLES)?;
+    let cfg = array.config(emit::thread_array::DEFAULT_TABLES)?.with_fields(shape.fields.widths()?)?;
     let tools = timing.tools()?;
     let mut manifest = emit::thread_array::generate(&cfg, &out)?;
     let shape: output::table::Record = vec![

@@ -8,15 +8,18 @@
 //! shape. The default tables are 128 receive descriptors, 64 bins and a 64-entry UMQ (128
 //! descriptors hold the rate benchmark's sequences of 100 receives); the small ones the
 //! tests co-simulate are 32 descriptors, 4 bins and 16 messages, and `--bins`/`--umq`
-//! default to them when `--descriptors` is 32 or fewer. The descriptor table is registers
+//! default to them when `--descriptors` is 32 or fewer. `--comm-bits`, `--source-bits`,
+//! `--tag-bits` and `--handle-bits` narrow the stored fields (at most 16, 16, 32 and 32
+//! bits, the ports' widths and the defaults). The descriptor table is registers
 //! that every lane reads, so its Verilator build time and its logic grow with lanes ×
 //! descriptors.
 
 use crate::emit::engine::{content_hash, ports_json, write_manifest, write_verilog};
 use serde_json::json;
 use std::path::Path;
+use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::optimistic::thread_array::{
-    thread_array_ports, thread_array_verilog, ThreadArrayShape, MAX_LANES,
+    check_fields, thread_array_ports, thread_array_verilog, ThreadArrayShape, MAX_LANES,
 };
 use tagmatch_hdl::optimistic::unexpected_cam::UNEXPECTED_CAM_DEPTHS;
 use tagmatch_sim::optimistic::OptimisticConfig;
@@ -31,6 +34,8 @@ pub struct ThreadArrayConfig {
     pub head_bits: usize,
     pub unexpected: usize,
     pub fast_path: bool,
+    /// Stored field widths (`--comm-bits` and so on).
+    pub fields: FieldWidths,
 }
 
 /// The Verilog file in every output folder.
@@ -46,7 +51,15 @@ impl ThreadArrayConfig {
         let mut cfg =
             OptimisticConfig::hardware(self.threads, self.descriptors, self.bins(), self.unexpected);
         cfg.fast_path = self.fast_path;
+        cfg.fields = self.fields;
         cfg
+    }
+
+    /// The same shape storing fields of `fields` bits, or a one-line reason naming the
+    /// option whose width the array's ports cannot carry.
+    pub fn with_fields(self, fields: FieldWidths) -> Result<Self, String> {
+        check_fields(fields)?;
+        Ok(ThreadArrayConfig { fields, ..self })
     }
 
     /// A name for the shape's Verilator build, e.g. `thread-array-t16-d128-b64-u64-fp1`.
@@ -61,6 +74,7 @@ impl ThreadArrayConfig {
             head_bits: self.head_bits,
             unexpected: self.unexpected,
             fast_path: self.fast_path,
+            fields: self.fields,
         }))
     }
 }
@@ -118,6 +132,7 @@ pub fn configuration(threads: usize, tables: Tables, fast_path: bool) -> Result<
         head_bits: bins.trailing_zeros() as usize + 2,
         unexpected,
         fast_path,
+        fields: FieldWidths::DEFAULT,
     })
 }
 
@@ -148,10 +163,10 @@ pub fn parameters(cfg: &ThreadArrayConfig) -> serde_json::Value {
         "index_lists": 3 * cfg.bins() + 1,
         "unexpected": cfg.unexpected,
         "fast_path": cfg.fast_path,
-        "handle_bits": 32,
-        "comm_bits": 16,
-        "source_bits": 16,
-        "tag_bits": 32,
+        "handle_bits": cfg.fields.handle,
+        "comm_bits": cfg.fields.comm,
+        "source_bits": cfg.fields.src,
+        "tag_bits": cfg.fields.tag,
     })
 }
 
@@ -160,5 +175,13 @@ pub fn from_parameters(p: &serde_json::Value) -> Option<ThreadArrayConfig> {
     let field = |k: &str| p[k].as_u64().map(|v| v as usize);
     let tables =
         Tables { descriptors: field("descriptors")?, bins: field("bins")?, unexpected: field("unexpected")? };
-    configuration(field("threads")?, tables, p["fast_path"].as_bool()?).ok()
+    let d = FieldWidths::DEFAULT;
+    let width = |k: &str, default: usize| field(k).unwrap_or(default);
+    let fields = FieldWidths {
+        comm: width("comm_bits", d.comm),
+        src: width("source_bits", d.src),
+        tag: width("tag_bits", d.tag),
+        handle: width("handle_bits", d.handle),
+    };
+    configuration(field("threads")?, tables, p["fast_path"].as_bool()?).ok()?.with_fields(fields).ok()
 }

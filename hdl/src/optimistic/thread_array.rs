@@ -123,13 +123,23 @@
 //! At 4 lanes and 128 descriptors this replaced two 24-bit and a 16-bit compare per
 //! descriptor, and an 8-bit one per descriptor and lane, by a 32-bit and a 7-bit one.
 //!
+//! Field widths (`ThreadArrayShape::fields`): the ports carry 16-bit communicators and
+//! sources and 32-bit tags and handles, the widest the array is generated with; the
+//! lanes' descriptor copies and the UMQ store each field at its generated width. A command
+//! with a field wider than that (a post's or probe's envelope, a wildcard's field
+//! excepted; a post's or cancel's handle; any field of a block's message) is answered
+//! overflow at once and changes nothing, so a stored field never aliases a wider one and
+//! the host keeps the operation. The command and lane registers keep only the generated
+//! bits, so the bits above are constant zero from there on and synthesis removes them.
+//!
 //! Reset (`reset`, synchronous, active high, one cycle or more) is a flush's clearing pass
 //! that ends without an answer: whatever was under way stops (a block's lanes and their
 //! unlinks too), an answer not yet taken is dropped, and `cmd_ready` rises `3B/K + 2`
 //! cycles after the last reset cycle, with the tables empty and labels restarted. As AXI
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
-use crate::optimistic::unexpected_cam::UnexpectedCam;
+use crate::fields::FieldWidths;
+use crate::optimistic::unexpected_cam::{UnexpectedCam, MESSAGE_FIELDS};
 use crate::primitives::banked_table::BankedTable;
 use crate::primitives::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
 use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
@@ -156,6 +166,9 @@ pub struct ThreadArrayShape {
     pub unexpected: usize,
     /// The fast conflict path (off: every conflict takes the slow path).
     pub fast_path: bool,
+    /// Stored widths of the fields, each at most its port's ([`MESSAGE_FIELDS`]: 16-bit
+    /// communicators and sources, 32-bit tags and handles, also the default).
+    pub fields: FieldWidths,
 }
 
 impl ThreadArrayShape {
@@ -235,6 +248,15 @@ pub struct ThreadArray {
     pub lane_recv: Vec<Signal<Out, Bits<32>>>,
     // Constants.
     fast_path: Constant<Bit>,
+    /// Each field's generated bits (`keep`) and the bits above them (`over`).
+    comm_keep: Constant<Bits<16>>,
+    comm_over: Constant<Bits<16>>,
+    src_keep: Constant<Bits<16>>,
+    src_over: Constant<Bits<16>>,
+    tag_keep: Constant<Bits<32>>,
+    tag_over: Constant<Bits<32>>,
+    handle_keep: Constant<Bits<32>>,
+    handle_over: Constant<Bits<32>>,
     slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
@@ -583,6 +605,12 @@ pub struct ThreadArray {
     g_unmatched: Signal<Local, Bit>,
     /// More than one lane is pending an insert: the inserts go on after this cycle's.
     st_more: Signal<Local, Bit>,
+    /// The command on the ports has a field wider than generated (module docs).
+    cmd_wide: Signal<Local, Bit>,
+    /// Its envelope, or one of the block's messages on the lanes it uses.
+    cmd_envelope_wide: Signal<Local, Bit>,
+    cmd_handle_wide: Signal<Local, Bit>,
+    cmd_messages_wide: Signal<Local, Bit>,
     // Per-slot values: taken this cycle; the fast path's run.
     s_take: Vec<Signal<Local, Bit>>,
     /// Valid, with the candidate's sequence id.
@@ -704,8 +732,12 @@ fn inputs<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
 impl ThreadArray {
     /// A thread array of `shape` (checked with [`check_shape`]).
     pub fn new(shape: &ThreadArrayShape) -> Self {
-        let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, unexpected: u, fast_path } = *shape;
+        let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, unexpected: u, fast_path, fields } =
+            *shape;
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
+        check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
+        let keep = |bits: usize| (1u64 << bits) - 1;
+        let over = |bits: usize, width: usize| keep(width) & !keep(bits);
         let bins = 1u64 << (h - 2);
         let nb = shape.banks();
         let bank_bits = nb.trailing_zeros() as usize;
@@ -738,6 +770,14 @@ impl ThreadArray {
             lane_kind: (0..n).map(|_| Default::default()).collect(),
             lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
+            comm_keep: k(keep(fields.comm)),
+            comm_over: k(over(fields.comm, MESSAGE_FIELDS.comm)),
+            src_keep: k(keep(fields.src)),
+            src_over: k(over(fields.src, MESSAGE_FIELDS.src)),
+            tag_keep: k(keep(fields.tag)),
+            tag_over: k(over(fields.tag, MESSAGE_FIELDS.tag)),
+            handle_keep: k(keep(fields.handle)),
+            handle_over: k(over(fields.handle, MESSAGE_FIELDS.handle)),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
@@ -891,15 +931,15 @@ impl ThreadArray {
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
-            dr_comm: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_src: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_tag: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_comm: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.comm)).collect(),
+            dr_src: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.src)).collect(),
+            dr_tag: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.tag)).collect(),
             dr_src_any: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_tag_any: (0..n).map(|_| descriptor_copy(d)).collect(),
             dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_handle: (0..n).map(|_| descriptor_copy(d)).collect(),
+            dr_handle: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.handle)).collect(),
             dr_seq0: descriptor_copy(d),
-            umq_cam: UnexpectedCam::new(u),
+            umq_cam: UnexpectedCam::new(u).with_fields(fields),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
@@ -973,6 +1013,10 @@ impl ThreadArray {
             g_posting: Default::default(),
             g_unmatched: Default::default(),
             st_more: Default::default(),
+            cmd_wide: Default::default(),
+            cmd_envelope_wide: Default::default(),
+            cmd_handle_wide: Default::default(),
+            cmd_messages_wide: Default::default(),
             s_take: locals(d),
             s_run_seq: locals(d),
             s_run_lane: locals(n * d),
@@ -1059,6 +1103,22 @@ pub fn check_shape(
     if !depths.contains(&unexpected) {
         let (low, high) = depths.into_inner();
         return Err(format!("{unexpected} unexpected messages: from {low} to {high}"));
+    }
+    Ok(())
+}
+
+/// Checks that `fields` fit the array's ports: a one-line reason naming the option.
+pub fn check_fields(fields: FieldWidths) -> Result<(), String> {
+    let m = MESSAGE_FIELDS;
+    for (option, what, bits, most) in [
+        ("--comm-bits", "communicators", fields.comm, m.comm),
+        ("--source-bits", "sources", fields.src, m.src),
+        ("--tag-bits", "tags", fields.tag, m.tag),
+        ("--handle-bits", "handles", fields.handle, m.handle),
+    ] {
+        if !(1..=most).contains(&bits) {
+            return Err(format!("{option} {bits}: the thread array's {what} are 1 to {most} bits"));
+        }
     }
     Ok(())
 }
@@ -1858,6 +1918,30 @@ impl Logic for ThreadArray {
         self.dr_seq0.write_data.next = self.post_seq.q.val();
         self.p_tail.next = self.tails.read_data[0].val();
 
+        // ---- Field widths: a command with a field wider than generated (module docs). ----
+        self.cmd_envelope_wide.next = ((self.cmd_comm.val() & self.comm_over.val()) != self.zero16.val())
+            | (!self.cmd_src_any.val() & ((self.cmd_src.val() & self.src_over.val()) != self.zero16.val()))
+            | (!self.cmd_tag_any.val() & ((self.cmd_tag.val() & self.tag_over.val()) != self.zero32.val()));
+        self.cmd_handle_wide.next = (self.cmd_handle.val() & self.handle_over.val()) != self.zero32.val();
+        self.cmd_messages_wide.next = false;
+        for i in 0..self._lanes {
+            if (self.lane_index[i].val() < self.cmd_count.val())
+                & (((self.msg_comm[i].val() & self.comm_over.val()) != self.zero16.val())
+                    | ((self.msg_src[i].val() & self.src_over.val()) != self.zero16.val())
+                    | ((self.msg_tag[i].val() & self.tag_over.val()) != self.zero32.val())
+                    | ((self.msg_handle[i].val() & self.handle_over.val()) != self.zero32.val()))
+            {
+                self.cmd_messages_wide.next = true;
+            }
+        }
+        self.cmd_wide.next = ((self.cmd_op.val() == self.op_post.val())
+            & (self.cmd_envelope_wide.val() | self.cmd_handle_wide.val()))
+            | ((self.cmd_op.val() == self.op_cancel.val()) & self.cmd_handle_wide.val())
+            | (((self.cmd_op.val() == self.op_probe.val())
+                | (self.cmd_op.val() == self.op_matched_probe.val()))
+                & self.cmd_envelope_wide.val())
+            | ((self.cmd_op.val() == self.op_arrive.val()) & self.cmd_messages_wide.val());
+
         // ---- Controller. ----
         for b in 0..self._banks {
             self.hb_en[b].next = false;
@@ -1871,17 +1955,20 @@ impl Logic for ThreadArray {
         if self.state.q.val() == self.c_idle.val() {
             if self.cmd_valid.val() {
                 self.op.d.next = self.cmd_op.val();
-                self.comm.d.next = self.cmd_comm.val();
-                self.src.d.next = self.cmd_src.val();
-                self.tag.d.next = self.cmd_tag.val();
+                self.comm.d.next = self.cmd_comm.val() & self.comm_keep.val();
+                self.src.d.next = self.cmd_src.val() & self.src_keep.val();
+                self.tag.d.next = self.cmd_tag.val() & self.tag_keep.val();
                 self.src_any.d.next = self.cmd_src_any.val();
                 self.tag_any.d.next = self.cmd_tag_any.val();
-                self.handle.d.next = self.cmd_handle.val();
+                self.handle.d.next = self.cmd_handle.val() & self.handle_keep.val();
                 self.count.d.next = self.cmd_count.val();
-                self.recv.d.next = self.cmd_handle.val();
+                self.recv.d.next = self.cmd_handle.val() & self.handle_keep.val();
                 self.msg.d.next = self.zero32.val();
                 self.kind.d.next = self.r_overflow.val();
-                if self.cmd_op.val() == self.op_post.val() {
+                if self.cmd_wide.val() {
+                    // A field wider than generated: overflow, nothing applied.
+                    self.state.d.next = self.c_respond.val();
+                } else if self.cmd_op.val() == self.op_post.val() {
                     self.state.d.next = self.c_post.val();
                 } else if self.cmd_op.val() == self.op_flush.val() {
                     self.clear_at.d.next = self.zero16.val();
@@ -1905,10 +1992,10 @@ impl Logic for ThreadArray {
                     self.fast_taken.d.next = false;
                     for i in 0..self._lanes {
                         self.ln_valid[i].d.next = self.lane_index[i].val() < self.cmd_count.val();
-                        self.ln_comm[i].d.next = self.msg_comm[i].val();
-                        self.ln_src[i].d.next = self.msg_src[i].val();
-                        self.ln_tag[i].d.next = self.msg_tag[i].val();
-                        self.ln_handle[i].d.next = self.msg_handle[i].val();
+                        self.ln_comm[i].d.next = self.msg_comm[i].val() & self.comm_keep.val();
+                        self.ln_src[i].d.next = self.msg_src[i].val() & self.src_keep.val();
+                        self.ln_tag[i].d.next = self.msg_tag[i].val() & self.tag_keep.val();
+                        self.ln_handle[i].d.next = self.msg_handle[i].val() & self.handle_keep.val();
                         self.ln_state[i].d.next = self.l_idle.val();
                         if self.lane_index[i].val() < self.cmd_count.val() {
                             self.ln_state[i].d.next = self.l_start.val();

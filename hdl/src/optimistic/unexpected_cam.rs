@@ -65,19 +65,29 @@
 //! CAM does, and the choice split over two cycles would spread it, at a cycle more for a
 //! post or a probe.
 //!
+//! # Field widths
+//! The ports carry [`MESSAGE_FIELDS`] (16-bit communicators and sources, 32-bit tags and
+//! handles); the slots and the RAM store each field at the width the array is generated
+//! with ([`UnexpectedCam::with_fields`]), and an answer's bits above are zero. Only the
+//! stored bits are compared: the thread array refuses a command whose fields are wider,
+//! so it never presents bits above them.
+//!
 //! The body is a `Verilog::Custom` block ([`unexpected_cam_body`]); `update` here is the
 //! same behaviour, register by register, for rust-hdl's simulator.
 
 use rust_hdl::prelude::*;
 
-use crate::fields::INDEX_BITS;
+use crate::fields::{unused_sink, FieldWidths, INDEX_BITS};
 use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
 
-/// Widths of the fields a message carries in the thread array.
+/// Widths of the thread array's field ports: the widest fields it can be generated with.
 pub const COMM_BITS: usize = 16;
 pub const SRC_BITS: usize = 16;
 pub const TAG_BITS: usize = 32;
 pub const HANDLE_BITS: usize = 32;
+/// The same as field widths.
+pub const MESSAGE_FIELDS: FieldWidths =
+    FieldWidths { comm: COMM_BITS, src: SRC_BITS, tag: TAG_BITS, handle: HANDLE_BITS };
 
 /// Depths the queue takes: its age matrix grows with the square of the depth (module docs).
 pub const UNEXPECTED_CAM_DEPTHS: std::ops::RangeInclusive<usize> = 2..=256;
@@ -132,6 +142,7 @@ pub struct UnexpectedCam {
     pub insert_handle: Signal<In, Bits<HANDLE_BITS>>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _depth: usize,
+    _fields: FieldWidths,
     _r: Regs,
 }
 
@@ -160,6 +171,7 @@ impl UnexpectedCam {
             insert_tag: Default::default(),
             insert_handle: Default::default(),
             _depth: depth,
+            _fields: MESSAGE_FIELDS,
             _r: Regs {
                 valid: vec![false; depth],
                 slots: vec![Message::default(); depth],
@@ -169,17 +181,30 @@ impl UnexpectedCam {
         }
     }
 
+    /// Stores the fields at `fields` (each at most its port's width, [`MESSAGE_FIELDS`]).
+    pub fn with_fields(mut self, fields: FieldWidths) -> Self {
+        let m = MESSAGE_FIELDS;
+        assert!(
+            fields.comm <= m.comm && fields.src <= m.src && fields.tag <= m.tag && fields.handle <= m.handle,
+            "{fields:?} wider than the ports ({m:?})"
+        );
+        self._fields = fields;
+        self
+    }
+
     /// One clock edge of the registers.
     fn edge(&mut self) {
         let r = &self._r;
         let mut n = r.clone();
-        // The search: the oldest valid slot that matches.
+        let f = self._fields;
+        let low = |value: u64, bits: usize| value & ((1u64 << bits) - 1);
+        // The search: the oldest valid slot that matches in the stored bits.
         let matches = |s: usize| {
             let e = &r.slots[s];
             r.valid[s]
-                && e.comm == self.search_comm.val().index() as u64
-                && (self.search_src_any.val() || e.src == self.search_src.val().index() as u64)
-                && (self.search_tag_any.val() || e.tag == self.search_tag.val().index() as u64)
+                && e.comm == low(self.search_comm.val().index() as u64, f.comm)
+                && (self.search_src_any.val() || e.src == low(self.search_src.val().index() as u64, f.src))
+                && (self.search_tag_any.val() || e.tag == low(self.search_tag.val().index() as u64, f.tag))
         };
         n.first = (0..self._depth).filter(|&s| matches(s)).min_by_key(|&s| r.seq[s]);
         n.hit = n.first.is_some();
@@ -192,10 +217,10 @@ impl UnexpectedCam {
             if let Some(slot) = r.valid.iter().position(|&v| !v) {
                 n.valid[slot] = true;
                 n.slots[slot] = Message {
-                    comm: self.insert_comm.val().index() as u64,
-                    src: self.insert_src.val().index() as u64,
-                    tag: self.insert_tag.val().index() as u64,
-                    handle: self.insert_handle.val().index() as u64,
+                    comm: low(self.insert_comm.val().index() as u64, f.comm),
+                    src: low(self.insert_src.val().index() as u64, f.src),
+                    tag: low(self.insert_tag.val().index() as u64, f.tag),
+                    handle: low(self.insert_handle.val().index() as u64, f.handle),
                 };
                 n.seq[slot] = r.next_seq;
                 n.next_seq = r.next_seq + 1;
@@ -233,7 +258,7 @@ impl Logic for UnexpectedCam {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(unexpected_cam_body(self._depth))
+        Verilog::Custom(unexpected_cam_body(self._depth, self._fields))
     }
 }
 
@@ -264,12 +289,59 @@ fn lowest_free(d: usize) -> String {
     )
 }
 
-/// The queue's Verilog body for `d` slots.
-pub fn unexpected_cam_body(d: usize) -> String {
-    let (cw, sw, tw, hw, iw) = (COMM_BITS, SRC_BITS, TAG_BITS, HANDLE_BITS, INDEX_BITS);
+/// `port`'s low `bits` of `width` as Verilog: the port itself when it is that wide.
+fn low_bits(port: &str, bits: usize, width: usize) -> String {
+    if bits == width {
+        port.to_string()
+    } else {
+        format!("{port}[{}:0]", bits - 1)
+    }
+}
+
+/// `value`, `bits` wide, zero-extended to `width` bits as Verilog.
+fn widened(value: &str, bits: usize, width: usize) -> String {
+    if bits == width {
+        value.to_string()
+    } else {
+        format!("{{{}'d0, {value}}}", width - bits)
+    }
+}
+
+/// The queue's Verilog body for `d` slots storing fields of `fields` bits.
+pub fn unexpected_cam_body(d: usize, fields: FieldWidths) -> String {
+    let (cw, sw, tw, hw, iw) = (fields.comm, fields.src, fields.tag, fields.handle, INDEX_BITS);
+    let m = MESSAGE_FIELDS;
+    let (s_comm, s_src, s_tag) = (
+        low_bits("search_comm", cw, m.comm),
+        low_bits("search_src", sw, m.src),
+        low_bits("search_tag", tw, m.tag),
+    );
+    let (i_comm, i_src, i_tag, i_handle) = (
+        low_bits("insert_comm", cw, m.comm),
+        low_bits("insert_src", sw, m.src),
+        low_bits("insert_tag", tw, m.tag),
+        low_bits("insert_handle", hw, m.handle),
+    );
     let pairs = d * (d - 1) / 2;
     let mut lines: Vec<String> = Vec::new();
     lines.push(format!("// The unexpected message queue: {d} fixed slots ordered by an age matrix."));
+    // The port bits above the stored fields (the array keeps them zero).
+    let dropped: Vec<String> = [
+        ("search_comm", cw, m.comm),
+        ("search_src", sw, m.src),
+        ("search_tag", tw, m.tag),
+        ("insert_comm", cw, m.comm),
+        ("insert_src", sw, m.src),
+        ("insert_tag", tw, m.tag),
+        ("insert_handle", hw, m.handle),
+    ]
+    .iter()
+    .filter(|&&(_, bits, width)| bits < width)
+    .map(|&(port, bits, width)| format!("{port}[{}:{bits}]", width - 1))
+    .collect();
+    if !dropped.is_empty() {
+        lines.push(unused_sink("unused_port_bits", &dropped));
+    }
     lines.push(format!("reg [{}:0] valid;", d - 1));
     lines.push(format!("reg [{}:0] e_comm;\nreg [{}:0] e_src;", d * cw - 1, d * sw - 1));
     lines.push(format!("reg [{}:0] e_tag;", d * tw - 1));
@@ -285,9 +357,9 @@ pub fn unexpected_cam_body(d: usize) -> String {
     lines.push(format!("wire [{}:0] hits;", d - 1));
     for s in 0..d {
         lines.push(format!(
-            "assign hits[{s}] = valid[{s}] & (e_comm[{c} +: {cw}] == search_comm) \
-             & (search_src_any | (e_src[{sr} +: {sw}] == search_src)) \
-             & (search_tag_any | (e_tag[{t} +: {tw}] == search_tag));",
+            "assign hits[{s}] = valid[{s}] & (e_comm[{c} +: {cw}] == {s_comm}) \
+             & (search_src_any | (e_src[{sr} +: {sw}] == {s_src})) \
+             & (search_tag_any | (e_tag[{t} +: {tw}] == {s_tag}));",
             c = s * cw,
             sr = s * sw,
             t = s * tw
@@ -313,27 +385,29 @@ pub fn unexpected_cam_body(d: usize) -> String {
     lines.push(encode_one_hot("raddr", "first_q", d, aw));
     lines.push(format!("wire [{}:0] rword = words[raddr];", hw + tw + sw - 1));
     lines.push(format!(
-        "always @(*) begin\n    hit = hit_q;\n    hit_src = hit_q ? rword[{}:0] : {sw}'d0;\n    \
-         hit_tag = hit_q ? rword[{}:{sw}] : {tw}'d0;\n    hit_handle = hit_q ? rword[{}:{}] : {hw}'d0;\n    \
+        "always @(*) begin\n    hit = hit_q;\n    hit_src = hit_q ? {} : {}'d0;\n    \
+         hit_tag = hit_q ? {} : {}'d0;\n    hit_handle = hit_q ? {} : {}'d0;\n    \
          count = used;\nend",
-        sw - 1,
-        sw + tw - 1,
-        sw + tw + hw - 1,
-        sw + tw
+        widened(&format!("rword[{}:0]", sw - 1), sw, m.src),
+        m.src,
+        widened(&format!("rword[{}:{sw}]", sw + tw - 1), tw, m.tag),
+        m.tag,
+        widened(&format!("rword[{}:{}]", sw + tw + hw - 1, sw + tw), hw, m.handle),
+        m.handle,
     ));
 
     // The insert: the lowest free slot, from the one write bus.
     lines.push(lowest_free(d));
     lines.push(format!("wire [{}:0] takes = {{{d}{{insert}}}} & free_first;", d - 1));
     lines.push(encode_one_hot("waddr", "free_first", d, aw));
-    lines.push(
-        "always @(posedge clock) if (insert & ~&valid) words[waddr] <= {insert_handle, insert_tag, insert_src};".into(),
-    );
+    lines.push(format!(
+        "always @(posedge clock) if (insert & ~&valid) words[waddr] <= {{{i_handle}, {i_tag}, {i_src}}};"
+    ));
     lines.push("always @(posedge clock) begin".into());
     for s in 0..d {
         lines.push(format!(
-            "    if (takes[{s}]) begin\n        e_comm[{} +: {cw}] <= insert_comm;\n        \
-             e_src[{} +: {sw}] <= insert_src;\n        e_tag[{} +: {tw}] <= insert_tag;\n    end",
+            "    if (takes[{s}]) begin\n        e_comm[{} +: {cw}] <= {i_comm};\n        \
+             e_src[{} +: {sw}] <= {i_src};\n        e_tag[{} +: {tw}] <= {i_tag};\n    end",
             s * cw,
             s * sw,
             s * tw,
@@ -383,9 +457,9 @@ pub const UNEXPECTED_CAM_PORTS: [(&str, u32, bool); 18] = [
     ("insert_handle", HANDLE_BITS as u32, true),
 ];
 
-/// A standalone queue's Verilog, top module `top`.
-pub fn unexpected_cam_verilog(depth: usize) -> String {
-    let mut uut = UnexpectedCam::new(depth);
+/// A standalone queue's Verilog, top module `top`, storing fields of `fields` bits.
+pub fn unexpected_cam_verilog(depth: usize, fields: FieldWidths) -> String {
+    let mut uut = UnexpectedCam::new(depth).with_fields(fields);
     uut.connect_all();
     generate_verilog(&uut)
 }

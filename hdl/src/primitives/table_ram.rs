@@ -21,7 +21,13 @@
 //! ([`crate::optimistic::thread_array::COPY_LUT_RAM_WORDS`]).
 //! The words start at zero in simulation; the thread array uses what it reads from its
 //! descriptor copies only at slots written since.
+//!
+//! A table may store fewer bits than its ports carry ([`TableRam::stored_bits`]): the
+//! thread array's field widths. The bits above read as zero and are not written; the
+//! writer keeps them zero. Storing them anyway would leave it to synthesis to find
+//! that a RAM column is only ever written with zeros, which it does not do for RAM.
 
+use crate::fields::unused_sink;
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
@@ -43,6 +49,8 @@ pub struct TableRam<const W: usize> {
     _address_bits: usize,
     /// The deepest table that asks for LUT RAM.
     _lut_ram_words: usize,
+    /// The low bits of a word the table stores (module docs).
+    _stored_bits: usize,
     _mem: Vec<Bits<W>>,
     _out: Bits<W>,
 }
@@ -59,6 +67,7 @@ impl<const W: usize> TableRam<W> {
             write_enable: Default::default(),
             _address_bits: address_bits,
             _lut_ram_words: LUT_RAM_WORDS,
+            _stored_bits: W,
             _mem: vec![Bits::default(); 1 << address_bits],
             _out: Bits::default(),
         }
@@ -81,6 +90,13 @@ impl<const W: usize> TableRam<W> {
         self
     }
 
+    /// Stores only the low `bits` of a word (1 to `W`); the bits above read as zero.
+    pub fn stored_bits(mut self, bits: usize) -> Self {
+        assert!((1..=W).contains(&bits), "{bits} stored bits of a {W}-bit word");
+        self._stored_bits = bits;
+        self
+    }
+
     fn word(&self, address: Bits<16>) -> usize {
         address.index() & ((1 << self._address_bits) - 1)
     }
@@ -93,7 +109,8 @@ impl<const W: usize> Logic for TableRam<W> {
             self._out = self._mem[self.word(self.read_address.val())];
             if self.write_enable.val() {
                 let at = self.word(self.write_address.val());
-                self._mem[at] = self.write_data.val();
+                let kept = if self._stored_bits >= 64 { u64::MAX } else { (1u64 << self._stored_bits) - 1 };
+                self._mem[at] = (self.write_data.val().to_u64() & kept).to_bits();
             }
         }
         self.read_data.next = self._out;
@@ -111,19 +128,36 @@ impl<const W: usize> Logic for TableRam<W> {
         } else {
             ""
         };
+        let (stored, read, write) = if self._stored_bits == W {
+            (String::new(), used("read_address"), "write_data".to_string())
+        } else {
+            let b = self._stored_bits;
+            (
+                format!(
+                    "// The low {b} bits of a word are stored; the writer keeps the rest zero.\n{}",
+                    unused_sink("unused_write_bits", &[format!("write_data[{}:{b}]", W - 1)])
+                ),
+                used("read_address"),
+                format!("write_data[{}:0]", b - 1),
+            )
+        };
+        let read_word = if self._stored_bits == W {
+            format!("mem[{read}]")
+        } else {
+            format!("{{{}'d0, mem[{read}]}}", W - self._stored_bits)
+        };
         Verilog::Custom(format!(
             "\
-{style}reg [{top}:0] mem[0:{last}];
+{stored}{style}reg [{top}:0] mem[0:{last}];
 
 always @(posedge clock) begin
-    read_data <= mem[{read}];
-    if (write_enable) mem[{write}] <= write_data;
+    read_data <= {read_word};
+    if (write_enable) mem[{waddr}] <= {write};
 end
 ",
-            top = W - 1,
+            top = self._stored_bits - 1,
             last = (1usize << a) - 1,
-            read = used("read_address"),
-            write = used("write_address"),
+            waddr = used("write_address"),
         ))
     }
 }
@@ -157,5 +191,12 @@ mod tests {
             panic!("custom Verilog")
         };
         assert!(text.contains("reg [31:0] mem[0:127]") && !text.contains("ram_style"), "{text}");
+        // Fewer stored bits: a narrower memory, zeros above on the read.
+        let Verilog::Custom(text) = TableRam::<32>::for_pointers(16).stored_bits(12).hdl() else {
+            panic!("custom Verilog")
+        };
+        assert!(text.contains("reg [11:0] mem[0:15]"), "{text}");
+        assert!(text.contains("read_data <= {20'd0, mem[read_address[3:0]]}"), "{text}");
+        assert!(text.contains("<= write_data[11:0]"), "{text}");
     }
 }

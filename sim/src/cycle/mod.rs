@@ -139,8 +139,3 @@ pub fn check_fields(fields: &FieldWidths, op: &Op) -> Result<(), String> {
     }
     Ok(())
 }
-
-/// Checks that `op`'s fields fit the default widths (the thread array's).
-pub fn check_fits(op: &Op) -> Result<(), String> {
-    check_fields(&FieldWidths::default(), op)
-}

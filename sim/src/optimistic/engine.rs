@@ -5,7 +5,7 @@
 
 use super::cost::{block_latency, cancel_latency, flush_latency, head_banks, post_latency, SEARCH_LATENCY};
 use super::{BlockTrace, OptimisticConfig, OptimisticMatcher};
-use crate::cycle::check_fits;
+use crate::cycle::check_fields;
 use crate::model::ops::{Op, Outcome};
 use std::ops::Range;
 
@@ -67,7 +67,8 @@ impl OptimisticEngine {
 
     /// Applies one command: an operation, or a block of arrivals.
     pub fn apply(&mut self, ops: &[Op]) -> Result<Answer, String> {
-        ops.iter().try_for_each(check_fits)?;
+        let fields = self.matcher.config().fields;
+        ops.iter().try_for_each(|op| check_fields(&fields, op))?;
         let accepted = self.now;
         let (outcomes, latency, block) = match ops {
             [] => return Err("an empty command".into()),
@@ -129,6 +130,7 @@ impl OptimisticEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cycle::FieldWidths;
     use crate::{Envelope, MsgId, RecvId, RecvSpec};
 
     #[test]
@@ -152,5 +154,20 @@ mod tests {
         let c = e.apply(&[Op::Cancel { recv: RecvId(1) }]).unwrap();
         assert_eq!((c.outcomes[0], c.accepted, c.responded), (Outcome::NotFound, 12, 12 + 2 + 3));
         assert!(e.apply(&[Op::Cancel { recv: RecvId(1) }, Op::Cancel { recv: RecvId(1) }]).is_err());
+    }
+
+    #[test]
+    fn operations_wider_than_the_fields_are_refused() {
+        let mut cfg = OptimisticConfig::hardware(2, 8, 4, 4);
+        cfg.fields = FieldWidths::new(4, 4, 4, 8).unwrap();
+        let mut e = OptimisticEngine::new(cfg).unwrap();
+        let post = |tag, handle| Op::PostRecv {
+            recv: RecvId(handle),
+            spec: RecvSpec::exact(Envelope::new(1, 2, tag)),
+        };
+        let err = e.apply(&[post(16, 1)]).unwrap_err();
+        assert!(err.contains("tag 16") && err.contains("4 bits"), "{err}");
+        assert!(e.apply(&[post(15, 256)]).unwrap_err().contains("handle 256"));
+        assert_eq!(e.apply(&[post(15, 255)]).unwrap().outcomes, [Outcome::Queued]);
     }
 }

@@ -45,6 +45,7 @@ pub mod cost;
 pub mod engine;
 pub mod rate;
 
+use crate::cycle::FieldWidths;
 use crate::model::envelope::{Envelope, MsgId, RecvId, RecvSpec, WildcardClass};
 use crate::model::ops::{Op, Outcome};
 use std::collections::{BTreeSet, VecDeque};
@@ -82,6 +83,10 @@ pub struct OptimisticConfig {
     pub fast_path: bool,
     pub lazy_removal: bool,
     pub early_booking_check: bool,
+    /// Stored widths of the fields (the hardware's `--comm-bits` and so on): the
+    /// command-level engine ([`engine`]) refuses an operation whose values do not fit, as
+    /// its driver does; matching itself does not depend on them.
+    pub fields: FieldWidths,
 }
 
 impl OptimisticConfig {
@@ -95,6 +100,7 @@ impl OptimisticConfig {
             fast_path: true,
             lazy_removal: false,
             early_booking_check: false,
+            fields: FieldWidths::DEFAULT,
         }
     }
 
@@ -111,6 +117,7 @@ impl OptimisticConfig {
             fast_path: true,
             lazy_removal: true,
             early_booking_check: false,
+            fields: FieldWidths::DEFAULT,
         }
     }
 
@@ -616,6 +623,7 @@ mod tests {
                 fast_path,
                 lazy_removal,
                 early_booking_check,
+                fields: FieldWidths::DEFAULT,
             };
             check_stream(cfg, seed)?;
         }

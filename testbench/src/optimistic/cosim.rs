@@ -54,7 +54,7 @@ pub fn cosim_thread_array_with_resets(
 ) -> Result<CosimReport, CosimError> {
     let lanes = array.config.threads;
     let (model, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, false))?;
-    let mut rtl = RtlThreadArray::new(model, lanes)?;
+    let mut rtl = RtlThreadArray::new(model, lanes)?.with_fields(array.config.fields);
     let mut golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
     let mut cycle_model = OptimisticEngine::new(array.config)?;
     cycle_model.reset(rtl.reset());
@@ -121,7 +121,7 @@ pub fn cosim_thread_array_with_resets(
 fn waveform_of(array: &ThreadArrayUnderTest, ops: &[Op], reset_at: ResetPlan) -> Result<PathBuf, String> {
     let lanes = array.config.threads;
     let (traced, build) = Model::build(&thread_array_spec(&array.name, array.verilog.clone(), lanes, true))?;
-    let mut rtl = RtlThreadArray::new(traced, lanes)?;
+    let mut rtl = RtlThreadArray::new(traced, lanes)?.with_fields(array.config.fields);
     let vcd = build.dir.join(format!("cosim-failure-op{}.vcd", ops.len() - 1));
     rtl.model_mut().trace_to(&vcd)?;
     rtl.reset();

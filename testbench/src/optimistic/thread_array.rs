@@ -9,8 +9,8 @@ use crate::verilator::{BuildSpec, Model, Port, PortId};
 use tagmatch_hdl::optimistic::thread_array::{
     thread_array_ports, LANE_MATCHED, LANE_OVERFLOW, LANE_QUEUED, RESP_BLOCK,
 };
-use tagmatch_hdl::two_level::receive_engine::OP_ARRIVE;
-use tagmatch_sim::cycle::check_fits;
+use tagmatch_hdl::two_level::receive_engine::{OP_ARRIVE, RESP_OVERFLOW};
+use tagmatch_sim::cycle::{check_fields, FieldWidths};
 use tagmatch_sim::optimistic::engine::Answer;
 use tagmatch_sim::optimistic::OptimisticConfig;
 use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId};
@@ -18,8 +18,14 @@ use tagmatch_sim::{Envelope, MsgId, Op, Outcome, RecvId};
 /// The Verilator cache name of the thread array `cfg` describes, the same for the tests
 /// and the `tagmatch` commands so they share builds.
 pub fn thread_array_build_name(cfg: &OptimisticConfig) -> String {
+    let f = cfg.fields;
+    let fields = if f == FieldWidths::DEFAULT {
+        String::new()
+    } else {
+        format!("-f{}-{}-{}-{}", f.comm, f.src, f.tag, f.handle)
+    };
     format!(
-        "thread-array-t{}-d{}-b{}-u{}-fp{}",
+        "thread-array-t{}-d{}-b{}-u{}-fp{}{fields}",
         cfg.threads, cfg.descriptors, cfg.bins, cfg.unexpected, cfg.fast_path as u8
     )
 }
@@ -54,6 +60,8 @@ pub struct RtlThreadArray {
     reset: PortId,
     cmd_count: PortId,
     lanes: Vec<Lane>,
+    /// The array's field widths: a command whose values do not fit is refused here.
+    fields: FieldWidths,
 }
 
 impl RtlThreadArray {
@@ -75,7 +83,14 @@ impl RtlThreadArray {
             cmd_count: p("cmd_count")?,
             lanes: (0..lanes).map(lane).collect::<Result<_, _>>()?,
             model,
+            fields: FieldWidths::DEFAULT,
         })
+    }
+
+    /// The array was generated with these field widths.
+    pub fn with_fields(mut self, fields: FieldWidths) -> Self {
+        self.fields = fields;
+        self
     }
 
     pub fn model_mut(&mut self) -> &mut Model {
@@ -83,25 +98,29 @@ impl RtlThreadArray {
     }
 
     /// Applies one command: a single operation, or a block of arrivals (at most one per
-    /// lane). Handles must fit in 32 bits, communicators and ranks in 16.
+    /// lane). Values must fit the field widths ([`RtlThreadArray::with_fields`]).
     pub fn apply(&mut self, ops: &[Op]) -> Result<Answer, String> {
         let (code, arrivals) = self.present(ops)?;
         let (accepted, responded) = self.ports.exchange(&mut self.model, code)?;
         let outcomes = if code == OP_ARRIVE {
             let kind = self.model.get(self.ports.resp_kind);
-            if kind != RESP_BLOCK {
+            if kind == RESP_OVERFLOW {
+                // The block was refused whole (a field wider than generated).
+                vec![Outcome::Overflow; arrivals.len()]
+            } else if kind != RESP_BLOCK {
                 return Err(format!("a block of arrivals answered kind {kind}"));
+            } else {
+                let mut outcomes = Vec::with_capacity(arrivals.len());
+                for (lane, &(msg, _)) in self.lanes.iter().zip(&arrivals) {
+                    outcomes.push(match self.model.get(lane.kind) {
+                        LANE_MATCHED => Outcome::Matched { recv: RecvId(self.model.get(lane.recv)), msg },
+                        LANE_QUEUED => Outcome::Queued,
+                        LANE_OVERFLOW => Outcome::Overflow,
+                        other => return Err(format!("unknown lane result {other}")),
+                    });
+                }
+                outcomes
             }
-            let mut outcomes = Vec::with_capacity(arrivals.len());
-            for (lane, &(msg, _)) in self.lanes.iter().zip(&arrivals) {
-                outcomes.push(match self.model.get(lane.kind) {
-                    LANE_MATCHED => Outcome::Matched { recv: RecvId(self.model.get(lane.recv)), msg },
-                    LANE_QUEUED => Outcome::Queued,
-                    LANE_OVERFLOW => Outcome::Overflow,
-                    other => return Err(format!("unknown lane result {other}")),
-                });
-            }
-            outcomes
         } else {
             vec![self.ports.outcome(&self.model, &ops[0])?]
         };
@@ -132,7 +151,7 @@ impl RtlThreadArray {
     /// Puts a command's fields on the ports; returns its op code and, for a block, its
     /// arrivals.
     fn present(&mut self, ops: &[Op]) -> Result<(u64, Vec<(MsgId, Envelope)>), String> {
-        ops.iter().try_for_each(check_fits)?;
+        ops.iter().try_for_each(|op| check_fields(&self.fields, op))?;
         let arrivals: Vec<(MsgId, Envelope)> = ops
             .iter()
             .filter_map(|op| if let Op::Arrive { msg, env } = *op { Some((msg, env)) } else { None })
