@@ -128,8 +128,9 @@ impl<const W: usize> Logic for TableRam<W> {
         } else {
             ""
         };
-        let (stored, read, write) = if self._stored_bits == W {
-            (String::new(), used("read_address"), "write_data".to_string())
+        let read = used("read_address");
+        let (stored, read_word, write) = if self._stored_bits == W {
+            (String::new(), format!("mem[{read}]"), "write_data".to_string())
         } else {
             let b = self._stored_bits;
             (
@@ -137,14 +138,9 @@ impl<const W: usize> Logic for TableRam<W> {
                     "// The low {b} bits of a word are stored; the writer keeps the rest zero.\n{}",
                     unused_sink("unused_write_bits", &[format!("write_data[{}:{b}]", W - 1)])
                 ),
-                used("read_address"),
+                format!("{{{}'d0, mem[{read}]}}", W - b),
                 format!("write_data[{}:0]", b - 1),
             )
-        };
-        let read_word = if self._stored_bits == W {
-            format!("mem[{read}]")
-        } else {
-            format!("{{{}'d0, mem[{read}]}}", W - self._stored_bits)
         };
         Verilog::Custom(format!(
             "\
