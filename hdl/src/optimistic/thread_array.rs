@@ -69,31 +69,23 @@
 //! this block).
 //!
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
-//! no walk changes under a lane; then one *unlink unit* per bank removes one receive a
-//! cycle (the lowest lane's of that bank) in two pipeline stages, so the `D`-way read
-//! and the writes are in different clock cycles: the first arbitrates and registers the
-//! granted receive, its list and its `prev` and `next` (each lane reads its own while the
-//! banks arbitrate), and whether they exist (per-slot flags read beside them); the second
-//! links them to each other and writes the head or tail when it was first or last, by
-//! those flags rather than a compare with 0 behind the forwarding. The first stage of
-//! one record reads while the second stage of the record before it writes, so when
-//! that one was its neighbour (same list, hence same bank) it takes that one's
-//! neighbour instead (forwarding); older records' writes have landed. The slots whose
-//! links change are found in the second stage by compares of registers: the one before
-//! a leaving receive is the slot whose `next` holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
+//! no walk changes under a lane; then one unlink unit per bank ([`UnlinkUnits`]) removes
+//! one receive a cycle, the lowest lane's of that bank, in two pipeline stages with
+//! forwarding between them. The slots whose links change are found in the second stage
+//! by compares of registers: the one before a leaving receive is the slot whose `next`
+//! holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
 //! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
 //! the cycle after it is taken (slow lanes take one after another, so nothing else is
 //! unlinking), and the next slow lane walks once its writes are in. The tail's last
-//! writes land in the cycle the block answers. Descriptors of taken receives
-//! are freed together when the block ends. The block's unmatched messages learn whether
-//! they fit (rank among them against the UMQ's room) in the tail's first cycle, and those
-//! past the room answer overflow. From the tail's second cycle the lowest lane whose
-//! message fits and is not in yet puts it on the UMQ's one insert port, a message a
-//! cycle: a priority select and an AND-OR over the lanes' own registers. One port keeps
-//! the UMQ's slots free of a multiplexer per lane (`unexpected_cam`), and one message a
-//! cycle needs no packing network: the slide that packed the 16-lane array's messages
-//! in one cycle ended its routed critical path (39 MHz). The block answers with one
-//! result per lane.
+//! writes land in the cycle the block answers. Descriptors of taken receives are freed
+//! together when the block ends. The block's unmatched messages go into the UMQ in the
+//! tail ([`UmqPlacement`]): in its first cycle they learn whether they fit, and those past
+//! the room answer overflow; from its second, one goes in a cycle. The block answers with
+//! one result per lane.
+//!
+//! Blocks: [`ListHash`] (a lane's or a post's lists), [`FastRun`] (the fast path's run),
+//! [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a command wider than
+//! generated). Each is its own module with its own lint-and-synthesis test.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -139,9 +131,15 @@
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
 use crate::fields::FieldWidths;
+use crate::optimistic::command_width::CommandWidth;
+use crate::optimistic::fast_run::FastRun;
+use crate::optimistic::list_hash::ListHash;
+use crate::optimistic::umq_placement::UmqPlacement;
 use crate::optimistic::unexpected_cam::{UnexpectedCam, MESSAGE_FIELDS};
+use crate::optimistic::unlink::UnlinkUnits;
+use crate::optimistic::vectors::{dffs, k, signals};
 use crate::primitives::banked_table::BankedTable;
-use crate::primitives::select::{LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select};
+use crate::primitives::select::{LowestSet, OneHotPointers, Select};
 use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
 use crate::primitives::trees::bits_to_hold;
 use crate::two_level::receive_engine::{
@@ -248,15 +246,11 @@ pub struct ThreadArray {
     pub lane_recv: Vec<Signal<Out, Bits<32>>>,
     // Constants.
     fast_path: Constant<Bit>,
-    /// Each field's generated bits (`keep`) and the bits above them (`over`).
+    /// Each field's generated bits: the command and lane registers keep only these.
     comm_keep: Constant<Bits<16>>,
-    comm_over: Constant<Bits<16>>,
     src_keep: Constant<Bits<16>>,
-    src_over: Constant<Bits<16>>,
     tag_keep: Constant<Bits<32>>,
-    tag_over: Constant<Bits<32>>,
     handle_keep: Constant<Bits<32>>,
-    handle_over: Constant<Bits<32>>,
     slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
@@ -272,18 +266,10 @@ pub struct ThreadArray {
     scan_last: Constant<Bits<16>>,
     /// Its steps, `ceil(D / n)`.
     scan_steps: Constant<Bits<16>>,
-    bin_mask: Constant<Bits<16>>,
-    any_src_base: Constant<Bits<16>>,
-    any_tag_base: Constant<Bits<16>>,
     both_list: Constant<Bits<16>>,
     bank_mask: Constant<Bits<16>>,
     bank_shift: Constant<Bits<16>>,
     last_clear: Constant<Bits<16>>,
-    umq_depth: Constant<Bits<16>>,
-    /// The bits the UMQ's count (at most its depth) needs: the block's UMQ places, room
-    /// and end are computed only as wide (the CAM's 16-bit count feeds back through its
-    /// own register, so synthesis cannot narrow them itself).
-    count_mask: Constant<Bits<16>>,
     /// The label bits the fast path's run compares: enough for `max(descriptors, lanes)`
     /// consecutive labels (module docs).
     run_mask: Constant<Bits<16>>,
@@ -375,10 +361,6 @@ pub struct ThreadArray {
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
-    /// The UMQ inserts, decided in the tail's first cycle: the lanes whose unmatched
-    /// message fits. From the second cycle the lowest pending lane's message goes into
-    /// the UMQ, one a cycle, until none is pending.
-    st_pending: Vec<DFF<Bit>>,
     // The descriptor table.
     d_valid: Vec<DFF<Bit>>,
     d_label: Vec<DFF<Bits<32>>>,
@@ -461,15 +443,8 @@ pub struct ThreadArray {
     /// Took its receive last cycle: its slot (`ln_slot`) is marked taken now, so the
     /// per-slot decode is not on the walk's path.
     ln_took: Vec<DFF<Bit>>,
-    /// The fast path's run, registered from lane 0's candidate: lane `i`'s receive (one
-    /// bit per lane × slot) and every member; valid once lane 0 has booked a cycle ago.
-    r_run: Vec<DFF<Bit>>,
-    r_in_run: Vec<DFF<Bit>>,
-    /// Lane `i` has its receive in the run, or no message: registered with the run, so
-    /// the fast path's decision ANDs a flop per lane, not an OR over the descriptors
-    /// (`ln_valid` does not change during a block, and the run is read a cycle after
-    /// lane 0 booked at the earliest).
-    r_lane_run_ok: Vec<DFF<Bit>>,
+    /// The fast path's run ([`FastRun`]): lane `i`'s receive labelled `k + i`, registered.
+    fast_run: FastRun,
     fp_ready: DFF<Bit>,
     // Memories.
     /// The list heads (a read port, hence a copy, per lane) and tails (one port).
@@ -501,8 +476,6 @@ pub struct ThreadArray {
     /// The entry has a successor (`next` is not 0): read beside `rd_next`, so the end of a
     /// list is known without a compare behind the D-way read (pointer 0 reads 0: none).
     rd_more: Select<1>,
-    /// Lane `i`'s receive of the fast path's run: the descriptor labelled `k + i`.
-    run_slot: OneHotPointers,
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
@@ -525,20 +498,11 @@ pub struct ThreadArray {
     scan_valid: Select<1>,
     /// The found receive's list, by pointer (its links are lane 0's reads).
     cancel_list: Select<16>,
-    /// The unmatched messages' ranks (which fit the UMQ's room), then the lowest lane
-    /// still to insert and its message, selected from the lanes' registers.
-    umq_rank: PrefixCount,
-    st_first: LowestSet,
-    st_comm_sel: OneHotSelect<16>,
-    st_src_sel: OneHotSelect<16>,
-    st_tag_sel: OneHotSelect<32>,
-    st_handle_sel: OneHotSelect<32>,
+    /// The block's unmatched messages into the UMQ ([`UmqPlacement`]).
+    umq_place: UmqPlacement,
     // Per-lane combinational values.
-    w_src4: Vec<Signal<Local, Bits<16>>>,
-    w_tagf: Vec<Signal<Local, Bits<16>>>,
-    w_list0: Vec<Signal<Local, Bits<16>>>,
-    w_list1: Vec<Signal<Local, Bits<16>>>,
-    w_list2: Vec<Signal<Local, Bits<16>>>,
+    /// Per lane: its message's lists in the three hashed indexes ([`ListHash`]).
+    lane_hash: Vec<ListHash>,
     w_addr: Vec<Signal<Local, Bits<16>>>,
     /// The lists one and two after the registered class.
     w_after1: Vec<Signal<Local, Bits<16>>>,
@@ -572,10 +536,6 @@ pub struct ThreadArray {
     w_barrier: Vec<Signal<Local, Bit>>,
     w_resolving: Vec<Signal<Local, Bit>>,
     w_prev_done: Vec<Signal<Local, Bit>>,
-    w_eligible: Vec<Signal<Local, Bit>>,
-    w_granted: Vec<Signal<Local, Bit>>,
-    w_unmatched: Vec<Signal<Local, Bit>>,
-    w_fits: Vec<Signal<Local, Bit>>,
     // Block-wide combinational values.
     g_booked: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
@@ -594,34 +554,12 @@ pub struct ThreadArray {
     /// The unlink's second stage writes this cycle.
     g_unlinking: Signal<Local, Bit>,
     g_finish: Signal<Local, Bit>,
-    g_room: Signal<Local, Bits<16>>,
-    /// The UMQ's count, narrowed to `count_mask`.
-    g_count: Signal<Local, Bits<16>>,
     /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
     g_posting: Signal<Local, Bit>,
-    /// Some lane's message of the block is unmatched: an OR over the lanes, not the
-    /// unmatched count (a carry chain over the lanes, which ended 16 lanes' critical path
-    /// into the block's finish).
-    g_unmatched: Signal<Local, Bit>,
-    /// More than one lane is pending an insert: the inserts go on after this cycle's.
-    st_more: Signal<Local, Bit>,
-    /// The command on the ports has a field wider than generated (module docs).
-    cmd_wide: Signal<Local, Bit>,
-    /// Its envelope, or one of the block's messages on the lanes it uses.
-    cmd_envelope_wide: Signal<Local, Bit>,
-    cmd_handle_wide: Signal<Local, Bit>,
-    cmd_messages_wide: Signal<Local, Bit>,
-    // Per-slot values: taken this cycle; the fast path's run.
+    /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
+    command_width: CommandWidth,
+    // Per-slot values: taken this cycle.
     s_take: Vec<Signal<Local, Bit>>,
-    /// Valid, with the candidate's sequence id.
-    s_run_seq: Vec<Signal<Local, Bit>>,
-    /// Per lane and slot: the slot is lane `i`'s receive of the run.
-    s_run_lane: Vec<Signal<Local, Bit>>,
-    s_in_run: Vec<Signal<Local, Bit>>,
-    /// Lane `i` has a receive in the run (an OR over the descriptors).
-    s_lane_in_run: Vec<Signal<Local, Bit>>,
-    /// Every lane of the block has its receive in the run.
-    g_run_complete: Signal<Local, Bit>,
     /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
     /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
     s_before: Vec<Signal<Local, Bit>>,
@@ -630,49 +568,9 @@ pub struct ThreadArray {
     s_new_prev: Vec<Signal<Local, Bits<16>>>,
     s_new_has_next: Vec<Signal<Local, Bit>>,
     s_new_has_prev: Vec<Signal<Local, Bit>>,
-    // Per bank × lane: the lane has a receive to unlink in the bank; per bank, one lower does.
-    a_wants: Vec<Signal<Local, Bit>>,
-    a_below: Vec<Signal<Local, Bit>>,
-    a_any: Vec<Signal<Local, Bit>>,
-    /// Per bank × lane: the lane's receive leaves through the bank this cycle (one-hot).
-    a_grant: Vec<Signal<Local, Bit>>,
-    // Per bank: the unlink unit's first stage (the granted lane's receive, its list and
-    // the neighbours read for it; `front`/`back` are the first and last receive leaving).
-    u_en: Vec<Signal<Local, Bit>>,
-    u_list: Vec<Signal<Local, Bits<16>>>,
-    u_prev: Vec<Signal<Local, Bits<16>>>,
-    u_next: Vec<Signal<Local, Bits<16>>>,
-    u_has_prev: Vec<Signal<Local, Bit>>,
-    u_has_next: Vec<Signal<Local, Bit>>,
-    u_front: Vec<Signal<Local, Bits<16>>>,
-    u_back: Vec<Signal<Local, Bits<16>>>,
-    /// Per bank: the unlink unit's second stage, registered from the first (or from a
-    /// cancel's search), which writes the links, the head and the tail.
-    ur_en: Vec<DFF<Bit>>,
-    ur_list: Vec<DFF<Bits<16>>>,
-    ur_prev: Vec<DFF<Bits<16>>>,
-    ur_next: Vec<DFF<Bits<16>>>,
-    /// `ur_prev`/`ur_next` are not 0, registered beside them.
-    ur_has_prev: Vec<DFF<Bit>>,
-    ur_has_next: Vec<DFF<Bit>>,
-    ur_front: Vec<DFF<Bits<16>>>,
-    ur_back: Vec<DFF<Bits<16>>>,
-    /// Per bank: the record the second stage wrote last cycle, whose writes the record now
-    /// in the second stage could not yet read (its neighbours are forwarded from it).
-    lr_en: Vec<DFF<Bit>>,
-    lr_prev: Vec<DFF<Bits<16>>>,
-    lr_next: Vec<DFF<Bits<16>>>,
-    lr_has_prev: Vec<DFF<Bit>>,
-    lr_has_next: Vec<DFF<Bit>>,
-    lr_front: Vec<DFF<Bits<16>>>,
-    lr_back: Vec<DFF<Bits<16>>>,
-    /// Per bank: the second stage's neighbours after forwarding.
-    f_prev: Vec<Signal<Local, Bits<16>>>,
-    f_next: Vec<Signal<Local, Bits<16>>>,
-    /// The leaving receives had a predecessor / a successor, after forwarding: without a
-    /// predecessor the head is written, without a successor the tail.
-    f_has_prev: Vec<Signal<Local, Bit>>,
-    f_has_next: Vec<Signal<Local, Bit>>,
+    /// The unlink units, one per bank ([`UnlinkUnits`]).
+    unlink: UnlinkUnits,
+    /// Per bank: the head and tail tables' writes (a post, a flush's pass or the unlink).
     hb_en: Vec<Signal<Local, Bit>>,
     hb_addr: Vec<Signal<Local, Bits<16>>>,
     hb_data: Vec<Signal<Local, Bits<16>>>,
@@ -680,8 +578,8 @@ pub struct ThreadArray {
     tb_addr: Vec<Signal<Local, Bits<16>>>,
     tb_data: Vec<Signal<Local, Bits<16>>>,
     // Single operations.
-    p_src4: Signal<Local, Bits<16>>,
-    p_tagf: Signal<Local, Bits<16>>,
+    /// A posted receive's lists in the three hashed indexes.
+    post_hash: ListHash,
     p_list: Signal<Local, Bits<16>>,
     p_same: Signal<Local, Bit>,
     p_seq: Signal<Local, Bits<32>>,
@@ -689,15 +587,9 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
-    /// `x + 1` of the sizes above: a loop over `x..x_once` names `x` as a loop variable,
-    /// and rust-hdl evaluates an index from loop variables only (so
-    /// `r_run[i * descriptors + s]` is written inside `for descriptors in ..`).
+    /// `lanes + 1`: a loop over `lanes.._lanes_once` names `lanes` as a loop variable,
+    /// and rust-hdl evaluates an index from loop variables only.
     _lanes_once: usize,
-    _descriptors_once: usize,
-}
-
-fn k<const W: usize>(value: u64) -> Constant<Bits<W>> {
-    Constant::new(value.to_bits())
 }
 
 /// Each lane's descriptor copies are LUT RAM up to this many words and block RAM beyond.
@@ -717,18 +609,6 @@ fn descriptor_copy<const W: usize>(descriptors: usize) -> TableRam<W> {
     TableRam::for_pointers(descriptors).lut_ram_up_to(lut_ram_words)
 }
 
-fn dffs<T: Synth>(count: usize) -> Vec<DFF<T>> {
-    (0..count).map(|_| Default::default()).collect()
-}
-
-fn locals<T: Synth>(count: usize) -> Vec<Signal<Local, T>> {
-    (0..count).map(|_| Default::default()).collect()
-}
-
-fn inputs<T: Synth>(count: usize) -> Vec<Signal<In, T>> {
-    (0..count).map(|_| Default::default()).collect()
-}
-
 impl ThreadArray {
     /// A thread array of `shape` (checked with [`check_shape`]).
     pub fn new(shape: &ThreadArrayShape) -> Self {
@@ -737,7 +617,6 @@ impl ThreadArray {
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
         let keep = |bits: usize| (1u64 << bits) - 1;
-        let over = |bits: usize, width: usize| keep(width) & !keep(bits);
         let bins = 1u64 << (h - 2);
         let nb = shape.banks();
         let bank_bits = nb.trailing_zeros() as usize;
@@ -755,10 +634,10 @@ impl ThreadArray {
             cmd_tag_any: Default::default(),
             cmd_handle: Default::default(),
             cmd_count: Default::default(),
-            msg_comm: inputs(n),
-            msg_src: inputs(n),
-            msg_tag: inputs(n),
-            msg_handle: inputs(n),
+            msg_comm: signals(n),
+            msg_src: signals(n),
+            msg_tag: signals(n),
+            msg_handle: signals(n),
             resp_valid: Default::default(),
             resp_ready: Default::default(),
             resp_kind: Default::default(),
@@ -771,13 +650,9 @@ impl ThreadArray {
             lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
             comm_keep: k(keep(fields.comm)),
-            comm_over: k(over(fields.comm, MESSAGE_FIELDS.comm)),
             src_keep: k(keep(fields.src)),
-            src_over: k(over(fields.src, MESSAGE_FIELDS.src)),
             tag_keep: k(keep(fields.tag)),
-            tag_over: k(over(fields.tag, MESSAGE_FIELDS.tag)),
             handle_keep: k(keep(fields.handle)),
-            handle_over: k(over(fields.handle, MESSAGE_FIELDS.handle)),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
@@ -789,16 +664,13 @@ impl ThreadArray {
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
             scan_last: k(d.div_ceil(n) as u64 + 1),
             scan_steps: k(d.div_ceil(n) as u64),
-            bin_mask: k(bins - 1),
-            any_src_base: k(bins),
-            any_tag_base: k(2 * bins),
             both_list: k(3 * bins),
+            lane_hash: (0..n).map(|_| ListHash::new(bins)).collect(),
+            post_hash: ListHash::new(bins),
             bank_mask: k(nb as u64 - 1),
             bank_shift: k(bank_bits as u64),
             last_clear: k((3 * bins) >> bank_bits),
-            umq_depth: k(u as u64),
-            count_mask: k((1u64 << bits_to_hold(u)) - 1),
-            run_mask: k((1u64 << bits_to_hold(d.max(n) - 1)) - 1),
+            run_mask: k(FastRun::run_mask(n, d)),
             zero2: k(0),
             zero16: k(0),
             zero32: k(0),
@@ -876,7 +748,6 @@ impl ThreadArray {
             resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
-            st_pending: dffs(n),
             d_valid: dffs(d),
             d_label: dffs(d),
             d_seq: dffs(d),
@@ -925,9 +796,7 @@ impl ThreadArray {
             ln_pending: dffs(n),
             ln_slow: dffs(n),
             ln_took: dffs(n),
-            r_run: dffs(n * d),
-            r_in_run: dffs(d),
-            r_lane_run_ok: dffs(n),
+            fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
@@ -944,7 +813,6 @@ impl ThreadArray {
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
             rd_more: Select::shared(d, n),
-            run_slot: OneHotPointers::new(n, d),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
@@ -957,117 +825,59 @@ impl ThreadArray {
             cancel_lane: LowestSet::new(n),
             scan_valid: Select::shared(d, n),
             cancel_list: Select::shared(d, 1),
-            umq_rank: PrefixCount::new(n),
-            st_first: LowestSet::new(n),
-            st_comm_sel: OneHotSelect::new(n, 1),
-            st_src_sel: OneHotSelect::new(n, 1),
-            st_tag_sel: OneHotSelect::new(n, 1),
-            st_handle_sel: OneHotSelect::new(n, 1),
-            w_src4: locals(n),
-            w_tagf: locals(n),
-            w_list0: locals(n),
-            w_list1: locals(n),
-            w_list2: locals(n),
-            w_addr: locals(n),
-            w_after1: locals(n),
-            w_after2: locals(n),
-            e_class: locals(n),
-            w_adv: locals(n),
-            e_reading: locals(n),
-            e_list_now: locals(n),
-            w_walking: locals(n),
-            w_rewalk: locals(n),
-            w_ptr: locals(n),
-            w_hit: locals(n),
-            w_last: locals(n),
-            w_kill: locals(n),
-            w_new: locals(n),
-            w_new_label: locals(n),
-            w_new_list: locals(n),
-            w_done: locals(n),
-            w_take: locals(n),
-            w_start_rewalk: locals(n),
-            w_booked: locals(n),
-            w_bitmap: locals(n),
-            w_barrier: locals(n),
-            w_resolving: locals(n),
-            w_prev_done: locals(n),
-            w_eligible: locals(n),
-            w_granted: locals(n),
-            w_unmatched: locals(n),
-            w_fits: locals(n),
+            umq_place: UmqPlacement::new(n, u),
+            command_width: CommandWidth::new(n, fields),
+            w_addr: signals(n),
+            w_after1: signals(n),
+            w_after2: signals(n),
+            e_class: signals(n),
+            w_adv: signals(n),
+            e_reading: signals(n),
+            e_list_now: signals(n),
+            w_walking: signals(n),
+            w_rewalk: signals(n),
+            w_ptr: signals(n),
+            w_hit: signals(n),
+            w_last: signals(n),
+            w_kill: signals(n),
+            w_new: signals(n),
+            w_new_label: signals(n),
+            w_new_list: signals(n),
+            w_done: signals(n),
+            w_take: signals(n),
+            w_start_rewalk: signals(n),
+            w_booked: signals(n),
+            w_bitmap: signals(n),
+            w_barrier: signals(n),
+            w_resolving: signals(n),
+            w_prev_done: signals(n),
             g_booked: Default::default(),
             g_done: Default::default(),
             g_mask: Default::default(),
             w_new_seq0: Default::default(),
-            w_new_run: locals(n),
-            w_new_run_low: locals(n),
+            w_new_run: signals(n),
+            w_new_run_low: signals(n),
             g_shared: Default::default(),
             w_scan_ptr: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
             g_unlinking: Default::default(),
             g_finish: Default::default(),
-            g_room: Default::default(),
-            g_count: Default::default(),
             g_posting: Default::default(),
-            g_unmatched: Default::default(),
-            st_more: Default::default(),
-            cmd_wide: Default::default(),
-            cmd_envelope_wide: Default::default(),
-            cmd_handle_wide: Default::default(),
-            cmd_messages_wide: Default::default(),
-            s_take: locals(d),
-            s_run_seq: locals(d),
-            s_run_lane: locals(n * d),
-            s_in_run: locals(d),
-            s_lane_in_run: locals(n),
-            g_run_complete: Default::default(),
-            s_before: locals(d),
-            s_after: locals(d),
-            s_new_next: locals(d),
-            s_new_prev: locals(d),
-            s_new_has_next: locals(d),
-            s_new_has_prev: locals(d),
-            a_wants: locals(nb * n),
-            a_below: locals(nb * n),
-            a_any: locals(nb),
-            a_grant: locals(nb * n),
-            u_en: locals(nb),
-            u_list: locals(nb),
-            u_prev: locals(nb),
-            u_next: locals(nb),
-            u_has_prev: locals(nb),
-            u_has_next: locals(nb),
-            u_front: locals(nb),
-            u_back: locals(nb),
-            ur_en: dffs(nb),
-            ur_list: dffs(nb),
-            ur_prev: dffs(nb),
-            ur_next: dffs(nb),
-            ur_has_prev: dffs(nb),
-            ur_has_next: dffs(nb),
-            ur_front: dffs(nb),
-            ur_back: dffs(nb),
-            lr_en: dffs(nb),
-            lr_prev: dffs(nb),
-            lr_next: dffs(nb),
-            lr_has_prev: dffs(nb),
-            lr_has_next: dffs(nb),
-            lr_front: dffs(nb),
-            lr_back: dffs(nb),
-            f_prev: locals(nb),
-            f_next: locals(nb),
-            f_has_prev: locals(nb),
-            f_has_next: locals(nb),
-            hb_en: locals(nb),
-            hb_addr: locals(nb),
-            hb_data: locals(nb),
-            tb_en: locals(nb),
-            tb_addr: locals(nb),
-            tb_data: locals(nb),
-            p_src4: Default::default(),
-            p_tagf: Default::default(),
+            s_take: signals(d),
+            s_before: signals(d),
+            s_after: signals(d),
+            s_new_next: signals(d),
+            s_new_prev: signals(d),
+            s_new_has_next: signals(d),
+            s_new_has_prev: signals(d),
+            unlink: UnlinkUnits::new(n, nb),
+            hb_en: signals(nb),
+            hb_addr: signals(nb),
+            hb_data: signals(nb),
+            tb_en: signals(nb),
+            tb_addr: signals(nb),
+            tb_data: signals(nb),
             p_list: Default::default(),
             p_same: Default::default(),
             p_seq: Default::default(),
@@ -1076,7 +886,6 @@ impl ThreadArray {
             _descriptors: d,
             _banks: nb,
             _lanes_once: n + 1,
-            _descriptors_once: d + 1,
         }
     }
 }
@@ -1168,23 +977,22 @@ impl Logic for ThreadArray {
             scan_found
         );
         self.g_posting.next = self.state.q.val() == self.c_insert.val();
+        self.umq_place.clock.next = self.clock.val();
+        self.umq_place.count.next = self.umq_cam.count.val();
+        self.umq_place.place.next = false;
+        self.umq_place.insert.next = false;
         for i in 0..self._lanes {
-            self.st_pending[i].clock.next = self.clock.val();
-            self.st_pending[i].d.next = self.st_pending[i].q.val();
-            self.st_first.bits[i].next = self.st_pending[i].q.val();
-            self.st_comm_sel.entries[i].next = self.ln_comm[i].q.val();
-            self.st_src_sel.entries[i].next = self.ln_src[i].q.val();
-            self.st_tag_sel.entries[i].next = self.ln_tag[i].q.val();
-            self.st_handle_sel.entries[i].next = self.ln_handle[i].q.val();
-            self.st_comm_sel.selects[i].next = self.st_first.first[i].val();
-            self.st_src_sel.selects[i].next = self.st_first.first[i].val();
-            self.st_tag_sel.selects[i].next = self.st_first.first[i].val();
-            self.st_handle_sel.selects[i].next = self.st_first.first[i].val();
+            self.umq_place.unmatched[i].next =
+                self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
+            self.umq_place.comm[i].next = self.ln_comm[i].q.val();
+            self.umq_place.src[i].next = self.ln_src[i].q.val();
+            self.umq_place.tag[i].next = self.ln_tag[i].q.val();
+            self.umq_place.handle[i].next = self.ln_handle[i].q.val();
         }
-        self.umq_cam.insert_comm.next = self.st_comm_sel.values[0].val();
-        self.umq_cam.insert_src.next = self.st_src_sel.values[0].val();
-        self.umq_cam.insert_tag.next = self.st_tag_sel.values[0].val();
-        self.umq_cam.insert_handle.next = self.st_handle_sel.values[0].val();
+        self.umq_cam.insert_comm.next = self.umq_place.insert_comm.val();
+        self.umq_cam.insert_src.next = self.umq_place.insert_src.val();
+        self.umq_cam.insert_tag.next = self.umq_place.insert_tag.val();
+        self.umq_cam.insert_handle.next = self.umq_place.insert_handle.val();
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
@@ -1355,15 +1163,9 @@ impl Logic for ThreadArray {
 
         // ---- Lanes: hash, walk, book. ----
         for i in 0..self._lanes {
-            self.w_src4[i].next = self.ln_src[i].q.val() << 4;
-            self.w_tagf[i].next =
-                self.ln_tag[i].q.val().get_bits::<16>(0) ^ self.ln_tag[i].q.val().get_bits::<16>(16);
-            self.w_list0[i].next =
-                (self.ln_comm[i].q.val() ^ self.w_src4[i].val() ^ self.w_tagf[i].val()) & self.bin_mask.val();
-            self.w_list1[i].next = self.any_src_base.val()
-                + ((self.ln_comm[i].q.val() ^ self.w_tagf[i].val()) & self.bin_mask.val());
-            self.w_list2[i].next = self.any_tag_base.val()
-                + ((self.ln_comm[i].q.val() ^ self.w_src4[i].val()) & self.bin_mask.val());
+            self.lane_hash[i].comm.next = self.ln_comm[i].q.val();
+            self.lane_hash[i].src.next = self.ln_src[i].q.val();
+            self.lane_hash[i].tag.next = self.ln_tag[i].q.val();
             self.w_walking[i].next = (self.ln_state[i].q.val() == self.l_walk.val())
                 | (self.ln_state[i].q.val() == self.l_rewalk.val());
             self.w_rewalk[i].next = self.ln_state[i].q.val() == self.l_rewalk.val();
@@ -1371,10 +1173,10 @@ impl Logic for ThreadArray {
             self.w_after1[i].next = self.both_list.val();
             self.w_after2[i].next = self.both_list.val();
             if self.ln_class[i].q.val() == self.class0.val() {
-                self.w_after1[i].next = self.w_list1[i].val();
-                self.w_after2[i].next = self.w_list2[i].val();
+                self.w_after1[i].next = self.lane_hash[i].any_src.val();
+                self.w_after2[i].next = self.lane_hash[i].any_tag.val();
             } else if self.ln_class[i].q.val() == self.class1.val() {
-                self.w_after1[i].next = self.w_list2[i].val();
+                self.w_after1[i].next = self.lane_hash[i].any_tag.val();
             }
             self.e_class[i].next = self.ln_class[i].q.val();
             self.e_reading[i].next = self.ln_reading[i].q.val();
@@ -1389,7 +1191,7 @@ impl Logic for ThreadArray {
             }
             // The head address of the list examined next cycle: the first list when
             // starting a walk, else the one after this cycle's list.
-            self.w_addr[i].next = self.w_list0[i].val();
+            self.w_addr[i].next = self.lane_hash[i].exact.val();
             if self.w_walking[i].val() {
                 self.w_addr[i].next = self.w_after1[i].val();
                 if self.ln_adv[i].q.val() {
@@ -1555,7 +1357,7 @@ impl Logic for ThreadArray {
         // second stage (before every lane is done, only slow lanes' receives unlink).
         self.g_unlinking.next = false;
         for b in 0..self._banks {
-            if self.ur_en[b].q.val() {
+            if self.unlink.writing[b].val() {
                 self.g_unlinking.next = true;
             }
         }
@@ -1595,54 +1397,25 @@ impl Logic for ThreadArray {
             }
         }
 
-        // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist. Every
-        // descriptor compares its label with each lane's target k + i at once, and the
-        // run is registered: lane 0's candidate is final once it has booked, so the run is
-        // ready a cycle later (at the full barrier unless lane 0 walked longest), and the
-        // compares are not in series with the decision and the takes. Within k's sequence
-        // a label is k + i when its low bits are (module docs, sequence ids). ----
+        // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist ([`FastRun`]:
+        // registered, ready a cycle after lane 0 has booked). ----
         self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
+        self.fast_run.clock.next = self.clock.val();
+        self.fast_run.cand_seq.next = self.cand_seq0.q.val();
         for s in 0..self._descriptors {
-            self.s_run_seq[s].next =
-                self.d_valid[s].q.val() & (self.d_seq[s].q.val() == self.cand_seq0.q.val());
-            self.s_in_run[s].next = false;
+            self.fast_run.valid[s].next = self.d_valid[s].q.val();
+            self.fast_run.seq[s].next = self.d_seq[s].q.val();
+            self.fast_run.label_low[s].next = self.d_label[s].q.val().get_bits::<16>(0);
         }
-        for descriptors in self._descriptors..self._descriptors_once {
-            for i in 0..self._lanes {
-                self.s_lane_in_run[i].next = false;
-                for s in 0..self._descriptors {
-                    // Lanes past the block's count have no receive in the run.
-                    self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
-                        & self.ln_valid[i].q.val()
-                        & ((self.d_label[s].q.val().get_bits::<16>(0) & self.run_mask.val())
-                            == self.cand_run_low[i].q.val());
-                    if self.s_run_lane[i * descriptors + s].val() {
-                        self.s_in_run[s].next = true;
-                        self.s_lane_in_run[i].next = true;
-                    }
-                    self.r_run[i * descriptors + s].clock.next = self.clock.val();
-                    self.r_run[i * descriptors + s].d.next = self.s_run_lane[i * descriptors + s].val();
-                    self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
-                }
-            }
-        }
-        for s in 0..self._descriptors {
-            self.r_in_run[s].clock.next = self.clock.val();
-            self.r_in_run[s].d.next = self.s_in_run[s].val();
-        }
-        self.g_run_complete.next = true;
         for i in 0..self._lanes {
-            self.r_lane_run_ok[i].clock.next = self.clock.val();
-            self.r_lane_run_ok[i].d.next = self.s_lane_in_run[i].val() | !self.ln_valid[i].q.val();
-            if !self.r_lane_run_ok[i].q.val() {
-                self.g_run_complete.next = false;
-            }
+            self.fast_run.target_low[i].next = self.cand_run_low[i].q.val();
+            self.fast_run.lane_valid[i].next = self.ln_valid[i].q.val();
         }
         self.g_shared.next = self.fast_path.val()
             & (self.count.q.val() >= self.two8.val())
             & (self.ln_cand[0].q.val() != self.zero16.val())
             & (self.w_bitmap[0].val() == self.g_mask.val())
-            & self.g_run_complete.val();
+            & self.fast_run.complete.val();
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.count.q.val();
@@ -1664,7 +1437,7 @@ impl Logic for ThreadArray {
                     if self.g_shared.val() {
                         // Part of the run, which lane 0's unlink removes whole.
                         self.g_fast_now.next = true;
-                        self.ln_slot[i].d.next = self.run_slot.pointers[i].val();
+                        self.ln_slot[i].d.next = self.fast_run.lane_slot[i].val();
                         self.ln_kind[i].d.next = self.k_matched.val();
                         self.ln_state[i].d.next = self.l_done.val();
                     } else if self.w_prev_done[i].val() {
@@ -1704,7 +1477,7 @@ impl Logic for ThreadArray {
             self.fast_taken.d.next = true;
         }
         for s in 0..self._descriptors {
-            if self.g_fast_now.val() & self.r_in_run[s].q.val() {
+            if self.g_fast_now.val() & self.fast_run.in_run[s].val() {
                 self.s_take[s].next = true;
             }
             if self.s_take[s].val() {
@@ -1712,45 +1485,40 @@ impl Logic for ThreadArray {
             }
         }
 
-        // ---- Unlinking: per bank, the lowest lane with a receive there to unlink. A slow
-        // lane's is ready at once, the others' when every lane is done. ----
-        for i in 0..self._lanes {
-            self.w_eligible[i].next =
-                self.ln_pending[i].q.val() & (self.g_done.val() | self.ln_slow[i].q.val());
-            self.w_granted[i].next = false;
-        }
-        for lanes in self._lanes..self._lanes_once {
-            for b in 0..self._banks {
-                for i in 0..self._lanes {
-                    self.a_wants[b * lanes + i].next = self.w_eligible[i].val()
-                        & ((self.ln_list[i].q.val() & self.bank_mask.val()) == self.bank_index[b].val());
-                }
-                // A lower lane wants this bank: a prefix OR, one signal per lane.
-                self.a_below[b * lanes].next = false;
-                for i in 1..self._lanes {
-                    self.a_below[b * lanes + i].next =
-                        self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
-                }
-                for i in 0..self._lanes {
-                    self.a_grant[b * lanes + i].next =
-                        self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
-                    if self.a_grant[b * lanes + i].val() {
-                        self.w_granted[i].next = true;
-                    }
-                }
-                self.a_any[b].next =
-                    self.a_below[b * lanes + lanes - 1].val() | self.a_wants[b * lanes + lanes - 1].val();
-            }
-        }
+        // ---- Unlinking ([`UnlinkUnits`]): a slow lane's receive may leave at once, the
+        // others' when every lane is done. A cancel's found receive is loaded into the
+        // second stage: its links are lane 0's reads by its `ln_slot`, which the scan set
+        // (no lane is walking). ----
+        self.unlink.clock.next = self.clock.val();
         self.g_more.next = false;
         for i in 0..self._lanes {
-            if self.w_granted[i].val() {
+            self.unlink.eligible[i].next =
+                self.ln_pending[i].q.val() & (self.g_done.val() | self.ln_slow[i].q.val());
+            self.unlink.list[i].next = self.ln_list[i].q.val();
+            self.unlink.slot[i].next = self.ln_slot[i].q.val();
+            self.unlink.prev_of[i].next = self.rd_prev_of.values[i].val();
+            self.unlink.next_of[i].next = self.rd_next_of.values[i].val();
+            self.unlink.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
+            self.unlink.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
+            if self.unlink.granted[i].val() {
                 self.ln_pending[i].d.next = false;
             }
-            if self.ln_pending[i].q.val() & !self.w_granted[i].val() {
+            if self.ln_pending[i].q.val() & !self.unlink.granted[i].val() {
                 self.g_more.next = true;
             }
         }
+        self.unlink.run_taken.next = self.fast_taken.q.val();
+        self.unlink.run_next.next = self.run_last.values[0].val();
+        self.unlink.run_has_next.next = self.run_last_has_next.values[0].val().any();
+        self.unlink.run_back.next = self.run_last_slot.values[0].val();
+        self.unlink.load.next = self.state.q.val() == self.c_select.val();
+        self.unlink.load_slot.next = self.alloc.q.val();
+        self.unlink.load_list.next = self.cancel_list.values[0].val();
+        self.unlink.load_prev.next = self.rd_prev_of.values[0].val();
+        self.unlink.load_next.next = self.rd_next_of.values[0].val();
+        self.unlink.load_has_prev.next = self.rd_has_prev_of.values[0].val().any();
+        self.unlink.load_has_next.next = self.rd_has_next_of.values[0].val().any();
+        self.unlink.clear.next = self.reset.val();
         self.cancel_list.pointers[0].next = self.alloc.q.val();
         // The scan's pipeline: a step's slots are presented, read out a cycle later, and
         // their compares are in `scan_hit` the cycle after.
@@ -1763,141 +1531,18 @@ impl Logic for ThreadArray {
         // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
         self.w_scan_ptr.next =
             (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
-        // Every lane's neighbours are read by its own pointer while the banks arbitrate;
-        // the grant then picks one lane's with an AND-OR, so the arbitration and the
-        // D-way read are side by side, not in series.
-        for lanes in self._lanes..self._lanes_once {
-            for b in 0..self._banks {
-                self.u_en[b].next = self.a_any[b].val();
-                self.u_prev[b].next = self.zero16.val();
-                self.u_next[b].next = self.zero16.val();
-                self.u_has_prev[b].next = false;
-                self.u_has_next[b].next = false;
-                self.u_list[b].next = self.zero16.val();
-                self.u_front[b].next = self.zero16.val();
-                self.u_back[b].next = self.zero16.val();
-                for i in 0..self._lanes {
-                    if self.a_grant[b * lanes + i].val() {
-                        self.u_prev[b].next = self.u_prev[b].val() | self.rd_prev_of.values[i].val();
-                        self.u_next[b].next = self.u_next[b].val() | self.rd_next_of.values[i].val();
-                        self.u_has_prev[b].next =
-                            self.u_has_prev[b].val() | self.rd_has_prev_of.values[i].val().any();
-                        self.u_has_next[b].next =
-                            self.u_has_next[b].val() | self.rd_has_next_of.values[i].val().any();
-                        self.u_list[b].next = self.u_list[b].val() | self.ln_list[i].q.val();
-                        self.u_front[b].next = self.u_front[b].val() | self.ln_slot[i].q.val();
-                        self.u_back[b].next = self.u_back[b].val() | self.ln_slot[i].q.val();
-                    }
-                }
-                // Lane 0's receive heads the fast path's run: the run leaves with it.
-                if self.fast_taken.q.val() & self.a_grant[b * lanes].val() {
-                    self.u_next[b].next = self.run_last.values[0].val();
-                    self.u_has_next[b].next = self.run_last_has_next.values[0].val().any();
-                    self.u_back[b].next = self.run_last_slot.values[0].val();
-                }
-            }
-        }
-        // The second stage takes the first's record; a cancel's search loads it directly
-        // (nothing else unlinks outside a block).
-        for b in 0..self._banks {
-            self.ur_en[b].clock.next = self.clock.val();
-            self.ur_list[b].clock.next = self.clock.val();
-            self.ur_prev[b].clock.next = self.clock.val();
-            self.ur_next[b].clock.next = self.clock.val();
-            self.ur_has_prev[b].clock.next = self.clock.val();
-            self.ur_has_next[b].clock.next = self.clock.val();
-            self.ur_front[b].clock.next = self.clock.val();
-            self.ur_back[b].clock.next = self.clock.val();
-            self.lr_en[b].clock.next = self.clock.val();
-            self.lr_prev[b].clock.next = self.clock.val();
-            self.lr_next[b].clock.next = self.clock.val();
-            self.lr_has_prev[b].clock.next = self.clock.val();
-            self.lr_has_next[b].clock.next = self.clock.val();
-            self.lr_front[b].clock.next = self.clock.val();
-            self.lr_back[b].clock.next = self.clock.val();
-            self.ur_en[b].d.next = self.u_en[b].val();
-            self.ur_list[b].d.next = self.u_list[b].val();
-            self.ur_prev[b].d.next = self.u_prev[b].val();
-            self.ur_next[b].d.next = self.u_next[b].val();
-            self.ur_has_prev[b].d.next = self.u_has_prev[b].val();
-            self.ur_has_next[b].d.next = self.u_has_next[b].val();
-            self.ur_front[b].d.next = self.u_front[b].val();
-            self.ur_back[b].d.next = self.u_back[b].val();
-            if self.state.q.val() == self.c_select.val() {
-                // The found receive's links: lane 0's reads by its `ln_slot`, which the
-                // scan set (no lane is walking).
-                self.ur_en[b].d.next =
-                    (self.cancel_list.values[0].val() & self.bank_mask.val()) == self.bank_index[b].val();
-                self.ur_list[b].d.next = self.cancel_list.values[0].val();
-                self.ur_prev[b].d.next = self.rd_prev_of.values[0].val();
-                self.ur_next[b].d.next = self.rd_next_of.values[0].val();
-                self.ur_has_prev[b].d.next = self.rd_has_prev_of.values[0].val().any();
-                self.ur_has_next[b].d.next = self.rd_has_next_of.values[0].val().any();
-                self.ur_front[b].d.next = self.alloc.q.val();
-                self.ur_back[b].d.next = self.alloc.q.val();
-            }
-            // Forwarding: the first stage read this record's neighbours while last
-            // cycle's record was being written. Neighbours share a list, so a bank's
-            // records can only touch each other: when this record's predecessor was the
-            // last receive that left, its predecessor is the one that one had, and so on
-            // for the successor. Older records' writes had landed when this one was read.
-            self.f_prev[b].next = self.ur_prev[b].q.val();
-            self.f_next[b].next = self.ur_next[b].q.val();
-            self.f_has_prev[b].next = self.ur_has_prev[b].q.val();
-            self.f_has_next[b].next = self.ur_has_next[b].q.val();
-            if self.lr_en[b].q.val() & (self.ur_prev[b].q.val() == self.lr_back[b].q.val()) {
-                self.f_prev[b].next = self.lr_prev[b].q.val();
-                self.f_has_prev[b].next = self.lr_has_prev[b].q.val();
-            }
-            if self.lr_en[b].q.val() & (self.ur_next[b].q.val() == self.lr_front[b].q.val()) {
-                self.f_next[b].next = self.lr_next[b].q.val();
-                self.f_has_next[b].next = self.lr_has_next[b].q.val();
-            }
-            self.lr_en[b].d.next = self.ur_en[b].q.val();
-            self.lr_prev[b].d.next = self.f_prev[b].val();
-            self.lr_next[b].d.next = self.f_next[b].val();
-            self.lr_has_prev[b].d.next = self.f_has_prev[b].val();
-            self.lr_has_next[b].d.next = self.f_has_next[b].val();
-            self.lr_front[b].d.next = self.ur_front[b].q.val();
-            self.lr_back[b].d.next = self.ur_back[b].q.val();
-        }
-
-        // ---- The block's UMQ places: rank among the unmatched. ----
-        // A message fits when its rank is below the room, which depends on the count alone,
-        // so the compare is as narrow as a rank. The `j`-th that fits goes in `j` cycles after
-        // the first.
-        self.g_count.next = self.umq_cam.count.val() & self.count_mask.val();
-        self.g_room.next = (self.umq_depth.val() - self.g_count.val()) & self.count_mask.val();
-        for i in 0..self._lanes {
-            self.w_unmatched[i].next =
-                self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
-            self.umq_rank.bits[i].next = self.w_unmatched[i].val();
-            self.w_fits[i].next =
-                self.w_unmatched[i].val() & (self.umq_rank.counts[i].val() < self.g_room.val());
-        }
-        self.g_unmatched.next = false;
-        self.st_more.next = false;
-        for i in 0..self._lanes {
-            if self.w_unmatched[i].val() {
-                self.g_unmatched.next = true;
-            }
-            if self.st_pending[i].q.val() & !self.st_first.first[i].val() {
-                self.st_more.next = true;
-            }
-        }
 
         // ---- A posted receive's list, bank and sequence id. ----
-        self.p_src4.next = self.src.q.val() << 4;
-        self.p_tagf.next = self.tag.q.val().get_bits::<16>(0) ^ self.tag.q.val().get_bits::<16>(16);
-        self.p_list.next = (self.comm.q.val() ^ self.p_src4.val() ^ self.p_tagf.val()) & self.bin_mask.val();
+        self.post_hash.comm.next = self.comm.q.val();
+        self.post_hash.src.next = self.src.q.val();
+        self.post_hash.tag.next = self.tag.q.val();
+        self.p_list.next = self.post_hash.exact.val();
         if self.src_any.q.val() & self.tag_any.q.val() {
             self.p_list.next = self.both_list.val();
         } else if self.src_any.q.val() {
-            self.p_list.next =
-                self.any_src_base.val() + ((self.comm.q.val() ^ self.p_tagf.val()) & self.bin_mask.val());
+            self.p_list.next = self.post_hash.any_src.val();
         } else if self.tag_any.q.val() {
-            self.p_list.next =
-                self.any_tag_base.val() + ((self.comm.q.val() ^ self.p_src4.val()) & self.bin_mask.val());
+            self.p_list.next = self.post_hash.any_tag.val();
         }
         self.tails.read_address[0].next = self.p_list.val();
         self.p_same.next = self.last_valid.q.val()
@@ -1919,28 +1564,20 @@ impl Logic for ThreadArray {
         self.p_tail.next = self.tails.read_data[0].val();
 
         // ---- Field widths: a command with a field wider than generated (module docs). ----
-        self.cmd_envelope_wide.next = ((self.cmd_comm.val() & self.comm_over.val()) != self.zero16.val())
-            | (!self.cmd_src_any.val() & ((self.cmd_src.val() & self.src_over.val()) != self.zero16.val()))
-            | (!self.cmd_tag_any.val() & ((self.cmd_tag.val() & self.tag_over.val()) != self.zero32.val()));
-        self.cmd_handle_wide.next = (self.cmd_handle.val() & self.handle_over.val()) != self.zero32.val();
-        self.cmd_messages_wide.next = false;
+        self.command_width.op.next = self.cmd_op.val();
+        self.command_width.comm.next = self.cmd_comm.val();
+        self.command_width.src.next = self.cmd_src.val();
+        self.command_width.tag.next = self.cmd_tag.val();
+        self.command_width.src_any.next = self.cmd_src_any.val();
+        self.command_width.tag_any.next = self.cmd_tag_any.val();
+        self.command_width.handle.next = self.cmd_handle.val();
+        self.command_width.count.next = self.cmd_count.val();
         for i in 0..self._lanes {
-            if (self.lane_index[i].val() < self.cmd_count.val())
-                & (((self.msg_comm[i].val() & self.comm_over.val()) != self.zero16.val())
-                    | ((self.msg_src[i].val() & self.src_over.val()) != self.zero16.val())
-                    | ((self.msg_tag[i].val() & self.tag_over.val()) != self.zero32.val())
-                    | ((self.msg_handle[i].val() & self.handle_over.val()) != self.zero32.val()))
-            {
-                self.cmd_messages_wide.next = true;
-            }
+            self.command_width.msg_comm[i].next = self.msg_comm[i].val();
+            self.command_width.msg_src[i].next = self.msg_src[i].val();
+            self.command_width.msg_tag[i].next = self.msg_tag[i].val();
+            self.command_width.msg_handle[i].next = self.msg_handle[i].val();
         }
-        self.cmd_wide.next = ((self.cmd_op.val() == self.op_post.val())
-            & (self.cmd_envelope_wide.val() | self.cmd_handle_wide.val()))
-            | ((self.cmd_op.val() == self.op_cancel.val()) & self.cmd_handle_wide.val())
-            | (((self.cmd_op.val() == self.op_probe.val())
-                | (self.cmd_op.val() == self.op_matched_probe.val()))
-                & self.cmd_envelope_wide.val())
-            | ((self.cmd_op.val() == self.op_arrive.val()) & self.cmd_messages_wide.val());
 
         // ---- Controller. ----
         for b in 0..self._banks {
@@ -1965,7 +1602,7 @@ impl Logic for ThreadArray {
                 self.recv.d.next = self.cmd_handle.val() & self.handle_keep.val();
                 self.msg.d.next = self.zero32.val();
                 self.kind.d.next = self.r_overflow.val();
-                if self.cmd_wide.val() {
+                if self.command_width.wide.val() {
                     // A field wider than generated: overflow, nothing applied.
                     self.state.d.next = self.c_respond.val();
                 } else if self.cmd_op.val() == self.op_post.val() {
@@ -2023,26 +1660,20 @@ impl Logic for ThreadArray {
                 // the UMQ places, from its second the inserts, one message a cycle.
                 if self.tail_phase.q.val() == self.zero2.val() {
                     for i in 0..self._lanes {
-                        if self.w_unmatched[i].val() & !self.w_fits[i].val() {
+                        if self.umq_place.overflow[i].val() {
                             self.ln_kind[i].d.next = self.k_overflow.val();
                         }
                     }
-                    for i in 0..self._lanes {
-                        self.st_pending[i].d.next = self.w_fits[i].val();
-                    }
+                    self.umq_place.place.next = true;
                     self.tail_phase.d.next = self.one2.val();
-                } else if self.st_first.found.val() {
+                } else if self.umq_place.found.val() {
                     self.umq_cam.insert.next = true;
-                    for i in 0..self._lanes {
-                        if self.st_first.first[i].val() {
-                            self.st_pending[i].d.next = false;
-                        }
-                    }
+                    self.umq_place.insert.next = true;
                 }
                 // Done with the last insert (or none): at most one lane is pending.
                 self.g_finish.next = !self.g_more.val()
-                    & (((self.tail_phase.q.val() != self.zero2.val()) & !self.st_more.val())
-                        | !self.g_unmatched.val());
+                    & (((self.tail_phase.q.val() != self.zero2.val()) & !self.umq_place.more.val())
+                        | !self.umq_place.any_unmatched.val());
                 if self.g_finish.val() {
                     self.state.d.next = self.c_respond.val();
                 }
@@ -2185,13 +1816,13 @@ impl Logic for ThreadArray {
 
         // ---- The unlink units' writes: the neighbours' links, the head or the tail. ----
         for b in 0..self._banks {
-            if self.ur_en[b].q.val() {
-                self.hb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
-                self.hb_data[b].next = self.f_next[b].val();
-                self.hb_en[b].next = !self.f_has_prev[b].val();
-                self.tb_addr[b].next = self.ur_list[b].q.val() >> self.bank_shift.val();
-                self.tb_data[b].next = self.f_prev[b].val();
-                self.tb_en[b].next = !self.f_has_next[b].val();
+            if self.unlink.writing[b].val() {
+                self.hb_addr[b].next = self.unlink.write_list[b].val() >> self.bank_shift.val();
+                self.hb_data[b].next = self.unlink.next[b].val();
+                self.hb_en[b].next = !self.unlink.has_prev[b].val();
+                self.tb_addr[b].next = self.unlink.write_list[b].val() >> self.bank_shift.val();
+                self.tb_data[b].next = self.unlink.prev[b].val();
+                self.tb_en[b].next = !self.unlink.has_next[b].val();
             }
         }
         // The neighbours' new links, in the second stage. The slot before a leaving
@@ -2205,10 +1836,10 @@ impl Logic for ThreadArray {
             self.s_before[s].next = false;
             self.s_after[s].next = false;
             for b in 0..self._banks {
-                if self.ur_en[b].q.val() & (self.d_next[s].q.val() == self.ur_front[b].q.val()) {
+                if self.unlink.writing[b].val() & (self.d_next[s].q.val() == self.unlink.front[b].val()) {
                     self.s_before[s].next = true;
                 }
-                if self.ur_en[b].q.val() & (self.d_prev[s].q.val() == self.ur_back[b].q.val()) {
+                if self.unlink.writing[b].val() & (self.d_prev[s].q.val() == self.unlink.back[b].val()) {
                     self.s_after[s].next = true;
                 }
             }
@@ -2219,10 +1850,12 @@ impl Logic for ThreadArray {
             self.s_new_has_prev[s].next = false;
             for b in 0..self._banks {
                 if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
-                    self.s_new_next[s].next = self.s_new_next[s].val() | self.f_next[b].val();
-                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.f_prev[b].val();
-                    self.s_new_has_next[s].next = self.s_new_has_next[s].val() | self.f_has_next[b].val();
-                    self.s_new_has_prev[s].next = self.s_new_has_prev[s].val() | self.f_has_prev[b].val();
+                    self.s_new_next[s].next = self.s_new_next[s].val() | self.unlink.next[b].val();
+                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.unlink.prev[b].val();
+                    self.s_new_has_next[s].next =
+                        self.s_new_has_next[s].val() | self.unlink.has_next[b].val();
+                    self.s_new_has_prev[s].next =
+                        self.s_new_has_prev[s].val() | self.unlink.has_prev[b].val();
                 }
             }
             // Masked: the links' loop (link -> unlink record -> link) is where synthesis
@@ -2270,10 +1903,6 @@ impl Logic for ThreadArray {
                 self.ln_pending[i].d.next = false;
                 self.ln_slow[i].d.next = false;
                 self.ln_took[i].d.next = false;
-            }
-            for b in 0..self._banks {
-                self.ur_en[b].d.next = false;
-                self.lr_en[b].d.next = false;
             }
         }
     }

@@ -1,0 +1,136 @@
+//! The fast path's run: which descriptor is lane `i`'s receive `k + i`, where `k` is lane
+//! 0's candidate, for every lane at once.
+//!
+//! Every descriptor compares its label with each lane's target `k + i`, and the result is
+//! registered: lane 0's candidate is final once it has booked, so the run is ready a
+//! cycle later (at the full barrier unless lane 0 walked longest), and the compares are
+//! not in series with the array's decision and its takes. Within `k`'s sequence a label
+//! is `k + i` when its low bits are (the thread array's module docs, sequence ids), so a
+//! descriptor compares its sequence id with `k`'s once and only the low label bits
+//! (`run_mask`) per lane.
+//!
+//! Registered per lane: its receive of the run as a pointer (a one-hot of the descriptors,
+//! encoded by an OR tree), and whether it has one or no message (so the decision ANDs a
+//! flop per lane, not an OR over the descriptors); per descriptor, whether it is in the run.
+
+use crate::optimistic::vectors::{dffs, k, signals};
+use crate::primitives::select::OneHotPointers;
+use crate::primitives::trees::bits_to_hold;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct FastRun {
+    pub clock: Signal<In, Clock>,
+    /// Per descriptor: valid, its sequence id and its label's low 16 bits.
+    pub valid: Vec<Signal<In, Bit>>,
+    pub seq: Vec<Signal<In, Bits<32>>>,
+    pub label_low: Vec<Signal<In, Bits<16>>>,
+    /// Lane 0's candidate's sequence id.
+    pub cand_seq: Signal<In, Bits<32>>,
+    /// Per lane: its target `k + i`, low bits (`run_mask`).
+    pub target_low: Vec<Signal<In, Bits<16>>>,
+    /// Per lane: it has a message in the block.
+    pub lane_valid: Vec<Signal<In, Bit>>,
+    /// Per lane: its receive of the run, as a pointer (0: none). Registered.
+    pub lane_slot: Vec<Signal<Out, Bits<16>>>,
+    /// Per descriptor: it is in the run. Registered.
+    pub in_run: Vec<Signal<Out, Bit>>,
+    /// Every lane with a message has its receive in the run. Registered.
+    pub complete: Signal<Out, Bit>,
+    run_mask: Constant<Bits<16>>,
+    /// Per descriptor: valid, with the candidate's sequence id.
+    s_run_seq: Vec<Signal<Local, Bit>>,
+    /// Per lane × descriptor: the descriptor is lane `i`'s receive of the run.
+    s_run_lane: Vec<Signal<Local, Bit>>,
+    s_in_run: Vec<Signal<Local, Bit>>,
+    /// Per lane: it has a receive in the run (an OR over the descriptors).
+    s_lane_in_run: Vec<Signal<Local, Bit>>,
+    r_run: Vec<DFF<Bit>>,
+    r_in_run: Vec<DFF<Bit>>,
+    r_lane_run_ok: Vec<DFF<Bit>>,
+    run_slot: OneHotPointers,
+    _lanes: usize,
+    _descriptors: usize,
+    /// `descriptors + 1`: rust-hdl evaluates an index from loop variables only, so
+    /// `r_run[i * descriptors + s]` is written inside `for descriptors in ..`.
+    _descriptors_once: usize,
+}
+
+impl FastRun {
+    /// The run of `lanes` lanes over `descriptors` descriptors.
+    pub fn new(lanes: usize, descriptors: usize) -> Self {
+        assert!(lanes > 0 && descriptors > 0, "{lanes} lanes, {descriptors} descriptors");
+        let (n, d) = (lanes, descriptors);
+        FastRun {
+            clock: Default::default(),
+            valid: signals(d),
+            seq: signals(d),
+            label_low: signals(d),
+            cand_seq: Default::default(),
+            target_low: signals(n),
+            lane_valid: signals(n),
+            lane_slot: signals(n),
+            in_run: signals(d),
+            complete: Default::default(),
+            run_mask: k(Self::run_mask(n, d)),
+            s_run_seq: signals(d),
+            s_run_lane: signals(n * d),
+            s_in_run: signals(d),
+            s_lane_in_run: signals(n),
+            r_run: dffs(n * d),
+            r_in_run: dffs(d),
+            r_lane_run_ok: dffs(n),
+            run_slot: OneHotPointers::new(n, d),
+            _lanes: n,
+            _descriptors: d,
+            _descriptors_once: d + 1,
+        }
+    }
+
+    /// The low label bits the run compares (`k + i` within a sequence).
+    pub fn run_mask(lanes: usize, descriptors: usize) -> u64 {
+        (1u64 << bits_to_hold(descriptors.max(lanes) - 1)) - 1
+    }
+}
+
+impl Logic for FastRun {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for s in 0..self._descriptors {
+            self.s_run_seq[s].next = self.valid[s].val() & (self.seq[s].val() == self.cand_seq.val());
+            self.s_in_run[s].next = false;
+        }
+        for descriptors in self._descriptors..self._descriptors_once {
+            for i in 0..self._lanes {
+                self.s_lane_in_run[i].next = false;
+                for s in 0..self._descriptors {
+                    // Lanes past the block's count have no receive in the run.
+                    self.s_run_lane[i * descriptors + s].next = self.s_run_seq[s].val()
+                        & self.lane_valid[i].val()
+                        & ((self.label_low[s].val() & self.run_mask.val()) == self.target_low[i].val());
+                    if self.s_run_lane[i * descriptors + s].val() {
+                        self.s_in_run[s].next = true;
+                        self.s_lane_in_run[i].next = true;
+                    }
+                    self.r_run[i * descriptors + s].clock.next = self.clock.val();
+                    self.r_run[i * descriptors + s].d.next = self.s_run_lane[i * descriptors + s].val();
+                    self.run_slot.bits[i * descriptors + s].next = self.r_run[i * descriptors + s].q.val();
+                }
+            }
+        }
+        for s in 0..self._descriptors {
+            self.r_in_run[s].clock.next = self.clock.val();
+            self.r_in_run[s].d.next = self.s_in_run[s].val();
+            self.in_run[s].next = self.r_in_run[s].q.val();
+        }
+        self.complete.next = true;
+        for i in 0..self._lanes {
+            self.r_lane_run_ok[i].clock.next = self.clock.val();
+            self.r_lane_run_ok[i].d.next = self.s_lane_in_run[i].val() | !self.lane_valid[i].val();
+            if !self.r_lane_run_ok[i].q.val() {
+                self.complete.next = false;
+            }
+            self.lane_slot[i].next = self.run_slot.pointers[i].val();
+        }
+    }
+}

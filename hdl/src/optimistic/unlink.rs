@@ -1,0 +1,306 @@
+//! The thread array's unlink units: one per bank of the head and tail tables, each removing
+//! one taken receive a cycle from its list, in two pipeline stages so the `D`-way read of
+//! the neighbours and the writes are in different clock cycles.
+//!
+//! - **Arbitration and first stage** (combinational, registered into the second): per
+//!   bank, the lowest eligible lane whose receive's list is in the bank is granted (a
+//!   prefix OR over the lanes). Every lane has read its receive's neighbours by its own
+//!   pointer while the banks arbitrate, so the grant picks one lane's record with an
+//!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
+//!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
+//!   back end and successor are the run's last receive's.
+//! - **Second stage** (registers): the record `(list, prev, next, front, back)` and
+//!   whether `prev` and `next` exist. A cancel loads it directly (`load`), in the bank of
+//!   the found receive's list; nothing else unlinks outside a block.
+//! - **Forwarding:** the first stage read its record's neighbours while the second stage
+//!   wrote last cycle's record. Neighbours share a list, so only records of one bank can
+//!   touch: when this record's predecessor was last cycle's front, its predecessor is the
+//!   one that record had, and likewise for the successor. Older writes had landed.
+//!
+//! The outputs are the second stage after forwarding: the array writes the neighbours'
+//! links, and the head (no predecessor) or tail (no successor) of `list`, from them.
+
+use crate::optimistic::vectors::{dffs, k, signals};
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct UnlinkUnits {
+    pub clock: Signal<In, Clock>,
+    /// Per lane: its taken receive may leave now.
+    pub eligible: Vec<Signal<In, Bit>>,
+    /// Per lane: the taken receive's list, its pointer, and its neighbours (read by the
+    /// lane's own pointer) and whether they exist.
+    pub list: Vec<Signal<In, Bits<16>>>,
+    pub slot: Vec<Signal<In, Bits<16>>>,
+    pub prev_of: Vec<Signal<In, Bits<16>>>,
+    pub next_of: Vec<Signal<In, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<In, Bit>>,
+    pub has_next_of: Vec<Signal<In, Bit>>,
+    /// Lane 0's receive heads the fast path's run: the run's last receive, its successor
+    /// and whether it has one.
+    pub run_taken: Signal<In, Bit>,
+    pub run_back: Signal<In, Bits<16>>,
+    pub run_next: Signal<In, Bits<16>>,
+    pub run_has_next: Signal<In, Bit>,
+    /// A cancel's found receive (`load_slot`) enters the second stage of its list's bank.
+    pub load: Signal<In, Bit>,
+    pub load_slot: Signal<In, Bits<16>>,
+    pub load_list: Signal<In, Bits<16>>,
+    pub load_prev: Signal<In, Bits<16>>,
+    pub load_next: Signal<In, Bits<16>>,
+    pub load_has_prev: Signal<In, Bit>,
+    pub load_has_next: Signal<In, Bit>,
+    /// Empties both stages (the array's reset).
+    pub clear: Signal<In, Bit>,
+    /// Per lane: its receive was granted this cycle.
+    pub granted: Vec<Signal<Out, Bit>>,
+    /// Per bank, the second stage: it writes this cycle; the list; the first and last
+    /// receive leaving; their neighbours after forwarding, and whether they exist.
+    pub writing: Vec<Signal<Out, Bit>>,
+    pub write_list: Vec<Signal<Out, Bits<16>>>,
+    pub front: Vec<Signal<Out, Bits<16>>>,
+    pub back: Vec<Signal<Out, Bits<16>>>,
+    pub prev: Vec<Signal<Out, Bits<16>>>,
+    pub next: Vec<Signal<Out, Bits<16>>>,
+    pub has_prev: Vec<Signal<Out, Bit>>,
+    pub has_next: Vec<Signal<Out, Bit>>,
+    bank_mask: Constant<Bits<16>>,
+    bank_index: Vec<Constant<Bits<16>>>,
+    zero16: Constant<Bits<16>>,
+    /// Per bank × lane: the lane wants the bank; a lower lane does; the grant (one-hot).
+    a_wants: Vec<Signal<Local, Bit>>,
+    a_below: Vec<Signal<Local, Bit>>,
+    a_grant: Vec<Signal<Local, Bit>>,
+    /// Per bank: the first stage's record.
+    u_en: Vec<Signal<Local, Bit>>,
+    u_list: Vec<Signal<Local, Bits<16>>>,
+    u_prev: Vec<Signal<Local, Bits<16>>>,
+    u_next: Vec<Signal<Local, Bits<16>>>,
+    u_has_prev: Vec<Signal<Local, Bit>>,
+    u_has_next: Vec<Signal<Local, Bit>>,
+    u_front: Vec<Signal<Local, Bits<16>>>,
+    u_back: Vec<Signal<Local, Bits<16>>>,
+    /// Per bank: the second stage.
+    ur_en: Vec<DFF<Bit>>,
+    ur_list: Vec<DFF<Bits<16>>>,
+    ur_prev: Vec<DFF<Bits<16>>>,
+    ur_next: Vec<DFF<Bits<16>>>,
+    ur_has_prev: Vec<DFF<Bit>>,
+    ur_has_next: Vec<DFF<Bit>>,
+    ur_front: Vec<DFF<Bits<16>>>,
+    ur_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the record the second stage wrote last cycle (forwarding's source).
+    lr_en: Vec<DFF<Bit>>,
+    lr_prev: Vec<DFF<Bits<16>>>,
+    lr_next: Vec<DFF<Bits<16>>>,
+    lr_has_prev: Vec<DFF<Bit>>,
+    lr_has_next: Vec<DFF<Bit>>,
+    lr_front: Vec<DFF<Bits<16>>>,
+    lr_back: Vec<DFF<Bits<16>>>,
+    /// Per bank: the second stage's neighbours after forwarding.
+    f_prev: Vec<Signal<Local, Bits<16>>>,
+    f_next: Vec<Signal<Local, Bits<16>>>,
+    f_has_prev: Vec<Signal<Local, Bit>>,
+    f_has_next: Vec<Signal<Local, Bit>>,
+    _lanes: usize,
+    _banks: usize,
+    /// `lanes + 1`: rust-hdl evaluates an index from loop variables only, so
+    /// `a_grant[b * lanes + i]` is written inside `for lanes in _lanes.._lanes_once`.
+    _lanes_once: usize,
+}
+
+impl UnlinkUnits {
+    /// Units for `banks` banks (a power of two; list `l` is in bank `l mod banks`) and
+    /// `lanes` lanes.
+    pub fn new(lanes: usize, banks: usize) -> Self {
+        assert!(lanes > 0 && banks.is_power_of_two(), "{lanes} lanes, {banks} banks");
+        UnlinkUnits {
+            clock: Default::default(),
+            eligible: signals(lanes),
+            list: signals(lanes),
+            slot: signals(lanes),
+            prev_of: signals(lanes),
+            next_of: signals(lanes),
+            has_prev_of: signals(lanes),
+            has_next_of: signals(lanes),
+            run_taken: Default::default(),
+            run_back: Default::default(),
+            run_next: Default::default(),
+            run_has_next: Default::default(),
+            load: Default::default(),
+            load_slot: Default::default(),
+            load_list: Default::default(),
+            load_prev: Default::default(),
+            load_next: Default::default(),
+            load_has_prev: Default::default(),
+            load_has_next: Default::default(),
+            clear: Default::default(),
+            granted: signals(lanes),
+            writing: signals(banks),
+            write_list: signals(banks),
+            front: signals(banks),
+            back: signals(banks),
+            prev: signals(banks),
+            next: signals(banks),
+            has_prev: signals(banks),
+            has_next: signals(banks),
+            bank_mask: k(banks as u64 - 1),
+            bank_index: (0..banks).map(|b| k(b as u64)).collect(),
+            zero16: k(0),
+            a_wants: signals(banks * lanes),
+            a_below: signals(banks * lanes),
+            a_grant: signals(banks * lanes),
+            u_en: signals(banks),
+            u_list: signals(banks),
+            u_prev: signals(banks),
+            u_next: signals(banks),
+            u_has_prev: signals(banks),
+            u_has_next: signals(banks),
+            u_front: signals(banks),
+            u_back: signals(banks),
+            ur_en: dffs(banks),
+            ur_list: dffs(banks),
+            ur_prev: dffs(banks),
+            ur_next: dffs(banks),
+            ur_has_prev: dffs(banks),
+            ur_has_next: dffs(banks),
+            ur_front: dffs(banks),
+            ur_back: dffs(banks),
+            lr_en: dffs(banks),
+            lr_prev: dffs(banks),
+            lr_next: dffs(banks),
+            lr_has_prev: dffs(banks),
+            lr_has_next: dffs(banks),
+            lr_front: dffs(banks),
+            lr_back: dffs(banks),
+            f_prev: signals(banks),
+            f_next: signals(banks),
+            f_has_prev: signals(banks),
+            f_has_next: signals(banks),
+            _lanes: lanes,
+            _banks: banks,
+            _lanes_once: lanes + 1,
+        }
+    }
+}
+
+impl Logic for UnlinkUnits {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for i in 0..self._lanes {
+            self.granted[i].next = false;
+        }
+        // Per bank, the lowest lane with a receive there to unlink; its record, picked
+        // from every lane's own reads with an AND-OR.
+        for lanes in self._lanes..self._lanes_once {
+            for b in 0..self._banks {
+                for i in 0..self._lanes {
+                    self.a_wants[b * lanes + i].next = self.eligible[i].val()
+                        & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
+                }
+                // A lower lane wants this bank: a prefix OR, one signal per lane.
+                self.a_below[b * lanes].next = false;
+                for i in 1..self._lanes {
+                    self.a_below[b * lanes + i].next =
+                        self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
+                }
+                self.u_prev[b].next = self.zero16.val();
+                self.u_next[b].next = self.zero16.val();
+                self.u_has_prev[b].next = false;
+                self.u_has_next[b].next = false;
+                self.u_list[b].next = self.zero16.val();
+                self.u_front[b].next = self.zero16.val();
+                self.u_back[b].next = self.zero16.val();
+                for i in 0..self._lanes {
+                    self.a_grant[b * lanes + i].next =
+                        self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
+                    if self.a_grant[b * lanes + i].val() {
+                        self.granted[i].next = true;
+                        self.u_prev[b].next = self.u_prev[b].val() | self.prev_of[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.next_of[i].val();
+                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.has_prev_of[i].val();
+                        self.u_has_next[b].next = self.u_has_next[b].val() | self.has_next_of[i].val();
+                        self.u_list[b].next = self.u_list[b].val() | self.list[i].val();
+                        self.u_front[b].next = self.u_front[b].val() | self.slot[i].val();
+                        self.u_back[b].next = self.u_back[b].val() | self.slot[i].val();
+                    }
+                }
+                self.u_en[b].next =
+                    self.a_below[b * lanes + lanes - 1].val() | self.a_wants[b * lanes + lanes - 1].val();
+                // Lane 0's receive heads the fast path's run: the run leaves with it.
+                if self.run_taken.val() & self.a_grant[b * lanes].val() {
+                    self.u_next[b].next = self.run_next.val();
+                    self.u_has_next[b].next = self.run_has_next.val();
+                    self.u_back[b].next = self.run_back.val();
+                }
+            }
+        }
+        for b in 0..self._banks {
+            self.ur_en[b].clock.next = self.clock.val();
+            self.ur_list[b].clock.next = self.clock.val();
+            self.ur_prev[b].clock.next = self.clock.val();
+            self.ur_next[b].clock.next = self.clock.val();
+            self.ur_has_prev[b].clock.next = self.clock.val();
+            self.ur_has_next[b].clock.next = self.clock.val();
+            self.ur_front[b].clock.next = self.clock.val();
+            self.ur_back[b].clock.next = self.clock.val();
+            self.lr_en[b].clock.next = self.clock.val();
+            self.lr_prev[b].clock.next = self.clock.val();
+            self.lr_next[b].clock.next = self.clock.val();
+            self.lr_has_prev[b].clock.next = self.clock.val();
+            self.lr_has_next[b].clock.next = self.clock.val();
+            self.lr_front[b].clock.next = self.clock.val();
+            self.lr_back[b].clock.next = self.clock.val();
+            self.ur_en[b].d.next = self.u_en[b].val();
+            self.ur_list[b].d.next = self.u_list[b].val();
+            self.ur_prev[b].d.next = self.u_prev[b].val();
+            self.ur_next[b].d.next = self.u_next[b].val();
+            self.ur_has_prev[b].d.next = self.u_has_prev[b].val();
+            self.ur_has_next[b].d.next = self.u_has_next[b].val();
+            self.ur_front[b].d.next = self.u_front[b].val();
+            self.ur_back[b].d.next = self.u_back[b].val();
+            if self.load.val() {
+                self.ur_en[b].d.next =
+                    (self.load_list.val() & self.bank_mask.val()) == self.bank_index[b].val();
+                self.ur_list[b].d.next = self.load_list.val();
+                self.ur_prev[b].d.next = self.load_prev.val();
+                self.ur_next[b].d.next = self.load_next.val();
+                self.ur_has_prev[b].d.next = self.load_has_prev.val();
+                self.ur_has_next[b].d.next = self.load_has_next.val();
+                self.ur_front[b].d.next = self.load_slot.val();
+                self.ur_back[b].d.next = self.load_slot.val();
+            }
+            self.f_prev[b].next = self.ur_prev[b].q.val();
+            self.f_next[b].next = self.ur_next[b].q.val();
+            self.f_has_prev[b].next = self.ur_has_prev[b].q.val();
+            self.f_has_next[b].next = self.ur_has_next[b].q.val();
+            if self.lr_en[b].q.val() & (self.ur_prev[b].q.val() == self.lr_back[b].q.val()) {
+                self.f_prev[b].next = self.lr_prev[b].q.val();
+                self.f_has_prev[b].next = self.lr_has_prev[b].q.val();
+            }
+            if self.lr_en[b].q.val() & (self.ur_next[b].q.val() == self.lr_front[b].q.val()) {
+                self.f_next[b].next = self.lr_next[b].q.val();
+                self.f_has_next[b].next = self.lr_has_next[b].q.val();
+            }
+            self.lr_en[b].d.next = self.ur_en[b].q.val();
+            self.lr_prev[b].d.next = self.f_prev[b].val();
+            self.lr_next[b].d.next = self.f_next[b].val();
+            self.lr_has_prev[b].d.next = self.f_has_prev[b].val();
+            self.lr_has_next[b].d.next = self.f_has_next[b].val();
+            self.lr_front[b].d.next = self.ur_front[b].q.val();
+            self.lr_back[b].d.next = self.ur_back[b].q.val();
+            if self.clear.val() {
+                self.ur_en[b].d.next = false;
+                self.lr_en[b].d.next = false;
+            }
+            self.writing[b].next = self.ur_en[b].q.val();
+            self.write_list[b].next = self.ur_list[b].q.val();
+            self.front[b].next = self.ur_front[b].q.val();
+            self.back[b].next = self.ur_back[b].q.val();
+            self.prev[b].next = self.f_prev[b].val();
+            self.next[b].next = self.f_next[b].val();
+            self.has_prev[b].next = self.f_has_prev[b].val();
+            self.has_next[b].next = self.f_has_next[b].val();
+        }
+    }
+}
