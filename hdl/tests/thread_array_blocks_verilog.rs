@@ -8,8 +8,12 @@ mod common;
 use common::{lint, write_top, yosys};
 use rust_hdl::prelude::*;
 use tagmatch_hdl::fields::FieldWidths;
+use tagmatch_hdl::optimistic::barrier::Barrier;
 use tagmatch_hdl::optimistic::command_width::CommandWidth;
+use tagmatch_hdl::optimistic::descriptor_copy::DescriptorCopy;
+use tagmatch_hdl::optimistic::descriptor_table::DescriptorTable;
 use tagmatch_hdl::optimistic::fast_run::FastRun;
+use tagmatch_hdl::optimistic::lane::Lane;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
@@ -56,4 +60,36 @@ fn command_width_lints_and_synthesizes() {
 fn list_hash_lints_and_synthesizes() {
     lints_and_synthesizes("list-hash-1", &mut ListHash::new(1));
     lints_and_synthesizes("list-hash-16", &mut ListHash::new(16));
+}
+
+/// Lane 2 over 16 descriptors (LUT RAM copies) at narrow fields, and lane 0 over 100
+/// (block RAM copies) at the widest.
+#[test]
+fn lane_lints_and_synthesizes() {
+    let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
+    lints_and_synthesizes("lane-2-16-narrow", &mut Lane::new(2, 16, narrow));
+    lints_and_synthesizes("lane-0-100", &mut Lane::new(0, 100, MESSAGE_FIELDS));
+}
+
+/// A copy of 16 descriptors at narrow fields (LUT RAM), and of 100 at the widest (block
+/// RAM for the wide fields, LUT RAM for the flags).
+#[test]
+fn descriptor_copy_lints_and_synthesizes() {
+    let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
+    lints_and_synthesizes("descriptor-copy-16-narrow", &mut DescriptorCopy::new(16, narrow));
+    lints_and_synthesizes("descriptor-copy-100", &mut DescriptorCopy::new(100, MESSAGE_FIELDS));
+}
+
+/// Five lanes, and one (no prefixes, no previous lane).
+#[test]
+fn barrier_lints_and_synthesizes() {
+    lints_and_synthesizes("barrier-5", &mut Barrier::new(5));
+    lints_and_synthesizes("barrier-1", &mut Barrier::new(1));
+}
+
+/// Three lanes, 5 descriptors, 4 banks; one lane, 2 descriptors, one bank.
+#[test]
+fn descriptor_table_lints_and_synthesizes() {
+    lints_and_synthesizes("descriptor-table-3x5x4", &mut DescriptorTable::new(3, 5, 4));
+    lints_and_synthesizes("descriptor-table-1x2x1", &mut DescriptorTable::new(1, 2, 1));
 }

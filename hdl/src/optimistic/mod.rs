@@ -2,8 +2,12 @@
 //! ([`unlink`]), and the fixed-slot CAM that keeps its unexpected messages
 //! ([`unexpected_cam`]).
 
+pub mod barrier;
 pub mod command_width;
+pub mod descriptor_copy;
+pub mod descriptor_table;
 pub mod fast_run;
+pub mod lane;
 pub mod list_hash;
 pub mod thread_array;
 pub mod umq_placement;

@@ -5,20 +5,13 @@
 //! timing, cycle for cycle; the module docs there give each step's cycles.
 //!
 //! Storage:
-//! - the receive descriptor table, `D` slots, split by how its fields change. What
-//!   changes during a block — valid and taken flags, `next`/`prev` links and whether each
-//!   is a receive — and what every slot needs at once — the label and sequence id (the
-//!   fast path's run), the index list — are registers,
-//!   because any lane may take any slot in the same cycle and the tail unlinks several
-//!   receives at once. What a walk reads and never changes after posting — envelope,
-//!   wildcard flags, label, handle — is also kept in a RAM per lane ([`TableRam`],
-//!   written in all copies together at posting; LUT RAM, and block RAM above
-//!   [`COPY_LUT_RAM_WORDS`] descriptors but for the wildcard flags): a lane selects its
-//!   descriptor by pointer in its own RAM, whose registered read is the compare stage's
-//!   entry, and compares the envelope once. Read through a `D`-way mux per lane and
-//!   field instead, these reads took about 88,000 of the 212,000 LUT4s of 16 lanes with
-//!   32 descriptors on an ECP5; a RAM read takes no logic. Only
-//!   the link and the flags are still read through a mux tree ([`crate::primitives::select`]),
+//! - the receive descriptor table, `D` slots, split by how its fields change: what changes
+//!   during a block, and what every slot needs at once, in registers
+//!   ([`DescriptorTable`]); what a walk reads and never changes after posting — envelope,
+//!   wildcard flags, label, handle — also in a RAM per lane
+//!   ([`crate::optimistic::descriptor_copy`]), from which the lane's walk reads its
+//!   entry with a registered read instead of a `D`-way mux. Only the link and the flags
+//!   are still read through a mux tree ([`crate::primitives::select`]),
 //!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
 //!   candidate's id is a register beside the candidate and the fast path's run compares
 //!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
@@ -46,28 +39,16 @@
 //!   block's unmatched messages go in one a cycle, each into the lowest free slot. (The
 //!   functional model keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
-//! A block: every lane hashes its envelope, walks the four lists (the first match in each,
-//! the smallest label across them) and books its candidate. The walk is a two-stage
-//! pipeline, so the `D`-way descriptor read and the compares are in different cycles: the
-//! read stage reads an entry (its links and flags into `ex_*` registers, its fixed
-//! fields out of the lane's RAM) while the compare stage judges the one read before; the
-//! read follows the link of the entry being compared without waiting for its verdict,
-//! and is discarded when that entry matched (its list is done). The move to the next
-//! list (the entry read was the list's last, or the compare matched) is registered and
-//! applied in the next cycle, the one that reads that list's head: the head tables are
-//! always read for the list after the current one, so the head is out of its RAM then
-//! either way, and the end-of-list bit of the `D`-way read feeds two flags (`ln_adv`,
-//! `ln_first`). The partial barrier lets lane `i` check its candidate's bitmap once lanes
-//! `0..=i` have booked; a lane whose candidate a lower lane booked — and every lane after it —
-//! resolves: by the fast path when all lanes booked receive `k` and the receives labelled
-//! `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes `k + i`: every descriptor
-//! compares its label with each lane's `k + i` at once, targets registered with lane 0's
-//! candidate; the run is registered, with a flag per lane that its receive is in it, so
-//! the decision reads flops, and waits a cycle when lane 0 walked longest), else by the
-//! slow path (lane `i` walks again
-//! once lane `i - 1` has taken its receive and unlinked it, skipping receives taken in
-//! this block).
-//!
+//! A block: every lane ([`Lane`]) hashes its envelope, walks the four lists (the first
+//! match in each, the smallest label across them; a two-stage pipeline, the lane's module
+//! docs) and books its candidate. The partial barrier lets lane `i` check its candidate's
+//! bitmap once lanes `0..=i` have booked; a lane whose candidate a lower lane booked — and
+//! every lane after it — resolves: by the fast path when all lanes booked receive `k` and
+//! the receives labelled `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes
+//! `k + i`, found by [`FastRun`]; the decision reads flops, and waits a cycle when lane 0
+//! walked longest), else by the slow path (lane `i` walks again once lane `i - 1` has
+//! taken its receive and unlinked it, skipping receives taken in this block).
+
 //! Removal: a receive an optimistic lane takes stays linked until every lane is done, so
 //! no walk changes under a lane; then one unlink unit per bank ([`UnlinkUnits`]) removes
 //! one receive a cycle, the lowest lane's of that bank, in two pipeline stages with
@@ -83,9 +64,13 @@
 //! the room answer overflow; from its second, one goes in a cycle. The block answers with
 //! one result per lane.
 //!
-//! Blocks: [`ListHash`] (a lane's or a post's lists), [`FastRun`] (the fast path's run),
+//! Blocks: [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),
+//! [`ListHash`] (a lane's or a post's lists), [`FastRun`] (the fast path's run),
 //! [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a command wider than
-//! generated). Each is its own module with its own lint-and-synthesis test.
+//! generated), [`Barrier`] (the partial barrier and conflict detection) and
+//! [`DescriptorTable`]. Each is its own module with its own lint-and-synthesis test; this
+//! module keeps the shared reads, the index tables, the cancel scan, posting and the
+//! controller.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -131,16 +116,20 @@
 //! and Avalon ask of a source, `cmd_valid` stays low while `reset` is high.
 
 use crate::fields::FieldWidths;
+use crate::optimistic::barrier::Barrier;
 use crate::optimistic::command_width::CommandWidth;
+use crate::optimistic::descriptor_copy::field_copy;
+use crate::optimistic::descriptor_table::DescriptorTable;
 use crate::optimistic::fast_run::FastRun;
+use crate::optimistic::lane::Lane;
 use crate::optimistic::list_hash::ListHash;
 use crate::optimistic::umq_placement::UmqPlacement;
 use crate::optimistic::unexpected_cam::{UnexpectedCam, MESSAGE_FIELDS};
 use crate::optimistic::unlink::UnlinkUnits;
-use crate::optimistic::vectors::{dffs, k, signals};
+use crate::optimistic::vectors::{k, signals};
 use crate::primitives::banked_table::BankedTable;
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
-use crate::primitives::table_ram::{TableRam, LUT_RAM_WORDS};
+use crate::primitives::table_ram::TableRam;
 use crate::primitives::trees::bits_to_hold;
 use crate::two_level::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
@@ -180,9 +169,7 @@ impl ThreadArrayShape {
 /// `resp_kind` of a block of arrivals: the results are on the lane ports.
 pub const RESP_BLOCK: u64 = 7;
 /// `lane_kind` values.
-pub const LANE_MATCHED: u64 = 0;
-pub const LANE_QUEUED: u64 = 1;
-pub const LANE_OVERFLOW: u64 = 2;
+pub use crate::optimistic::lane::{LANE_MATCHED, LANE_OVERFLOW, LANE_QUEUED};
 
 // Controller states.
 const C_IDLE: u64 = 0;
@@ -202,15 +189,6 @@ const C_UNLINK: u64 = 8;
 /// `ln_slot`): its list and links, read by that pointer, go into the unlink's second
 /// stage.
 const C_SELECT: u64 = 9;
-
-// Lane states; a lane at `L_WAIT` or beyond has booked.
-const L_IDLE: u64 = 0;
-const L_START: u64 = 1;
-const L_WALK: u64 = 2;
-const L_WAIT: u64 = 3;
-const L_SLOW_WAIT: u64 = 4;
-const L_REWALK: u64 = 5;
-const L_DONE: u64 = 6;
 
 #[derive(LogicBlock)]
 pub struct ThreadArray {
@@ -251,12 +229,9 @@ pub struct ThreadArray {
     src_keep: Constant<Bits<16>>,
     tag_keep: Constant<Bits<32>>,
     handle_keep: Constant<Bits<32>>,
-    slot1: Vec<Constant<Bits<16>>>,
     bank_index: Vec<Constant<Bits<16>>>,
     lane_index: Vec<Constant<Bits<8>>>,
     lane_index16: Vec<Constant<Bits<16>>>,
-    lane_bit: Vec<Constant<Bits<MAX_LANES>>>,
-    lower_lanes: Vec<Constant<Bits<MAX_LANES>>>,
     lanes: Constant<Bits<8>>,
     lanes16: Constant<Bits<16>>,
     /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
@@ -276,7 +251,6 @@ pub struct ThreadArray {
     zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
-    zero_lanes: Constant<Bits<MAX_LANES>>,
     one2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
@@ -284,9 +258,6 @@ pub struct ThreadArray {
     pointer_mask: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
     two8: Constant<Bits<8>>,
-    class0: Constant<Bits<2>>,
-    class1: Constant<Bits<2>>,
-    class3: Constant<Bits<2>>,
     c_idle: Constant<Bits<4>>,
     c_block: Constant<Bits<4>>,
     c_post: Constant<Bits<4>>,
@@ -297,13 +268,6 @@ pub struct ThreadArray {
     c_flush: Constant<Bits<4>>,
     c_unlink: Constant<Bits<4>>,
     c_select: Constant<Bits<4>>,
-    l_idle: Constant<Bits<3>>,
-    l_start: Constant<Bits<3>>,
-    l_walk: Constant<Bits<3>>,
-    l_wait: Constant<Bits<3>>,
-    l_slow_wait: Constant<Bits<3>>,
-    l_rewalk: Constant<Bits<3>>,
-    l_done: Constant<Bits<3>>,
     op_post: Constant<Bits<3>>,
     op_arrive: Constant<Bits<3>>,
     op_cancel: Constant<Bits<3>>,
@@ -320,8 +284,6 @@ pub struct ThreadArray {
     r_block: Constant<Bits<4>>,
     r_flushed: Constant<Bits<4>>,
     k_matched: Constant<Bits<2>>,
-    k_queued: Constant<Bits<2>>,
-    k_overflow: Constant<Bits<2>>,
     // Controller.
     state: DFF<Bits<4>>,
     op: DFF<Bits<3>>,
@@ -361,20 +323,6 @@ pub struct ThreadArray {
     tail_phase: DFF<Bits<2>>,
     /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
     fast_taken: DFF<Bit>,
-    // The descriptor table.
-    d_valid: Vec<DFF<Bit>>,
-    d_label: Vec<DFF<Bits<32>>>,
-    d_seq: Vec<DFF<Bits<32>>>,
-    d_list: Vec<DFF<Bits<16>>>,
-    d_next: Vec<DFF<Bits<16>>>,
-    d_prev: Vec<DFF<Bits<16>>>,
-    d_taken: Vec<DFF<Bit>>,
-    /// The slot has a successor (`next` is not 0), and a predecessor: written with the
-    /// links, from the flags that travel with them (a post knows its neighbours, the
-    /// unlink's record carries them), so every read of "end of list" is a flop behind
-    /// its mux, not a compare of the link with 0 in front of it.
-    d_has_next: Vec<DFF<Bit>>,
-    d_has_prev: Vec<DFF<Bit>>,
     /// A cancel's scan (module docs): its cycles in `C_CANCEL`; the first slot (lane
     /// 0's) of the step presented to the RAMs, of the step read out, and of the step
     /// whose compares are in `scan_hit`; whether the step read out is one of its steps.
@@ -383,88 +331,25 @@ pub struct ThreadArray {
     scan_data_base: DFF<Bits<16>>,
     scan_hit_base: DFF<Bits<16>>,
     scan_data_active: DFF<Bit>,
-    /// Per lane: the slot it read holds the cancel's handle and is valid.
-    scan_hit: Vec<DFF<Bit>>,
     /// A hit was found (its pointer in `alloc`).
     scan_found: DFF<Bit>,
-    // The lanes.
-    ln_valid: Vec<DFF<Bit>>,
-    ln_comm: Vec<DFF<Bits<16>>>,
-    ln_src: Vec<DFF<Bits<16>>>,
-    ln_tag: Vec<DFF<Bits<32>>>,
-    ln_handle: Vec<DFF<Bits<32>>>,
-    ln_state: Vec<DFF<Bits<3>>>,
-    ln_class: Vec<DFF<Bits<2>>>,
-    /// The walk's read stage reads a list's head this cycle (else the link of the entry
-    /// being compared).
-    ln_first: Vec<DFF<Bit>>,
-    /// The walk's read stage has lists left to read.
-    ln_reading: Vec<DFF<Bit>>,
-    /// The read stage decided last cycle to move to the next list (its entry was the
-    /// list's last, or the compare stage matched); applied this cycle, so the decision,
-    /// which waits on the `D`-way read, only feeds this flag and `ln_first`.
-    ln_adv: Vec<DFF<Bit>>,
-    /// The list the read stage is in.
-    ln_list_now: Vec<DFF<Bits<16>>>,
-    /// The walk's compare stage: the entry read last cycle (`ex_live`: one is there), its
-    /// pointer, list and descriptor fields; whether it is the last of its list and whether
-    /// that list is the last of the four.
-    ex_live: Vec<DFF<Bit>>,
-    ex_ptr: Vec<DFF<Bits<16>>>,
-    ex_list: Vec<DFF<Bits<16>>>,
-    ex_last: Vec<DFF<Bit>>,
-    ex_final: Vec<DFF<Bit>>,
-    /// Valid, and not taken in this block if the lane walks again.
-    ex_usable: Vec<DFF<Bit>>,
-    ex_next: Vec<DFF<Bits<16>>>,
-    ln_cand: Vec<DFF<Bits<16>>>,
-    ln_cand_label: Vec<DFF<Bits<32>>>,
-    ln_cand_list: Vec<DFF<Bits<16>>>,
-    /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
-    /// so the fast path's run compares a register, not a `D`-way read by pointer.
-    cand_seq0: DFF<Bits<32>>,
-    /// Per lane `i`: lane 0's candidate's label plus `i`, its low bits only (`run_mask`).
-    /// Lane `i`'s receive of the run is the descriptor of the candidate's sequence whose
-    /// label has these low bits (module docs: within a sequence they are enough), an
-    /// equality of registers per descriptor and lane, taken with the candidate.
-    cand_run_low: Vec<DFF<Bits<16>>>,
-    /// The best match of the walk under way, first or second (0: none yet): the compare
-    /// stage reads a register, not a select of the two walks' candidates by lane state.
-    ln_best: Vec<DFF<Bits<16>>>,
-    ln_best_label: Vec<DFF<Bits<32>>>,
-    ln_best_list: Vec<DFF<Bits<16>>>,
-    ln_slot: Vec<DFF<Bits<16>>>,
-    ln_kind: Vec<DFF<Bits<2>>>,
-    /// The list of the taken receive, and whether it is still to be unlinked.
-    ln_list: Vec<DFF<Bits<16>>>,
-    ln_pending: Vec<DFF<Bit>>,
-    /// Took its receive on the slow path (unlinked in the next cycle, not at the end).
-    ln_slow: Vec<DFF<Bit>>,
-    /// Took its receive last cycle: its slot (`ln_slot`) is marked taken now, so the
-    /// per-slot decode is not on the walk's path.
-    ln_took: Vec<DFF<Bit>>,
+    /// The lanes ([`Lane`]): each walks, books and takes for one message of a block,
+    /// and keeps its own copy of the descriptors' fixed fields.
+    lane: Vec<Lane>,
+    /// The descriptors' registers ([`DescriptorTable`]).
+    slots: DescriptorTable,
+    /// The partial barrier and conflict detection ([`Barrier`]).
+    barrier: Barrier,
     /// The fast path's run ([`FastRun`]): lane `i`'s receive labelled `k + i`, registered.
     fast_run: FastRun,
     fp_ready: DFF<Bit>,
+    /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
+    /// so the fast path's run compares a register, not a `D`-way read by pointer.
+    cand_seq0: DFF<Bits<32>>,
     // Memories.
     /// The list heads (a read port, hence a copy, per lane) and tails (one port).
     heads: BankedTable<16>,
     tails: BankedTable<16>,
-    /// Each lane's copy of the descriptors' fixed fields (written together at posting,
-    /// addressed by pointer's low bits, a word a slot: [`TableRam::for_pointers`]): the
-    /// walk's read stage presents its pointer and the registered read is the compare
-    /// stage's entry; `dr_handle` is read by the taken slot for the lane's answer and by
-    /// a cancel's scan. LUT RAM up to [`COPY_LUT_RAM_WORDS`] words, block RAM beyond
-    /// ([`descriptor_copy`]). What a
-    /// read at pointer 0 returns is never used: the compare stage needs the entry's valid
-    /// flag, a register read in which pointer 0 reads 0.
-    dr_comm: Vec<TableRam<16>>,
-    dr_src: Vec<TableRam<16>>,
-    dr_tag: Vec<TableRam<32>>,
-    dr_src_any: Vec<TableRam<1>>,
-    dr_tag_any: Vec<TableRam<1>>,
-    dr_label: Vec<TableRam<32>>,
-    dr_handle: Vec<TableRam<32>>,
     /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
     /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
     dr_seq0: TableRam<32>,
@@ -503,43 +388,8 @@ pub struct ThreadArray {
     // Per-lane combinational values.
     /// Per lane: its message's lists in the three hashed indexes ([`ListHash`]).
     lane_hash: Vec<ListHash>,
-    w_addr: Vec<Signal<Local, Bits<16>>>,
-    /// The lists one and two after the registered class.
-    w_after1: Vec<Signal<Local, Bits<16>>>,
-    w_after2: Vec<Signal<Local, Bits<16>>>,
-    /// This cycle's walk state, with last cycle's move to the next list applied: the class,
-    /// whether the read stage still reads, the list.
-    e_class: Vec<Signal<Local, Bits<2>>>,
-    /// The read stage moves to the next list (registered into `ln_adv` and `ln_first`).
-    w_adv: Vec<Signal<Local, Bit>>,
-    e_reading: Vec<Signal<Local, Bit>>,
-    e_list_now: Vec<Signal<Local, Bits<16>>>,
-    w_walking: Vec<Signal<Local, Bit>>,
-    w_rewalk: Vec<Signal<Local, Bit>>,
-    w_ptr: Vec<Signal<Local, Bits<16>>>,
-    w_hit: Vec<Signal<Local, Bit>>,
-    /// The read stage's entry is the last of its list (or the list is empty).
-    w_last: Vec<Signal<Local, Bit>>,
-    /// The read stage followed the link of an entry that matched: the read is wasted.
-    w_kill: Vec<Signal<Local, Bit>>,
-    w_new: Vec<Signal<Local, Bits<16>>>,
-    w_new_label: Vec<Signal<Local, Bits<32>>>,
-    w_new_list: Vec<Signal<Local, Bits<16>>>,
-    /// The compare stage ends the walk: the last list's entry matched or was its last.
-    w_done: Vec<Signal<Local, Bit>>,
-    w_take: Vec<Signal<Local, Bit>>,
-    w_start_rewalk: Vec<Signal<Local, Bit>>,
-    /// The lane has booked its candidate: it ended its first walk with one.
-    w_booked: Vec<Signal<Local, Bit>>,
-    /// The booking bitmap of the lane's candidate: the lanes whose candidate it is.
-    w_bitmap: Vec<Signal<Local, Bits<MAX_LANES>>>,
-    w_barrier: Vec<Signal<Local, Bit>>,
-    w_resolving: Vec<Signal<Local, Bit>>,
-    w_prev_done: Vec<Signal<Local, Bit>>,
     // Block-wide combinational values.
-    g_booked: Signal<Local, Bit>,
     g_done: Signal<Local, Bit>,
-    g_mask: Signal<Local, Bits<MAX_LANES>>,
     w_new_seq0: Signal<Local, Bits<32>>,
     /// Lane 0's new candidate's label plus `i`, low bits (the run's target of lane `i`).
     w_new_run: Vec<Signal<Local, Bits<16>>>,
@@ -558,16 +408,6 @@ pub struct ThreadArray {
     g_posting: Signal<Local, Bit>,
     /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
     command_width: CommandWidth,
-    // Per-slot values: taken this cycle.
-    s_take: Vec<Signal<Local, Bit>>,
-    /// Per slot: it links to a receive that leaves this cycle (`before`: its `next`
-    /// does; `after`: its `prev` does), and the new link from its bank's unlink unit.
-    s_before: Vec<Signal<Local, Bit>>,
-    s_after: Vec<Signal<Local, Bit>>,
-    s_new_next: Vec<Signal<Local, Bits<16>>>,
-    s_new_prev: Vec<Signal<Local, Bits<16>>>,
-    s_new_has_next: Vec<Signal<Local, Bit>>,
-    s_new_has_prev: Vec<Signal<Local, Bit>>,
     /// The unlink units, one per bank ([`UnlinkUnits`]).
     unlink: UnlinkUnits,
     /// Per bank: the head and tail tables' writes (a post, a flush's pass or the unlink).
@@ -590,23 +430,6 @@ pub struct ThreadArray {
     /// `lanes + 1`: a loop over `lanes.._lanes_once` names `lanes` as a loop variable,
     /// and rust-hdl evaluates an index from loop variables only.
     _lanes_once: usize,
-}
-
-/// Each lane's descriptor copies are LUT RAM up to this many words and block RAM beyond.
-/// LUT RAM's word is in a flip-flop 0.4 ns after the clock, a DP16KD's 4.26 ns, in front
-/// of the walk's compare stage ([`crate::primitives::table_ram`]); but at the default 128 descriptors
-/// the 4-lane array's LUT RAM copies and their read muxes left it at 87,617 LUT4s, 105 %
-/// of the ECP5-85, which cannot place it; in block RAM it maps to 81,105 and places, but
-/// does not route (the wires it lacks are the per-slot flags' reads: README, thread array).
-/// The one-bit wildcard flags keep the table's own limit (256 words): a few LUTs, where a
-/// DP16KD each would hold 128 bits of its 18 Kbit.
-pub const COPY_LUT_RAM_WORDS: usize = 64;
-
-/// A lane's copy of one descriptor field, a word a slot (module docs, storage): LUT RAM
-/// up to [`COPY_LUT_RAM_WORDS`] words, a one-bit flag up to the table's own limit.
-fn descriptor_copy<const W: usize>(descriptors: usize) -> TableRam<W> {
-    let lut_ram_words = if W == 1 { LUT_RAM_WORDS } else { COPY_LUT_RAM_WORDS };
-    TableRam::for_pointers(descriptors).lut_ram_up_to(lut_ram_words)
 }
 
 impl ThreadArray {
@@ -653,12 +476,9 @@ impl ThreadArray {
             src_keep: k(keep(fields.src)),
             tag_keep: k(keep(fields.tag)),
             handle_keep: k(keep(fields.handle)),
-            slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_index: (0..nb).map(|b| k(b as u64)).collect(),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_index16: (0..n).map(|i| k(i as u64)).collect(),
-            lane_bit: (0..n).map(|i| k(1 << i)).collect(),
-            lower_lanes: (0..n).map(|i| k((1 << i) - 1)).collect(),
             lanes: k(n as u64),
             lanes16: k(n as u64),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
@@ -674,16 +494,12 @@ impl ThreadArray {
             zero2: k(0),
             zero16: k(0),
             zero32: k(0),
-            zero_lanes: k(0),
             one2: k(1),
             one8: k(1),
             one16: k(1),
             pointer_mask: k((1u64 << pointer_bits) - 1),
             one32: k(1),
             two8: k(2),
-            class0: k(0),
-            class1: k(1),
-            class3: k(3),
             c_idle: k(C_IDLE),
             c_block: k(C_BLOCK),
             c_post: k(C_POST),
@@ -694,13 +510,6 @@ impl ThreadArray {
             c_flush: k(C_FLUSH),
             c_unlink: k(C_UNLINK),
             c_select: k(C_SELECT),
-            l_idle: k(L_IDLE),
-            l_start: k(L_START),
-            l_walk: k(L_WALK),
-            l_wait: k(L_WAIT),
-            l_slow_wait: k(L_SLOW_WAIT),
-            l_rewalk: k(L_REWALK),
-            l_done: k(L_DONE),
             op_post: k(OP_POST),
             op_arrive: k(OP_ARRIVE),
             op_cancel: k(OP_CANCEL),
@@ -717,8 +526,6 @@ impl ThreadArray {
             r_block: k(RESP_BLOCK),
             r_flushed: k(RESP_FLUSHED),
             k_matched: k(LANE_MATCHED),
-            k_queued: k(LANE_QUEUED),
-            k_overflow: k(LANE_OVERFLOW),
             state: Default::default(),
             op: Default::default(),
             comm: Default::default(),
@@ -748,66 +555,21 @@ impl ThreadArray {
             resetting: Default::default(),
             tail_phase: Default::default(),
             fast_taken: Default::default(),
-            d_valid: dffs(d),
-            d_label: dffs(d),
-            d_seq: dffs(d),
-            d_list: dffs(d),
-            d_next: dffs(d),
-            d_prev: dffs(d),
-            d_taken: dffs(d),
-            d_has_next: dffs(d),
-            d_has_prev: dffs(d),
             scan_at: Default::default(),
             scan_base: Default::default(),
             scan_data_base: Default::default(),
             scan_hit_base: Default::default(),
             scan_data_active: Default::default(),
-            scan_hit: dffs(n),
             scan_found: Default::default(),
-            ln_valid: dffs(n),
-            ln_comm: dffs(n),
-            ln_src: dffs(n),
-            ln_tag: dffs(n),
-            ln_handle: dffs(n),
-            ln_state: dffs(n),
-            ln_class: dffs(n),
-            ln_first: dffs(n),
-            ln_reading: dffs(n),
-            ln_adv: dffs(n),
-            ln_list_now: dffs(n),
-            ex_live: dffs(n),
-            ex_ptr: dffs(n),
-            ex_list: dffs(n),
-            ex_last: dffs(n),
-            ex_final: dffs(n),
-            ex_usable: dffs(n),
-            ex_next: dffs(n),
-            ln_cand: dffs(n),
-            ln_cand_label: dffs(n),
             cand_seq0: Default::default(),
-            cand_run_low: dffs(n),
-            ln_cand_list: dffs(n),
-            ln_best: dffs(n),
-            ln_best_label: dffs(n),
-            ln_best_list: dffs(n),
-            ln_slot: dffs(n),
-            ln_kind: dffs(n),
-            ln_list: dffs(n),
-            ln_pending: dffs(n),
-            ln_slow: dffs(n),
-            ln_took: dffs(n),
+            lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
+            barrier: Barrier::new(n),
+            slots: DescriptorTable::new(n, d, nb),
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
-            dr_comm: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.comm)).collect(),
-            dr_src: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.src)).collect(),
-            dr_tag: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.tag)).collect(),
-            dr_src_any: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_tag_any: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_label: (0..n).map(|_| descriptor_copy(d)).collect(),
-            dr_handle: (0..n).map(|_| descriptor_copy(d).stored_bits(fields.handle)).collect(),
-            dr_seq0: descriptor_copy(d),
+            dr_seq0: field_copy(d),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
@@ -827,33 +589,7 @@ impl ThreadArray {
             cancel_list: Select::shared(d, 1),
             umq_place: UmqPlacement::new(n, u),
             command_width: CommandWidth::new(n, fields),
-            w_addr: signals(n),
-            w_after1: signals(n),
-            w_after2: signals(n),
-            e_class: signals(n),
-            w_adv: signals(n),
-            e_reading: signals(n),
-            e_list_now: signals(n),
-            w_walking: signals(n),
-            w_rewalk: signals(n),
-            w_ptr: signals(n),
-            w_hit: signals(n),
-            w_last: signals(n),
-            w_kill: signals(n),
-            w_new: signals(n),
-            w_new_label: signals(n),
-            w_new_list: signals(n),
-            w_done: signals(n),
-            w_take: signals(n),
-            w_start_rewalk: signals(n),
-            w_booked: signals(n),
-            w_bitmap: signals(n),
-            w_barrier: signals(n),
-            w_resolving: signals(n),
-            w_prev_done: signals(n),
-            g_booked: Default::default(),
             g_done: Default::default(),
-            g_mask: Default::default(),
             w_new_seq0: Default::default(),
             w_new_run: signals(n),
             w_new_run_low: signals(n),
@@ -864,13 +600,6 @@ impl ThreadArray {
             g_unlinking: Default::default(),
             g_finish: Default::default(),
             g_posting: Default::default(),
-            s_take: signals(d),
-            s_before: signals(d),
-            s_after: signals(d),
-            s_new_next: signals(d),
-            s_new_prev: signals(d),
-            s_new_has_next: signals(d),
-            s_new_has_prev: signals(d),
             unlink: UnlinkUnits::new(n, nb),
             hb_en: signals(nb),
             hb_addr: signals(nb),
@@ -983,158 +712,69 @@ impl Logic for ThreadArray {
         self.umq_place.insert.next = false;
         for i in 0..self._lanes {
             self.umq_place.unmatched[i].next =
-                self.ln_valid[i].q.val() & (self.ln_kind[i].q.val() != self.k_matched.val());
-            self.umq_place.comm[i].next = self.ln_comm[i].q.val();
-            self.umq_place.src[i].next = self.ln_src[i].q.val();
-            self.umq_place.tag[i].next = self.ln_tag[i].q.val();
-            self.umq_place.handle[i].next = self.ln_handle[i].q.val();
+                self.lane[i].valid.val() & (self.lane[i].kind.val() != self.k_matched.val());
+            self.umq_place.comm[i].next = self.lane[i].comm.val();
+            self.umq_place.src[i].next = self.lane[i].src.val();
+            self.umq_place.tag[i].next = self.lane[i].tag.val();
+            self.umq_place.handle[i].next = self.lane[i].handle.val();
         }
         self.umq_cam.insert_comm.next = self.umq_place.insert_comm.val();
         self.umq_cam.insert_src.next = self.umq_place.insert_src.val();
         self.umq_cam.insert_tag.next = self.umq_place.insert_tag.val();
         self.umq_cam.insert_handle.next = self.umq_place.insert_handle.val();
         for s in 0..self._descriptors {
-            self.d_valid[s].clock.next = self.clock.val();
-            self.d_label[s].clock.next = self.clock.val();
-            self.d_seq[s].clock.next = self.clock.val();
-            self.d_list[s].clock.next = self.clock.val();
-            self.d_next[s].clock.next = self.clock.val();
-            self.d_prev[s].clock.next = self.clock.val();
-            self.d_taken[s].clock.next = self.clock.val();
-            self.d_valid[s].d.next = self.d_valid[s].q.val();
-            self.d_label[s].d.next = self.d_label[s].q.val();
-            self.d_seq[s].d.next = self.d_seq[s].q.val();
-            self.d_list[s].d.next = self.d_list[s].q.val();
-            self.d_next[s].d.next = self.d_next[s].q.val();
-            self.d_prev[s].d.next = self.d_prev[s].q.val();
-            self.d_has_next[s].clock.next = self.clock.val();
-            self.d_has_prev[s].clock.next = self.clock.val();
-            self.d_has_next[s].d.next = self.d_has_next[s].q.val();
-            self.d_has_prev[s].d.next = self.d_has_prev[s].q.val();
-            self.d_taken[s].d.next = self.d_taken[s].q.val();
-            self.s_take[s].next = false;
             // The tables every lane reads by pointer.
-            self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
-            self.scan_valid.entries[s].next = self.d_valid[s].q.val().into();
-            self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
-            self.rd_next.entries[s].next = self.d_next[s].q.val();
-            self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
-            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
-            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
-            self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
-            self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
-            self.cancel_list.entries[s].next = self.d_list[s].q.val();
-            self.free_slot.bits[s].next = !self.d_valid[s].q.val();
+            self.rd_valid.entries[s].next = self.slots.valid[s].val().into();
+            self.scan_valid.entries[s].next = self.slots.valid[s].val().into();
+            self.rd_taken.entries[s].next = self.slots.taken[s].val().into();
+            self.rd_next.entries[s].next = self.slots.next[s].val();
+            self.rd_more.entries[s].next = self.slots.has_next[s].val().into();
+            self.rd_prev_of.entries[s].next = self.slots.prev[s].val();
+            self.rd_next_of.entries[s].next = self.slots.next[s].val();
+            self.rd_has_prev_of.entries[s].next = self.slots.has_prev[s].val().into();
+            self.rd_has_next_of.entries[s].next = self.slots.has_next[s].val().into();
+            self.cancel_list.entries[s].next = self.slots.list[s].val();
+            self.free_slot.bits[s].next = !self.slots.valid[s].val();
         }
         for i in 0..self._lanes {
-            self.ln_valid[i].clock.next = self.clock.val();
-            self.ln_comm[i].clock.next = self.clock.val();
-            self.ln_src[i].clock.next = self.clock.val();
-            self.ln_tag[i].clock.next = self.clock.val();
-            self.ln_handle[i].clock.next = self.clock.val();
-            self.ln_state[i].clock.next = self.clock.val();
-            self.ln_class[i].clock.next = self.clock.val();
-            self.ln_first[i].clock.next = self.clock.val();
-            self.ln_adv[i].clock.next = self.clock.val();
-            self.ln_reading[i].clock.next = self.clock.val();
-            self.ln_list_now[i].clock.next = self.clock.val();
-            self.ex_live[i].clock.next = self.clock.val();
-            self.ex_ptr[i].clock.next = self.clock.val();
-            self.ex_list[i].clock.next = self.clock.val();
-            self.ex_last[i].clock.next = self.clock.val();
-            self.ex_final[i].clock.next = self.clock.val();
-            self.ex_usable[i].clock.next = self.clock.val();
-            self.ex_next[i].clock.next = self.clock.val();
-            self.ln_cand[i].clock.next = self.clock.val();
-            self.ln_cand_label[i].clock.next = self.clock.val();
-            self.cand_run_low[i].clock.next = self.clock.val();
-            self.ln_cand_list[i].clock.next = self.clock.val();
-            self.ln_best[i].clock.next = self.clock.val();
-            self.ln_best_label[i].clock.next = self.clock.val();
-            self.ln_best_list[i].clock.next = self.clock.val();
-            self.ln_slot[i].clock.next = self.clock.val();
-            self.ln_kind[i].clock.next = self.clock.val();
-            self.ln_list[i].clock.next = self.clock.val();
-            self.ln_pending[i].clock.next = self.clock.val();
-            self.ln_slow[i].clock.next = self.clock.val();
-            self.ln_took[i].clock.next = self.clock.val();
-            self.ln_took[i].d.next = false;
+            self.lane[i].clock.next = self.clock.val();
+            self.lane[i].reset.next = self.reset.val();
             // Every lane's descriptor copy takes the posted receive's fields at once.
-            self.dr_comm[i].clock.next = self.clock.val();
-            self.dr_src[i].clock.next = self.clock.val();
-            self.dr_tag[i].clock.next = self.clock.val();
-            self.dr_src_any[i].clock.next = self.clock.val();
-            self.dr_tag_any[i].clock.next = self.clock.val();
-            self.dr_label[i].clock.next = self.clock.val();
-            self.dr_handle[i].clock.next = self.clock.val();
-            self.dr_comm[i].write_enable.next = self.g_posting.val();
-            self.dr_src[i].write_enable.next = self.g_posting.val();
-            self.dr_tag[i].write_enable.next = self.g_posting.val();
-            self.dr_src_any[i].write_enable.next = self.g_posting.val();
-            self.dr_tag_any[i].write_enable.next = self.g_posting.val();
-            self.dr_label[i].write_enable.next = self.g_posting.val();
-            self.dr_handle[i].write_enable.next = self.g_posting.val();
-            self.dr_comm[i].write_address.next = self.alloc.q.val();
-            self.dr_src[i].write_address.next = self.alloc.q.val();
-            self.dr_tag[i].write_address.next = self.alloc.q.val();
-            self.dr_src_any[i].write_address.next = self.alloc.q.val();
-            self.dr_tag_any[i].write_address.next = self.alloc.q.val();
-            self.dr_label[i].write_address.next = self.alloc.q.val();
-            self.dr_handle[i].write_address.next = self.alloc.q.val();
-            self.dr_comm[i].write_data.next = self.comm.q.val();
-            self.dr_src[i].write_data.next = self.src.q.val();
-            self.dr_tag[i].write_data.next = self.tag.q.val();
-            self.dr_src_any[i].write_data.next = self.src_any.q.val().into();
-            self.dr_tag_any[i].write_data.next = self.tag_any.q.val().into();
-            self.dr_label[i].write_data.next = self.label.q.val() + self.one32.val();
-            self.dr_handle[i].write_data.next = self.handle.q.val();
-            self.ln_valid[i].d.next = self.ln_valid[i].q.val();
-            self.ln_comm[i].d.next = self.ln_comm[i].q.val();
-            self.ln_src[i].d.next = self.ln_src[i].q.val();
-            self.ln_tag[i].d.next = self.ln_tag[i].q.val();
-            self.ln_handle[i].d.next = self.ln_handle[i].q.val();
-            self.ln_state[i].d.next = self.ln_state[i].q.val();
-            self.ln_class[i].d.next = self.ln_class[i].q.val();
-            self.ln_first[i].d.next = self.ln_first[i].q.val();
-            self.ln_reading[i].d.next = self.ln_reading[i].q.val();
-            self.ln_adv[i].d.next = self.ln_adv[i].q.val();
-            self.ln_list_now[i].d.next = self.ln_list_now[i].q.val();
-            self.ln_cand[i].d.next = self.ln_cand[i].q.val();
-            self.ln_cand_label[i].d.next = self.ln_cand_label[i].q.val();
-            self.cand_run_low[i].d.next = self.cand_run_low[i].q.val();
-            self.ln_cand_list[i].d.next = self.ln_cand_list[i].q.val();
-            self.ln_best[i].d.next = self.ln_best[i].q.val();
-            self.ln_best_label[i].d.next = self.ln_best_label[i].q.val();
-            self.ln_best_list[i].d.next = self.ln_best_list[i].q.val();
-            self.ln_slot[i].d.next = self.ln_slot[i].q.val();
-            self.ln_kind[i].d.next = self.ln_kind[i].q.val();
-            self.ln_list[i].d.next = self.ln_list[i].q.val();
-            self.ln_pending[i].d.next = self.ln_pending[i].q.val();
-            self.ln_slow[i].d.next = self.ln_slow[i].q.val();
-            self.lane_kind[i].next = self.ln_kind[i].q.val();
-            // The answer's handle, read by the taken slot: a take sets `ln_slot` at least
-            // one edge before the answer is valid (the block ends in the cycle after the
-            // last take at the earliest), which is the edge the registered read needs.
-            self.dr_handle[i].read_address.next = self.ln_slot[i].q.val();
-            if self.state.q.val() == self.c_cancel.val() {
-                self.dr_handle[i].read_address.next = self.scan_base.q.val() + self.lane_pointer1[i].val();
-            }
-            self.lane_recv[i].next = self.dr_handle[i].read_data.val();
-            // A cancel's scan: the slot this lane read last cycle holds the handle and
-            // is valid (registered, so the lowest hit is chosen from flops).
+            self.lane[i].posting.next = self.g_posting.val();
+            self.lane[i].post_slot.next = self.alloc.q.val();
+            self.lane[i].post_comm.next = self.comm.q.val();
+            self.lane[i].post_src.next = self.src.q.val();
+            self.lane[i].post_tag.next = self.tag.q.val();
+            self.lane[i].post_src_any.next = self.src_any.q.val();
+            self.lane[i].post_tag_any.next = self.tag_any.q.val();
+            self.lane[i].post_label.next = self.label.q.val() + self.one32.val();
+            self.lane[i].post_handle.next = self.handle.q.val();
+            // A block's messages, taken when it starts (`start`, in the controller).
+            self.lane[i].start.next = false;
+            self.lane[i].has_message.next = self.lane_index[i].val() < self.cmd_count.val();
+            self.lane[i].message_comm.next = self.msg_comm[i].val() & self.comm_keep.val();
+            self.lane[i].message_src.next = self.msg_src[i].val() & self.src_keep.val();
+            self.lane[i].message_tag.next = self.msg_tag[i].val() & self.tag_keep.val();
+            self.lane[i].message_handle.next = self.msg_handle[i].val() & self.handle_keep.val();
+            self.lane[i].overflow.next = false;
+            self.lane[i].set_slot.next = false;
+            self.lane_kind[i].next = self.lane[i].kind.val();
+            self.lane_recv[i].next = self.lane[i].recv.val();
+            // A cancel's scan: lane `i` reads slot `scan_base + i` of its handle copy.
+            self.lane[i].scanning.next = self.state.q.val() == self.c_cancel.val();
+            self.lane[i].scan_address.next = self.scan_base.q.val() + self.lane_pointer1[i].val();
             self.scan_valid.pointers[i].next = self.scan_data_base.q.val() + self.lane_pointer1[i].val();
-            self.scan_hit[i].clock.next = self.clock.val();
-            self.scan_hit[i].d.next = self.scan_data_active.q.val()
-                & self.scan_valid.values[i].val().any()
-                & (self.dr_handle[i].read_data.val() == self.handle.q.val());
-            self.cancel_lane.bits[i].next = self.scan_hit[i].q.val();
-            self.rd_prev_of.pointers[i].next = self.ln_slot[i].q.val();
-            self.rd_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.lane[i].scan_check.next =
+                self.scan_data_active.q.val() & self.scan_valid.values[i].val().any();
+            self.lane[i].cancel_handle.next = self.handle.q.val();
+            self.cancel_lane.bits[i].next = self.lane[i].scan_hit.val();
+            self.rd_prev_of.pointers[i].next = self.lane[i].slot.val();
+            self.rd_next_of.pointers[i].next = self.lane[i].slot.val();
             self.run_last.entries[i].next = self.rd_next_of.values[i].val();
-            self.rd_has_prev_of.pointers[i].next = self.ln_slot[i].q.val();
-            self.rd_has_next_of.pointers[i].next = self.ln_slot[i].q.val();
+            self.rd_has_prev_of.pointers[i].next = self.lane[i].slot.val();
+            self.rd_has_next_of.pointers[i].next = self.lane[i].slot.val();
             self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
-            self.run_last_slot.entries[i].next = self.ln_slot[i].q.val();
+            self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
         self.heads.clock.next = self.clock.val();
         self.tails.clock.next = self.clock.val();
@@ -1161,228 +801,60 @@ impl Logic for ThreadArray {
         self.umq_cam.clear.next = false;
         self.umq_cam.insert.next = false;
 
-        // ---- Lanes: hash, walk, book. ----
+        // ---- Lanes: hash, walk, book ([`Lane`]); their reads of the shared tables. ----
         for i in 0..self._lanes {
-            self.lane_hash[i].comm.next = self.ln_comm[i].q.val();
-            self.lane_hash[i].src.next = self.ln_src[i].q.val();
-            self.lane_hash[i].tag.next = self.ln_tag[i].q.val();
-            self.w_walking[i].next = (self.ln_state[i].q.val() == self.l_walk.val())
-                | (self.ln_state[i].q.val() == self.l_rewalk.val());
-            self.w_rewalk[i].next = self.ln_state[i].q.val() == self.l_rewalk.val();
-            // Last cycle's move to the next list takes effect now.
-            self.w_after1[i].next = self.both_list.val();
-            self.w_after2[i].next = self.both_list.val();
-            if self.ln_class[i].q.val() == self.class0.val() {
-                self.w_after1[i].next = self.lane_hash[i].any_src.val();
-                self.w_after2[i].next = self.lane_hash[i].any_tag.val();
-            } else if self.ln_class[i].q.val() == self.class1.val() {
-                self.w_after1[i].next = self.lane_hash[i].any_tag.val();
-            }
-            self.e_class[i].next = self.ln_class[i].q.val();
-            self.e_reading[i].next = self.ln_reading[i].q.val();
-            self.e_list_now[i].next = self.ln_list_now[i].q.val();
-            if self.ln_adv[i].q.val() {
-                self.e_list_now[i].next = self.w_after1[i].val();
-                if self.ln_class[i].q.val() == self.class3.val() {
-                    self.e_reading[i].next = false;
-                } else {
-                    self.e_class[i].next = self.ln_class[i].q.val() + self.class1.val();
-                }
-            }
-            // The head address of the list examined next cycle: the first list when
-            // starting a walk, else the one after this cycle's list.
-            self.w_addr[i].next = self.lane_hash[i].exact.val();
-            if self.w_walking[i].val() {
-                self.w_addr[i].next = self.w_after1[i].val();
-                if self.ln_adv[i].q.val() {
-                    self.w_addr[i].next = self.w_after2[i].val();
-                }
-            }
-            self.heads.read_address[i].next = self.w_addr[i].val();
-
-            // The walk is a two-stage pipeline, so no clock cycle holds both the D-way read
-            // and the compares. The read stage reads the entry the walk points at (a list's
-            // head from its bank, or the link of the entry being compared) into `ex_*`; the
-            // compare stage matches the entry read last cycle. The read follows a link
-            // before the compare has judged its entry: when that entry matches (its list is
-            // done), the read is wasted and the next list's head is read a cycle later.
-            self.w_ptr[i].next = self.ex_next[i].q.val();
-            if self.ln_first[i].q.val() {
-                self.w_ptr[i].next = self.heads.read_data[i].val();
-            }
-            self.rd_valid.pointers[i].next = self.w_ptr[i].val();
-            self.rd_taken.pointers[i].next = self.w_ptr[i].val();
-            self.rd_next.pointers[i].next = self.w_ptr[i].val();
-            self.rd_more.pointers[i].next = self.w_ptr[i].val();
-            self.dr_comm[i].read_address.next = self.w_ptr[i].val();
-            self.dr_src[i].read_address.next = self.w_ptr[i].val();
-            self.dr_tag[i].read_address.next = self.w_ptr[i].val();
-            self.dr_src_any[i].read_address.next = self.w_ptr[i].val();
-            self.dr_tag_any[i].read_address.next = self.w_ptr[i].val();
-            self.dr_label[i].read_address.next = self.w_ptr[i].val();
-            self.ex_ptr[i].d.next = self.w_ptr[i].val();
-            self.ex_list[i].d.next = self.e_list_now[i].val();
-            self.ex_final[i].d.next = self.e_class[i].val() == self.class3.val();
-            // Valid, and not taken in this block when walking again: one flop for the
-            // compare stage's AND. The lane's state does not change between the read and
-            // the compare while it walks, and the compare is ignored once it stops.
-            self.ex_usable[i].d.next = self.rd_valid.values[i].val().any()
-                & !(self.w_rewalk[i].val() & self.rd_taken.values[i].val().any());
-            self.ex_next[i].d.next = self.rd_next.values[i].val();
-            self.w_last[i].next = !self.rd_more.values[i].val().any();
-            self.ex_last[i].d.next = self.w_last[i].val();
-
-            // The compare stage.
-            self.w_hit[i].next = self.ex_live[i].q.val()
-                & self.ex_usable[i].q.val()
-                & (self.dr_comm[i].read_data.val() == self.ln_comm[i].q.val())
-                & (self.dr_src_any[i].read_data.val().any()
-                    | (self.dr_src[i].read_data.val() == self.ln_src[i].q.val()))
-                & (self.dr_tag_any[i].read_data.val().any()
-                    | (self.dr_tag[i].read_data.val() == self.ln_tag[i].q.val()));
-            self.w_new[i].next = self.ln_best[i].q.val();
-            self.w_new_label[i].next = self.ln_best_label[i].q.val();
-            self.w_new_list[i].next = self.ln_best_list[i].q.val();
-            if self.w_hit[i].val()
-                & ((self.ln_best[i].q.val() == self.zero16.val())
-                    | (self.dr_label[i].read_data.val() < self.ln_best_label[i].q.val()))
-            {
-                self.w_new[i].next = self.ex_ptr[i].q.val();
-                self.w_new_label[i].next = self.dr_label[i].read_data.val();
-                self.w_new_list[i].next = self.ex_list[i].q.val();
-            }
-            self.w_done[i].next = self.ex_live[i].q.val()
-                & self.ex_final[i].q.val()
-                & (self.w_hit[i].val() | self.ex_last[i].q.val());
-            // Without a head read, this cycle's read followed the link of the entry being
-            // compared; a match there ends the list, so the read is discarded.
-            self.w_kill[i].next = self.w_hit[i].val() & !self.ln_first[i].q.val();
-            self.ex_live[i].d.next =
-                self.w_walking[i].val() & self.e_reading[i].val() & !self.w_kill[i].val();
-            self.w_adv[i].next = self.e_reading[i].val() & (self.w_kill[i].val() | self.w_last[i].val());
-
-            self.w_take[i].next = false;
-            self.w_start_rewalk[i].next = false;
-            if self.w_walking[i].val() {
-                self.ln_best[i].d.next = self.w_new[i].val();
-                self.ln_best_label[i].d.next = self.w_new_label[i].val();
-                self.ln_best_list[i].d.next = self.w_new_list[i].val();
-                if self.w_rewalk[i].val() {
-                    // The slow take's slot and list follow the walk every cycle (nothing
-                    // reads them before the take), so the take sets only flags and no
-                    // select waits on its verdict.
-                    self.ln_slot[i].d.next = self.w_new[i].val();
-                    self.ln_list[i].d.next = self.w_new_list[i].val();
-                } else {
-                    self.ln_cand[i].d.next = self.w_new[i].val();
-                    self.ln_cand_label[i].d.next = self.w_new_label[i].val();
-                    self.ln_cand_list[i].d.next = self.w_new_list[i].val();
-                }
-                // The read stage moves to the next list when its entry was the list's last
-                // or the compare stage ended the list at a match (after the fourth, it
-                // stops): decided now, applied next cycle (`ln_adv`), when the next list's
-                // head is out of its RAM either way.
-                self.ln_class[i].d.next = self.e_class[i].val();
-                self.ln_list_now[i].d.next = self.e_list_now[i].val();
-                self.ln_reading[i].d.next = self.e_reading[i].val();
-                // `ln_first` is set with it, so the read's pointer select is a register.
-                self.ln_adv[i].d.next = self.w_adv[i].val();
-                self.ln_first[i].d.next = self.w_adv[i].val();
-                if self.w_done[i].val() {
-                    if self.w_rewalk[i].val() {
-                        // The slow path's take: unlinked next cycle.
-                        // `w_new` is not 0 exactly when this entry matched or an earlier
-                        // one did: no zero test behind the select.
-                        self.w_take[i].next =
-                            self.w_hit[i].val() | (self.ln_best[i].q.val() != self.zero16.val());
-                        self.ln_slow[i].d.next = true;
-                        self.ln_state[i].d.next = self.l_done.val();
-                    } else {
-                        // Books `w_new`: it is the lane's candidate from now on.
-                        self.ln_state[i].d.next = self.l_wait.val();
-                    }
-                }
-            }
-            if self.ln_state[i].q.val() == self.l_start.val() {
-                self.ln_state[i].d.next = self.l_walk.val();
-                self.ln_class[i].d.next = self.class0.val();
-                self.ln_first[i].d.next = true;
-                self.ln_adv[i].d.next = false;
-                self.ln_reading[i].d.next = true;
-                self.ln_list_now[i].d.next = self.w_addr[i].val();
-            }
+            self.lane_hash[i].comm.next = self.lane[i].comm.val();
+            self.lane_hash[i].src.next = self.lane[i].src.val();
+            self.lane_hash[i].tag.next = self.lane[i].tag.val();
+            self.lane[i].list_exact.next = self.lane_hash[i].exact.val();
+            self.lane[i].list_any_src.next = self.lane_hash[i].any_src.val();
+            self.lane[i].list_any_tag.next = self.lane_hash[i].any_tag.val();
+            self.lane[i].list_both.next = self.both_list.val();
+            self.heads.read_address[i].next = self.lane[i].head_address.val();
+            self.lane[i].head.next = self.heads.read_data[i].val();
+            self.rd_valid.pointers[i].next = self.lane[i].read_pointer.val();
+            self.rd_taken.pointers[i].next = self.lane[i].read_pointer.val();
+            self.rd_next.pointers[i].next = self.lane[i].read_pointer.val();
+            self.rd_more.pointers[i].next = self.lane[i].read_pointer.val();
+            self.lane[i].read_valid.next = self.rd_valid.values[i].val().any();
+            self.lane[i].read_taken.next = self.rd_taken.values[i].val().any();
+            self.lane[i].read_next.next = self.rd_next.values[i].val();
+            self.lane[i].read_more.next = self.rd_more.values[i].val().any();
         }
 
-        // ---- Partial barrier and conflict detection. ----
-        // A receive's booking bitmap is the set of lanes that booked it, and a lane books
-        // exactly its candidate, once a block: so the bitmap of lane `i`'s candidate is
-        // formed from the lanes' candidate registers (N x N pointer compares), not stored
-        // per descriptor (D bitmaps written through an N x D decode at the walk's end).
-        for i in 0..self._lanes {
-            self.w_booked[i].next = (self.ln_state[i].q.val() >= self.l_wait.val())
-                & (self.ln_cand[i].q.val() != self.zero16.val());
-        }
-        for i in 0..self._lanes {
-            self.w_bitmap[i].next = self.zero_lanes.val();
-            for j in 0..self._lanes {
-                if self.w_booked[j].val() & (self.ln_cand[j].q.val() == self.ln_cand[i].q.val()) {
-                    self.w_bitmap[i].next = self.w_bitmap[i].val() | self.lane_bit[j].val();
-                }
-            }
-        }
-        // Prefixes over the lanes, one signal per lane: with every value assigned once,
-        // Verilator may give each its own block (`trees::isolate_top_locals`).
-        self.g_done.next = true;
-        self.g_mask.next = self.zero_lanes.val();
-        for i in 0..self._lanes {
-            self.w_barrier[i].next =
-                !self.ln_valid[i].q.val() | (self.ln_state[i].q.val() >= self.l_wait.val());
-            self.w_resolving[i].next = (self.ln_cand[i].q.val() != self.zero16.val())
-                & (self.w_bitmap[i].val() & self.lower_lanes[i].val()).any();
-            self.g_done.next = self.g_done.val()
-                & (!self.ln_valid[i].q.val() | (self.ln_state[i].q.val() == self.l_done.val()));
-            if self.ln_valid[i].q.val() {
-                self.g_mask.next = self.g_mask.val() | self.lane_bit[i].val();
-            }
-        }
-        for i in 1..self._lanes {
-            self.w_barrier[i].next = self.w_barrier[i].val() & self.w_barrier[i - 1].val();
-            self.w_resolving[i].next = self.w_resolving[i].val() | self.w_resolving[i - 1].val();
-        }
-        for lanes in self._lanes..self._lanes_once {
-            self.g_booked.next = self.w_barrier[lanes - 1].val();
-        }
-        // A slow lane starts once the lane before it is done and, if that one took its
-        // receive on the slow path, has unlinked it: granted, and out of the unlink's
-        // second stage (before every lane is done, only slow lanes' receives unlink).
+        // ---- Partial barrier and conflict detection ([`Barrier`]). ----
         self.g_unlinking.next = false;
         for b in 0..self._banks {
             if self.unlink.writing[b].val() {
                 self.g_unlinking.next = true;
             }
         }
-        self.w_prev_done[0].next = true;
-        for i in 1..self._lanes {
-            self.w_prev_done[i].next = (self.ln_state[i - 1].q.val() == self.l_done.val())
-                & !(self.ln_pending[i - 1].q.val() & self.ln_slow[i - 1].q.val())
-                & !self.g_unlinking.val();
+        self.barrier.unlinking.next = self.g_unlinking.val();
+        for i in 0..self._lanes {
+            self.barrier.valid[i].next = self.lane[i].valid.val();
+            self.barrier.booked[i].next = self.lane[i].booked.val();
+            self.barrier.done[i].next = self.lane[i].done.val();
+            self.barrier.candidate[i].next = self.lane[i].candidate.val();
+            self.barrier.pending[i].next = self.lane[i].pending.val();
+            self.barrier.slow[i].next = self.lane[i].slow.val();
         }
+        self.g_done.next = self.barrier.all_done.val();
 
         // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
-        self.dr_seq0.read_address.next = self.w_ptr[0].val();
+        self.dr_seq0.read_address.next = self.lane[0].read_pointer.val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
         for i in 0..self._lanes {
-            self.w_new_run[i].next = (self.dr_label[0].read_data.val().get_bits::<16>(0)
+            self.w_new_run[i].next = (self.lane[0].entry_label.val().get_bits::<16>(0)
                 + self.lane_index16[i].val())
                 & self.run_mask.val();
-            self.w_new_run_low[i].next = self.cand_run_low[i].q.val();
+            self.w_new_run_low[i].next = self.lane[i].target.val();
         }
         // The same condition as the lane loop's candidate select: a shared signal for it
         // was tried and timed worse (ABC9 mapped the same logic differently), so it is
         // written out where it is used.
-        if self.w_hit[0].val()
-            & ((self.ln_best[0].q.val() == self.zero16.val())
-                | (self.dr_label[0].read_data.val() < self.ln_best_label[0].q.val()))
+        if self.lane[0].hit.val()
+            & ((self.lane[0].best.val() == self.zero16.val())
+                | (self.lane[0].entry_label.val() < self.lane[0].best_label.val()))
         {
             self.w_new_seq0.next = self.dr_seq0.read_data.val();
             for i in 0..self._lanes {
@@ -1390,31 +862,32 @@ impl Logic for ThreadArray {
             }
         }
         // The run's targets follow the candidate, as its sequence id does.
-        if self.w_walking[0].val() & !self.w_rewalk[0].val() {
+        for i in 0..self._lanes {
+            self.lane[i].run_target_load.next = self.lane[0].first_walk.val();
+            self.lane[i].run_target.next = self.w_new_run_low[i].val();
+        }
+        if self.lane[0].first_walk.val() {
             self.cand_seq0.d.next = self.w_new_seq0.val();
-            for i in 0..self._lanes {
-                self.cand_run_low[i].d.next = self.w_new_run_low[i].val();
-            }
         }
 
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist ([`FastRun`]:
         // registered, ready a cycle after lane 0 has booked). ----
-        self.fp_ready.d.next = self.ln_state[0].q.val() >= self.l_wait.val();
+        self.fp_ready.d.next = self.lane[0].booked.val();
         self.fast_run.clock.next = self.clock.val();
         self.fast_run.cand_seq.next = self.cand_seq0.q.val();
         for s in 0..self._descriptors {
-            self.fast_run.valid[s].next = self.d_valid[s].q.val();
-            self.fast_run.seq[s].next = self.d_seq[s].q.val();
-            self.fast_run.label_low[s].next = self.d_label[s].q.val().get_bits::<16>(0);
+            self.fast_run.valid[s].next = self.slots.valid[s].val();
+            self.fast_run.seq[s].next = self.slots.seq[s].val();
+            self.fast_run.label_low[s].next = self.slots.label[s].val().get_bits::<16>(0);
         }
         for i in 0..self._lanes {
-            self.fast_run.target_low[i].next = self.cand_run_low[i].q.val();
-            self.fast_run.lane_valid[i].next = self.ln_valid[i].q.val();
+            self.fast_run.target_low[i].next = self.lane[i].target.val();
+            self.fast_run.lane_valid[i].next = self.lane[i].valid.val();
         }
         self.g_shared.next = self.fast_path.val()
             & (self.count.q.val() >= self.two8.val())
-            & (self.ln_cand[0].q.val() != self.zero16.val())
-            & (self.w_bitmap[0].val() == self.g_mask.val())
+            & (self.lane[0].candidate.val() != self.zero16.val())
+            & self.barrier.all_share_first.val()
             & self.fast_run.complete.val();
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
@@ -1427,62 +900,46 @@ impl Logic for ThreadArray {
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
         for i in 0..self._lanes {
-            if (self.ln_state[i].q.val() == self.l_wait.val()) & self.w_barrier[i].val() {
-                if !self.w_resolving[i].val() {
-                    self.w_take[i].next = self.ln_cand[i].q.val() != self.zero16.val();
-                    self.ln_slot[i].d.next = self.ln_cand[i].q.val();
-                    self.ln_list[i].d.next = self.ln_cand_list[i].q.val();
-                    self.ln_state[i].d.next = self.l_done.val();
-                } else if self.g_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val()) {
-                    if self.g_shared.val() {
-                        // Part of the run, which lane 0's unlink removes whole.
-                        self.g_fast_now.next = true;
-                        self.ln_slot[i].d.next = self.fast_run.lane_slot[i].val();
-                        self.ln_kind[i].d.next = self.k_matched.val();
-                        self.ln_state[i].d.next = self.l_done.val();
-                    } else if self.w_prev_done[i].val() {
-                        self.w_start_rewalk[i].next = true;
-                    } else {
-                        self.ln_state[i].d.next = self.l_slow_wait.val();
-                    }
-                }
+            self.lane[i].barrier.next = self.barrier.barrier[i].val();
+            self.lane[i].resolving.next = self.barrier.resolving[i].val();
+            self.lane[i].go.next =
+                self.barrier.all_booked.val() & (self.fp_ready.q.val() | !self.fast_path.val());
+            self.lane[i].shared.next = self.g_shared.val();
+            self.lane[i].run_slot.next = self.fast_run.lane_slot[i].val();
+            self.lane[i].prev_done.next = self.barrier.prev_done[i].val();
+            if self.lane[i].fast_take.val() {
+                self.g_fast_now.next = true;
             }
-            if (self.ln_state[i].q.val() == self.l_slow_wait.val()) & self.w_prev_done[i].val() {
-                self.w_start_rewalk[i].next = true;
-            }
-            if self.w_start_rewalk[i].val() {
-                self.ln_state[i].d.next = self.l_rewalk.val();
-                self.ln_class[i].d.next = self.class0.val();
-                self.ln_first[i].d.next = true;
-                self.ln_adv[i].d.next = false;
-                self.ln_reading[i].d.next = true;
-                self.ln_list_now[i].d.next = self.w_addr[i].val();
-                self.ln_best[i].d.next = self.zero16.val();
-            }
-            if self.w_take[i].val() {
-                self.ln_kind[i].d.next = self.k_matched.val();
-                self.ln_pending[i].d.next = true;
-                self.ln_took[i].d.next = true;
-            }
-            // Marked a cycle after the take, from registers. The next reader is a slow
-            // lane's walk, which starts at least a cycle after the take, or the block's end
-            // (which frees `s_take` too).
-            for s in 0..self._descriptors {
-                if self.ln_took[i].q.val() & (self.ln_slot[i].q.val() == self.slot1[s].val()) {
-                    self.s_take[s].next = true;
-                }
-            }
+            self.slots.lane_took[i].next = self.lane[i].took.val();
+            self.slots.lane_slot[i].next = self.lane[i].slot.val();
         }
         if self.g_fast_now.val() {
             self.fast_taken.d.next = true;
         }
+        // ---- The descriptors' registers ([`DescriptorTable`]): takes, posts, removals,
+        // link writes and frees. ----
+        self.slots.clock.next = self.clock.val();
+        self.slots.run_taken.next = self.g_fast_now.val();
         for s in 0..self._descriptors {
-            if self.g_fast_now.val() & self.fast_run.in_run[s].val() {
-                self.s_take[s].next = true;
-            }
-            if self.s_take[s].val() {
-                self.d_taken[s].d.next = true;
-            }
+            self.slots.in_run[s].next = self.fast_run.in_run[s].val();
+        }
+        self.slots.insert.next = self.state.q.val() == self.c_insert.val();
+        self.slots.insert_slot.next = self.alloc.q.val();
+        self.slots.insert_label.next = self.label.q.val() + self.one32.val();
+        self.slots.insert_seq.next = self.post_seq.q.val();
+        self.slots.insert_list.next = self.post_list.q.val();
+        self.slots.remove.next = self.state.q.val() == self.c_unlink.val();
+        self.slots.remove_slot.next = self.alloc.q.val();
+        self.slots.clear.next =
+            (self.state.q.val() == self.c_flush.val()) & (self.clear_at.q.val() == self.zero16.val());
+        for b in 0..self._banks {
+            self.slots.unlink_writing[b].next = self.unlink.writing[b].val();
+            self.slots.unlink_front[b].next = self.unlink.front[b].val();
+            self.slots.unlink_back[b].next = self.unlink.back[b].val();
+            self.slots.unlink_prev[b].next = self.unlink.prev[b].val();
+            self.slots.unlink_next[b].next = self.unlink.next[b].val();
+            self.slots.unlink_has_prev[b].next = self.unlink.has_prev[b].val();
+            self.slots.unlink_has_next[b].next = self.unlink.has_next[b].val();
         }
 
         // ---- Unlinking ([`UnlinkUnits`]): a slow lane's receive may leave at once, the
@@ -1493,17 +950,15 @@ impl Logic for ThreadArray {
         self.g_more.next = false;
         for i in 0..self._lanes {
             self.unlink.eligible[i].next =
-                self.ln_pending[i].q.val() & (self.g_done.val() | self.ln_slow[i].q.val());
-            self.unlink.list[i].next = self.ln_list[i].q.val();
-            self.unlink.slot[i].next = self.ln_slot[i].q.val();
+                self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
+            self.unlink.list[i].next = self.lane[i].taken_list.val();
+            self.unlink.slot[i].next = self.lane[i].slot.val();
             self.unlink.prev_of[i].next = self.rd_prev_of.values[i].val();
             self.unlink.next_of[i].next = self.rd_next_of.values[i].val();
             self.unlink.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
             self.unlink.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
-            if self.unlink.granted[i].val() {
-                self.ln_pending[i].d.next = false;
-            }
-            if self.ln_pending[i].q.val() & !self.unlink.granted[i].val() {
+            self.lane[i].granted.next = self.unlink.granted[i].val();
+            if self.lane[i].pending.val() & !self.unlink.granted[i].val() {
                 self.g_more.next = true;
             }
         }
@@ -1531,6 +986,9 @@ impl Logic for ThreadArray {
         // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
         self.w_scan_ptr.next =
             (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
+        for i in 0..self._lanes {
+            self.lane[i].slot_value.next = self.w_scan_ptr.val();
+        }
 
         // ---- A posted receive's list, bank and sequence id. ----
         self.post_hash.comm.next = self.comm.q.val();
@@ -1562,6 +1020,7 @@ impl Logic for ThreadArray {
         self.dr_seq0.write_address.next = self.alloc.q.val();
         self.dr_seq0.write_data.next = self.post_seq.q.val();
         self.p_tail.next = self.tails.read_data[0].val();
+        self.slots.insert_tail.next = self.p_tail.val();
 
         // ---- Field widths: a command with a field wider than generated (module docs). ----
         self.command_width.op.next = self.cmd_op.val();
@@ -1628,25 +1087,7 @@ impl Logic for ThreadArray {
                     self.tail_phase.d.next = self.zero2.val();
                     self.fast_taken.d.next = false;
                     for i in 0..self._lanes {
-                        self.ln_valid[i].d.next = self.lane_index[i].val() < self.cmd_count.val();
-                        self.ln_comm[i].d.next = self.msg_comm[i].val() & self.comm_keep.val();
-                        self.ln_src[i].d.next = self.msg_src[i].val() & self.src_keep.val();
-                        self.ln_tag[i].d.next = self.msg_tag[i].val() & self.tag_keep.val();
-                        self.ln_handle[i].d.next = self.msg_handle[i].val() & self.handle_keep.val();
-                        self.ln_state[i].d.next = self.l_idle.val();
-                        if self.lane_index[i].val() < self.cmd_count.val() {
-                            self.ln_state[i].d.next = self.l_start.val();
-                        }
-                        self.ln_cand[i].d.next = self.zero16.val();
-                        self.ln_cand_label[i].d.next = self.zero32.val();
-                        self.cand_run_low[i].d.next = self.lane_index16[i].val();
-                        self.ln_cand_list[i].d.next = self.zero16.val();
-                        self.ln_best[i].d.next = self.zero16.val();
-                        self.ln_slot[i].d.next = self.zero16.val();
-                        self.ln_kind[i].d.next = self.k_queued.val();
-                        self.ln_list[i].d.next = self.zero16.val();
-                        self.ln_pending[i].d.next = false;
-                        self.ln_slow[i].d.next = false;
+                        self.lane[i].start.next = true;
                     }
                 } else {
                     // An unknown operation or an empty or oversized block: nothing is
@@ -1660,9 +1101,7 @@ impl Logic for ThreadArray {
                 // the UMQ places, from its second the inserts, one message a cycle.
                 if self.tail_phase.q.val() == self.zero2.val() {
                     for i in 0..self._lanes {
-                        if self.umq_place.overflow[i].val() {
-                            self.ln_kind[i].d.next = self.k_overflow.val();
-                        }
+                        self.lane[i].overflow.next = self.umq_place.overflow[i].val();
                     }
                     self.umq_place.place.next = true;
                     self.tail_phase.d.next = self.one2.val();
@@ -1696,24 +1135,7 @@ impl Logic for ThreadArray {
                 self.state.d.next = self.c_insert.val();
             }
         } else if self.state.q.val() == self.c_insert.val() {
-            // Append to the list: link from its tail (or make it the head), new tail.
-            for s in 0..self._descriptors {
-                if self.alloc.q.val() == self.slot1[s].val() {
-                    self.d_valid[s].d.next = true;
-                    self.d_label[s].d.next = self.label.q.val() + self.one32.val();
-                    self.d_seq[s].d.next = self.post_seq.q.val();
-                    self.d_list[s].d.next = self.post_list.q.val();
-                    self.d_next[s].d.next = self.zero16.val();
-                    self.d_prev[s].d.next = self.p_tail.val();
-                    self.d_has_next[s].d.next = false;
-                    self.d_has_prev[s].d.next = self.p_tail.val() != self.zero16.val();
-                    self.d_taken[s].d.next = false;
-                }
-                if self.p_tail.val() == self.slot1[s].val() {
-                    self.d_next[s].d.next = self.alloc.q.val();
-                    self.d_has_next[s].d.next = true;
-                }
-            }
+            // Append to the list (the table links it from its tail), new tail.
             for b in 0..self._banks {
                 if (self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
                     self.hb_en[b].next = self.p_tail.val() == self.zero16.val();
@@ -1744,9 +1166,9 @@ impl Logic for ThreadArray {
             }
             if self.scan_at.q.val() == self.scan_last.val() {
                 if self.scan_found.q.val() | self.cancel_lane.found.val() {
-                    self.ln_slot[0].d.next = self.w_scan_ptr.val();
+                    self.lane[0].set_slot.next = true;
                     if self.scan_found.q.val() {
-                        self.ln_slot[0].d.next = self.alloc.q.val();
+                        self.lane[0].slot_value.next = self.alloc.q.val();
                     }
                     self.last_valid.d.next = false;
                     self.kind.d.next = self.r_cancelled.val();
@@ -1759,12 +1181,6 @@ impl Logic for ThreadArray {
         } else if self.state.q.val() == self.c_select.val() {
             self.state.d.next = self.c_unlink.val();
         } else if self.state.q.val() == self.c_unlink.val() {
-            for s in 0..self._descriptors {
-                if self.alloc.q.val() == self.slot1[s].val() {
-                    self.d_valid[s].d.next = false;
-                    self.d_taken[s].d.next = false;
-                }
-            }
             self.state.d.next = self.c_respond.val();
         } else if self.state.q.val() == self.c_probe.val() {
             self.msg.d.next = self.umq_cam.hit_handle.val();
@@ -1793,10 +1209,6 @@ impl Logic for ThreadArray {
             }
             self.clear_at.d.next = self.clear_at.q.val() + self.one16.val();
             if self.clear_at.q.val() == self.zero16.val() {
-                for s in 0..self._descriptors {
-                    self.d_valid[s].d.next = false;
-                    self.d_taken[s].d.next = false;
-                }
                 self.umq_cam.clear.next = true;
                 self.label.d.next = self.zero32.val();
                 self.seq_id.d.next = self.zero32.val();
@@ -1825,60 +1237,7 @@ impl Logic for ThreadArray {
                 self.tb_en[b].next = !self.unlink.has_next[b].val();
             }
         }
-        // The neighbours' new links, in the second stage. The slot before a leaving
-        // receive is the one whose `next` holds it, and the slot after the one whose `prev`
-        // does: compares of registers (the current links, so last cycle's writes count),
-        // instead of decoding the unit's `prev` and `next` (which puts a pointer decode
-        // behind the forwarding). A slot that left earlier (a slow lane's, still valid until
-        // the block ends) or a free one may hold a stale link that matches too; writing
-        // its own link is harmless, since no list reaches it and posting rewrites both.
-        for s in 0..self._descriptors {
-            self.s_before[s].next = false;
-            self.s_after[s].next = false;
-            for b in 0..self._banks {
-                if self.unlink.writing[b].val() & (self.d_next[s].q.val() == self.unlink.front[b].val()) {
-                    self.s_before[s].next = true;
-                }
-                if self.unlink.writing[b].val() & (self.d_prev[s].q.val() == self.unlink.back[b].val()) {
-                    self.s_after[s].next = true;
-                }
-            }
-            // The slot's list is in its bank, so its new links come from that bank's unit.
-            self.s_new_next[s].next = self.zero16.val();
-            self.s_new_prev[s].next = self.zero16.val();
-            self.s_new_has_next[s].next = false;
-            self.s_new_has_prev[s].next = false;
-            for b in 0..self._banks {
-                if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
-                    self.s_new_next[s].next = self.s_new_next[s].val() | self.unlink.next[b].val();
-                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.unlink.prev[b].val();
-                    self.s_new_has_next[s].next =
-                        self.s_new_has_next[s].val() | self.unlink.has_next[b].val();
-                    self.s_new_has_prev[s].next =
-                        self.s_new_has_prev[s].val() | self.unlink.has_prev[b].val();
-                }
-            }
-            // Masked: the links' loop (link -> unlink record -> link) is where synthesis
-            // would otherwise keep all 16 bits of every pointer register.
-            if self.s_before[s].val() {
-                self.d_next[s].d.next = self.s_new_next[s].val() & self.pointer_mask.val();
-                self.d_has_next[s].d.next = self.s_new_has_next[s].val();
-            }
-            if self.s_after[s].val() {
-                self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
-                self.d_has_prev[s].d.next = self.s_new_has_prev[s].val();
-            }
-        }
-        // The block ends: taken receives' descriptors are free (a take of the last
-        // cycle is marked in `s_take` now).
-        if self.g_finish.val() {
-            for s in 0..self._descriptors {
-                if self.d_taken[s].q.val() | self.s_take[s].val() {
-                    self.d_valid[s].d.next = false;
-                    self.d_taken[s].d.next = false;
-                }
-            }
-        }
+        self.slots.free_taken.next = self.g_finish.val();
         for b in 0..self._banks {
             self.heads.write_address[b].next = self.hb_addr[b].val();
             self.heads.write_data[b].next = self.hb_data[b].val();
@@ -1897,13 +1256,6 @@ impl Logic for ThreadArray {
             self.clear_at.d.next = self.zero16.val();
             self.resetting.d.next = true;
             self.fast_taken.d.next = false;
-            for i in 0..self._lanes {
-                self.ln_state[i].d.next = self.l_idle.val();
-                self.ln_valid[i].d.next = false;
-                self.ln_pending[i].d.next = false;
-                self.ln_slow[i].d.next = false;
-                self.ln_took[i].d.next = false;
-            }
         }
     }
 }

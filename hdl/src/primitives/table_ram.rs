@@ -18,7 +18,7 @@
 //! 16 to 64 bits. A caller can lower the limit ([`TableRam::lut_ram_up_to`]):
 //! the thread array's per-lane descriptor copies are block RAM above 64 words, because
 //! with LUT RAM its default tables do not fit the ECP5-85
-//! ([`crate::optimistic::thread_array::COPY_LUT_RAM_WORDS`]).
+//! ([`crate::optimistic::descriptor_copy::COPY_LUT_RAM_WORDS`]).
 //! The words start at zero in simulation; the thread array uses what it reads from its
 //! descriptor copies only at slots written since.
 //!

@@ -1,0 +1,269 @@
+//! The receive descriptors' registers: what changes during a block (valid and taken flags,
+//! `next`/`prev` links and whether each exists) and what every slot needs at once (the
+//! label and sequence id for the fast path's run, the list for the unlink's bank).
+//! Registers, not RAM, because any lane may take any slot in the same cycle and the tail
+//! unlinks several receives at once. The fields a walk reads and never changes are also in
+//! each lane's [`crate::optimistic::descriptor_copy`].
+//!
+//! Writes, later ones winning within a cycle:
+//! - **takes:** a lane's slot is marked taken a cycle after its take, from registers (the
+//!   next reader is a slow lane's walk, which starts at least a cycle after the take, or
+//!   the block's end); the fast path's run is marked whole when it is taken;
+//! - **a post** (`insert`): the new receive at `insert_slot`, appended after `insert_tail`
+//!   (0: the list was empty), whose `next` it becomes;
+//! - **a cancel's removal** (`remove`) and **a flush** (`clear`) free slots;
+//! - **the unlink units:** the slot before a leaving receive is the one whose `next` holds
+//!   the unit's `front`, the slot after it the one whose `prev` holds its `back` (compares
+//!   of registers, instead of decoding the unit's pointers behind its forwarding); the new
+//!   links come from the unit of the slot's bank. A slot that left earlier (a slow lane's,
+//!   still valid until the block ends) or a free one may hold a stale link that matches
+//!   too; writing its own link is harmless, since no list reaches it and posting rewrites
+//!   both. Links are masked to the pointer's bits: the loop link → unlink record → link is
+//!   where synthesis would otherwise keep all 16 bits of every pointer register;
+//! - **the block's end** (`free_taken`): taken receives, including this cycle's marks, are
+//!   free.
+
+use crate::optimistic::vectors::{dffs, k, signals};
+use crate::primitives::trees::bits_to_hold;
+use rust_hdl::prelude::*;
+
+#[derive(LogicBlock)]
+pub struct DescriptorTable {
+    pub clock: Signal<In, Clock>,
+    /// Per lane: it took its receive last cycle, and the receive's slot pointer.
+    pub lane_took: Vec<Signal<In, Bit>>,
+    pub lane_slot: Vec<Signal<In, Bits<16>>>,
+    /// The fast path's run is taken: its members (`in_run`, per slot) are marked.
+    pub run_taken: Signal<In, Bit>,
+    pub in_run: Vec<Signal<In, Bit>>,
+    /// A post: the receive's slot pointer, label, sequence id and list, and its list's
+    /// tail before it.
+    pub insert: Signal<In, Bit>,
+    pub insert_slot: Signal<In, Bits<16>>,
+    pub insert_label: Signal<In, Bits<32>>,
+    pub insert_seq: Signal<In, Bits<32>>,
+    pub insert_list: Signal<In, Bits<16>>,
+    pub insert_tail: Signal<In, Bits<16>>,
+    /// A cancelled receive's slot is freed.
+    pub remove: Signal<In, Bit>,
+    pub remove_slot: Signal<In, Bits<16>>,
+    /// Every slot is freed (a flush).
+    pub clear: Signal<In, Bit>,
+    /// Per bank: the unlink unit's second stage ([`crate::optimistic::unlink`]).
+    pub unlink_writing: Vec<Signal<In, Bit>>,
+    pub unlink_front: Vec<Signal<In, Bits<16>>>,
+    pub unlink_back: Vec<Signal<In, Bits<16>>>,
+    pub unlink_prev: Vec<Signal<In, Bits<16>>>,
+    pub unlink_next: Vec<Signal<In, Bits<16>>>,
+    pub unlink_has_prev: Vec<Signal<In, Bit>>,
+    pub unlink_has_next: Vec<Signal<In, Bit>>,
+    /// The block ends: taken receives are freed.
+    pub free_taken: Signal<In, Bit>,
+    /// Per slot: the registers.
+    pub valid: Vec<Signal<Out, Bit>>,
+    pub taken: Vec<Signal<Out, Bit>>,
+    pub label: Vec<Signal<Out, Bits<32>>>,
+    pub seq: Vec<Signal<Out, Bits<32>>>,
+    pub list: Vec<Signal<Out, Bits<16>>>,
+    pub next: Vec<Signal<Out, Bits<16>>>,
+    pub prev: Vec<Signal<Out, Bits<16>>>,
+    pub has_next: Vec<Signal<Out, Bit>>,
+    pub has_prev: Vec<Signal<Out, Bit>>,
+    slot1: Vec<Constant<Bits<16>>>,
+    bank_mask: Constant<Bits<16>>,
+    bank_index: Vec<Constant<Bits<16>>>,
+    /// The bits a pointer (slot + 1) needs.
+    pointer_mask: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
+    d_valid: Vec<DFF<Bit>>,
+    d_label: Vec<DFF<Bits<32>>>,
+    d_seq: Vec<DFF<Bits<32>>>,
+    d_list: Vec<DFF<Bits<16>>>,
+    d_next: Vec<DFF<Bits<16>>>,
+    d_prev: Vec<DFF<Bits<16>>>,
+    d_taken: Vec<DFF<Bit>>,
+    /// The slot has a successor (`next` is not 0), and a predecessor: written with the
+    /// links, from the flags that travel with them (a post knows its neighbours, the
+    /// unlink's record carries them), so every read of "end of list" is a flop behind its
+    /// mux, not a compare of the link with 0 in front of it.
+    d_has_next: Vec<DFF<Bit>>,
+    d_has_prev: Vec<DFF<Bit>>,
+    /// Per slot: taken this cycle; it links to a receive leaving this cycle (`before`:
+    /// its `next` does; `after`: its `prev` does), and the new links from its bank's unit.
+    s_take: Vec<Signal<Local, Bit>>,
+    s_before: Vec<Signal<Local, Bit>>,
+    s_after: Vec<Signal<Local, Bit>>,
+    s_new_next: Vec<Signal<Local, Bits<16>>>,
+    s_new_prev: Vec<Signal<Local, Bits<16>>>,
+    s_new_has_next: Vec<Signal<Local, Bit>>,
+    s_new_has_prev: Vec<Signal<Local, Bit>>,
+    _lanes: usize,
+    _descriptors: usize,
+    _banks: usize,
+}
+
+impl DescriptorTable {
+    /// `descriptors` slots, taken by `lanes` lanes, unlinked by `banks` units (a power of
+    /// two: list `l` is in bank `l mod banks`).
+    pub fn new(lanes: usize, descriptors: usize, banks: usize) -> Self {
+        assert!(lanes > 0 && descriptors > 0 && banks.is_power_of_two(), "{lanes}, {descriptors}, {banks}");
+        let (n, d, nb) = (lanes, descriptors, banks);
+        DescriptorTable {
+            clock: Default::default(),
+            lane_took: signals(n),
+            lane_slot: signals(n),
+            run_taken: Default::default(),
+            in_run: signals(d),
+            insert: Default::default(),
+            insert_slot: Default::default(),
+            insert_label: Default::default(),
+            insert_seq: Default::default(),
+            insert_list: Default::default(),
+            insert_tail: Default::default(),
+            remove: Default::default(),
+            remove_slot: Default::default(),
+            clear: Default::default(),
+            unlink_writing: signals(nb),
+            unlink_front: signals(nb),
+            unlink_back: signals(nb),
+            unlink_prev: signals(nb),
+            unlink_next: signals(nb),
+            unlink_has_prev: signals(nb),
+            unlink_has_next: signals(nb),
+            free_taken: Default::default(),
+            valid: signals(d),
+            taken: signals(d),
+            label: signals(d),
+            seq: signals(d),
+            list: signals(d),
+            next: signals(d),
+            prev: signals(d),
+            has_next: signals(d),
+            has_prev: signals(d),
+            slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
+            bank_mask: k(nb as u64 - 1),
+            bank_index: (0..nb).map(|b| k(b as u64)).collect(),
+            pointer_mask: k((1u64 << bits_to_hold(d)) - 1),
+            zero16: k(0),
+            d_valid: dffs(d),
+            d_label: dffs(d),
+            d_seq: dffs(d),
+            d_list: dffs(d),
+            d_next: dffs(d),
+            d_prev: dffs(d),
+            d_taken: dffs(d),
+            d_has_next: dffs(d),
+            d_has_prev: dffs(d),
+            s_take: signals(d),
+            s_before: signals(d),
+            s_after: signals(d),
+            s_new_next: signals(d),
+            s_new_prev: signals(d),
+            s_new_has_next: signals(d),
+            s_new_has_prev: signals(d),
+            _lanes: n,
+            _descriptors: d,
+            _banks: nb,
+        }
+    }
+}
+
+impl Logic for DescriptorTable {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for s in 0..self._descriptors {
+            self.d_valid[s].clock.next = self.clock.val();
+            self.d_label[s].clock.next = self.clock.val();
+            self.d_seq[s].clock.next = self.clock.val();
+            self.d_list[s].clock.next = self.clock.val();
+            self.d_next[s].clock.next = self.clock.val();
+            self.d_prev[s].clock.next = self.clock.val();
+            self.d_taken[s].clock.next = self.clock.val();
+            self.d_has_next[s].clock.next = self.clock.val();
+            self.d_has_prev[s].clock.next = self.clock.val();
+            self.d_valid[s].d.next = self.d_valid[s].q.val();
+            self.d_label[s].d.next = self.d_label[s].q.val();
+            self.d_seq[s].d.next = self.d_seq[s].q.val();
+            self.d_list[s].d.next = self.d_list[s].q.val();
+            self.d_next[s].d.next = self.d_next[s].q.val();
+            self.d_prev[s].d.next = self.d_prev[s].q.val();
+            self.d_taken[s].d.next = self.d_taken[s].q.val();
+            self.d_has_next[s].d.next = self.d_has_next[s].q.val();
+            self.d_has_prev[s].d.next = self.d_has_prev[s].q.val();
+            // Takes.
+            self.s_take[s].next = self.run_taken.val() & self.in_run[s].val();
+            for i in 0..self._lanes {
+                if self.lane_took[i].val() & (self.lane_slot[i].val() == self.slot1[s].val()) {
+                    self.s_take[s].next = true;
+                }
+            }
+            if self.s_take[s].val() {
+                self.d_taken[s].d.next = true;
+            }
+            // A post: the new receive, and its list's old tail links to it.
+            if self.insert.val() & (self.insert_slot.val() == self.slot1[s].val()) {
+                self.d_valid[s].d.next = true;
+                self.d_label[s].d.next = self.insert_label.val();
+                self.d_seq[s].d.next = self.insert_seq.val();
+                self.d_list[s].d.next = self.insert_list.val();
+                self.d_next[s].d.next = self.zero16.val();
+                self.d_prev[s].d.next = self.insert_tail.val();
+                self.d_has_next[s].d.next = false;
+                self.d_has_prev[s].d.next = self.insert_tail.val() != self.zero16.val();
+                self.d_taken[s].d.next = false;
+            }
+            if self.insert.val() & (self.insert_tail.val() == self.slot1[s].val()) {
+                self.d_next[s].d.next = self.insert_slot.val();
+                self.d_has_next[s].d.next = true;
+            }
+            if (self.remove.val() & (self.remove_slot.val() == self.slot1[s].val())) | self.clear.val() {
+                self.d_valid[s].d.next = false;
+                self.d_taken[s].d.next = false;
+            }
+            // The unlink units' link writes.
+            self.s_before[s].next = false;
+            self.s_after[s].next = false;
+            self.s_new_next[s].next = self.zero16.val();
+            self.s_new_prev[s].next = self.zero16.val();
+            self.s_new_has_next[s].next = false;
+            self.s_new_has_prev[s].next = false;
+            for b in 0..self._banks {
+                if self.unlink_writing[b].val() & (self.d_next[s].q.val() == self.unlink_front[b].val()) {
+                    self.s_before[s].next = true;
+                }
+                if self.unlink_writing[b].val() & (self.d_prev[s].q.val() == self.unlink_back[b].val()) {
+                    self.s_after[s].next = true;
+                }
+                if (self.d_list[s].q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
+                    self.s_new_next[s].next = self.s_new_next[s].val() | self.unlink_next[b].val();
+                    self.s_new_prev[s].next = self.s_new_prev[s].val() | self.unlink_prev[b].val();
+                    self.s_new_has_next[s].next =
+                        self.s_new_has_next[s].val() | self.unlink_has_next[b].val();
+                    self.s_new_has_prev[s].next =
+                        self.s_new_has_prev[s].val() | self.unlink_has_prev[b].val();
+                }
+            }
+            if self.s_before[s].val() {
+                self.d_next[s].d.next = self.s_new_next[s].val() & self.pointer_mask.val();
+                self.d_has_next[s].d.next = self.s_new_has_next[s].val();
+            }
+            if self.s_after[s].val() {
+                self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
+                self.d_has_prev[s].d.next = self.s_new_has_prev[s].val();
+            }
+            if self.free_taken.val() & (self.d_taken[s].q.val() | self.s_take[s].val()) {
+                self.d_valid[s].d.next = false;
+                self.d_taken[s].d.next = false;
+            }
+            self.valid[s].next = self.d_valid[s].q.val();
+            self.taken[s].next = self.d_taken[s].q.val();
+            self.label[s].next = self.d_label[s].q.val();
+            self.seq[s].next = self.d_seq[s].q.val();
+            self.list[s].next = self.d_list[s].q.val();
+            self.next[s].next = self.d_next[s].q.val();
+            self.prev[s].next = self.d_prev[s].q.val();
+            self.has_next[s].next = self.d_has_next[s].q.val();
+            self.has_prev[s].next = self.d_has_prev[s].q.val();
+        }
+    }
+}
