@@ -210,6 +210,13 @@ fn bad_input_gets_a_one_line_error() {
     assert!(e.contains("not the thread array"), "{e}");
     let e = one_line_error(&tagmatch(&["cosim", "--engine", "optimistic", "--cam-depth", "16"]));
     assert!(e.contains("not the thread array"), "{e}");
+    // The one-sided unit refuses the engine's shape and widths rather than ignore them.
+    for option in [["--lists", "8"], ["--tag-bits", "8"]] {
+        let mut args = vec!["cosim", "--engine", "onesided"];
+        args.extend(option);
+        let e = one_line_error(&tagmatch(&args));
+        assert!(e.contains("not the one-sided unit"), "{option:?}: {e}");
+    }
     // A random stream whose handles do not fit: the widths it needs, before any build.
     let e =
         one_line_error(&tagmatch(&["cosim", "--engine", "optimistic", "--handle-bits", "8", "--ops", "100"]));

@@ -63,6 +63,13 @@ impl FieldArgs {
     };
 }
 
+/// The error of a design that is not the two-level engine given the engine's options: the
+/// one-sided unit takes none of them, the thread array only the field widths.
+pub const NOT_FOR_ONESIDED: &str = "--cam-depth, --lists, --list-capacity, --label-bits and the field widths \
+                                    shape the two-level engine, not the one-sided unit (--windows, --counter-bits)";
+pub const NOT_FOR_THREAD_ARRAY: &str = "--cam-depth, --lists, --list-capacity and --label-bits shape the \
+                                        two-level engine, not the thread array (--threads, --descriptors)";
+
 impl EngineArgs {
     /// No two-level option was given (the other designs refuse them).
     pub fn is_default(&self) -> bool {

@@ -22,7 +22,7 @@
 //! messages that conflict.
 
 use crate::cli::cosim::{CosimArgs, OpsSource, COSIM_ENGINE};
-use crate::cli::design::{Design, EngineArgs};
+use crate::cli::design::{Design, EngineArgs, FieldArgs, NOT_FOR_ONESIDED, NOT_FOR_THREAD_ARRAY};
 use crate::emit;
 use crate::emit::engine::EngineShape;
 use crate::emit::thread_array::ThreadArrayConfig;
@@ -80,9 +80,7 @@ pub fn run(args: CosimArgs) -> Result<(), String> {
         }
         (Design::Optimistic, None) => {
             if (cam_depth, lists, list_capacity, label_bits) != COSIM_ENGINE {
-                return Err("--cam-depth, --lists, --list-capacity and --label-bits shape the two-level \
-                            engine, not the thread array (--threads, --descriptors)"
-                    .into());
+                return Err(NOT_FOR_THREAD_ARRAY.into());
             }
             let cfg = array.config(emit::thread_array::SMALL_TABLES)?.with_fields(fields.widths()?)?;
             let n = ops.count().ok_or("--engine optimistic runs random streams: --ops takes a count")?;
@@ -98,6 +96,9 @@ pub fn run(args: CosimArgs) -> Result<(), String> {
         }
         (Design::Onesided, None) => {
             array.unused()?;
+            if (cam_depth, lists, list_capacity, label_bits) != COSIM_ENGINE || fields != FieldArgs::DEFAULT {
+                return Err(NOT_FOR_ONESIDED.into());
+            }
             let cfg = onesided.config()?;
             let n = ops.count().ok_or("--engine onesided runs random scripts: --ops takes a count")?;
             (run_onesided(&cfg, n, seed)?, ONESIDED_AGREES)

@@ -1,7 +1,7 @@
 //! `tagmatch gen`: each design's Verilog and manifest, then the estimate and the timing
 //! flow if asked; options the chosen design does not take are refused first.
 
-use crate::cli::design::Design;
+use crate::cli::design::{Design, NOT_FOR_ONESIDED, NOT_FOR_THREAD_ARRAY};
 use crate::cli::gen::GenArgs;
 use crate::cli::timing::TimingArgs;
 use crate::output::table::{render, Format};
@@ -24,9 +24,7 @@ fn write_onesided(args: GenArgs) -> Result<(), String> {
     testbench.unused()?;
     shell.unused()?;
     if !shape.is_default() {
-        return Err("--cam-depth, --lists, --list-capacity, --label-bits and the field widths shape the two-level engine, not the \
-                    one-sided unit (--windows, --counter-bits)"
-            .into());
+        return Err(NOT_FOR_ONESIDED.into());
     }
     array.unused()?;
     if board.is_some() {
@@ -110,11 +108,7 @@ fn write_thread_array(args: GenArgs) -> Result<(), String> {
     testbench.unused()?;
     shell.unused()?;
     if !shape.only_fields() {
-        return Err(
-            "--cam-depth, --lists, --list-capacity and --label-bits shape the two-level engine, not the \
-                    thread array (--threads, --descriptors)"
-                .into(),
-        );
+        return Err(NOT_FOR_THREAD_ARRAY.into());
     }
     if board.is_some() {
         return Err("--board wraps the two-level engine's one-message command stream; the thread \
