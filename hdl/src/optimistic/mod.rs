@@ -9,6 +9,7 @@ pub mod descriptor_table;
 pub mod fast_run;
 pub mod lane;
 pub mod list_hash;
+pub mod shape;
 pub mod thread_array;
 pub mod umq_placement;
 pub mod unexpected_cam;
