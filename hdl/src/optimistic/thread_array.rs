@@ -781,9 +781,9 @@ impl Logic for ThreadArray {
                 & self.run_mask.val();
             self.w_new_run_low[i].next = self.lane[i].target.val();
         }
-        // The same condition as the lane loop's candidate select: a shared signal for it
-        // was tried and timed worse (ABC9 mapped the same logic differently), so it is
-        // written out where it is used.
+        // The same condition as the candidate select of lane 0's compare stage ([`Lane`]),
+        // written out from its outputs: a shared signal for it once timed worse (ABC9
+        // mapped the same logic differently).
         if self.lane[0].hit.val()
             & ((self.lane[0].best.val() == self.zero16.val())
                 | (self.lane[0].entry_label.val() < self.lane[0].best_label.val()))
