@@ -1,6 +1,8 @@
-//! Optimistic tag matching in hardware: the thread array ([`thread_array`]), its blocks
-//! ([`unlink`]), and the fixed-slot CAM that keeps its unexpected messages
-//! ([`unexpected_cam`]).
+//! Optimistic tag matching in hardware: the thread array ([`thread_array`], its
+//! configuration in [`shape`]), its child blocks ([`lane`], [`descriptor_copy`],
+//! [`descriptor_table`], [`list_hash`], [`barrier`], [`fast_run`], [`unlink`],
+//! [`umq_placement`], [`command_width`]), and the fixed-slot CAM that keeps its unexpected
+//! messages ([`unexpected_cam`]).
 
 pub mod barrier;
 pub mod command_width;
