@@ -103,11 +103,12 @@ fn one_hot_pointers_lint_and_synthesize() {
     lints_and_synthesizes("one-hot-pointers-1x1", &mut OneHotPointers::new(1, 1));
 }
 
-/// PrefixCount: a sum per prefix, over 1 bit (1-bit sums) and 5.
+/// PrefixCount: a sum per prefix, over 1 bit (1-bit sums), 5 and 16 (four levels of blocks).
 #[test]
 fn prefix_count_lints_and_synthesizes() {
     lints_and_synthesizes("prefix-count-1", &mut PrefixCount::new(1));
     lints_and_synthesizes("prefix-count-5", &mut PrefixCount::new(5));
+    lints_and_synthesizes("prefix-count-16", &mut PrefixCount::new(16));
 }
 
 /// TableRam: 64 words (LUT RAM, as its docs ask up to `LUT_RAM_WORDS`) and 512 (block

