@@ -10,11 +10,14 @@ use rust_hdl::prelude::*;
 use tagmatch_hdl::fields::FieldWidths;
 use tagmatch_hdl::optimistic::barrier::Barrier;
 use tagmatch_hdl::optimistic::command_width::CommandWidth;
+use tagmatch_hdl::optimistic::controller::Controller;
 use tagmatch_hdl::optimistic::descriptor_copy::DescriptorCopy;
 use tagmatch_hdl::optimistic::descriptor_table::DescriptorTable;
 use tagmatch_hdl::optimistic::fast_run::FastRun;
 use tagmatch_hdl::optimistic::lane::Lane;
+use tagmatch_hdl::optimistic::list_ends::ListEnds;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
+use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
 use tagmatch_hdl::optimistic::unlink::UnlinkUnits;
@@ -92,4 +95,27 @@ fn barrier_lints_and_synthesizes() {
 fn descriptor_table_lints_and_synthesizes() {
     lints_and_synthesizes("descriptor-table-3x5x4", &mut DescriptorTable::new(3, 5, 4));
     lints_and_synthesizes("descriptor-table-1x2x1", &mut DescriptorTable::new(1, 2, 1));
+}
+
+/// Three lanes over 5 descriptors at narrow fields, and one lane over 2 at the widest.
+#[test]
+fn controller_lints_and_synthesizes() {
+    let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
+    let shape = |lanes, descriptors, fields| ThreadArrayShape {
+        lanes,
+        descriptors,
+        head_bits: 4,
+        unexpected: 4,
+        fast_path: true,
+        fields,
+    };
+    lints_and_synthesizes("controller-3x5-narrow", &mut Controller::new(&shape(3, 5, narrow)));
+    lints_and_synthesizes("controller-1x2", &mut Controller::new(&shape(1, 2, MESSAGE_FIELDS)));
+}
+
+/// Three lanes on four banks of 16 lists, and one lane on one bank of 4.
+#[test]
+fn list_ends_lint_and_synthesize() {
+    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 3));
+    lints_and_synthesizes("list-ends-1x1", &mut ListEnds::new(1, 1, 2, 2));
 }

@@ -21,7 +21,8 @@
 //!   end of every walk);
 //! - the index tables: the head of each of the `3B + 1` lists (`B = 2^(H-2)` bins for
 //!   each of the exact, `ANY_SOURCE` and `ANY_TAG` indexes, one list for both wildcards)
-//!   and a table of tails for appending, each a [`BankedTable`]. Both are *banked by
+//!   and a table of tails for appending, each a
+//!   [`crate::primitives::banked_table::BankedTable`] ([`ListEnds`]). Both are *banked by
 //!   list*: list `l` is word `l / K` of bank `l mod K` (`K`, the lane count rounded up to
 //!   a power of two, at most `B`), each bank with its own write port, so receives of lists
 //!   in different banks leave in the same cycle. Every lane has its own copy of the head
@@ -64,13 +65,14 @@
 //! the room answer overflow; from its second, one goes in a cycle. The block answers with
 //! one result per lane.
 //!
-//! Blocks: [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),
-//! [`ListHash`] (a lane's or a post's lists), [`FastRun`] (the fast path's run),
-//! [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a command wider than
-//! generated), [`Barrier`] (the partial barrier and conflict detection) and
-//! [`DescriptorTable`]. Each is its own module with its own lint-and-synthesis test; this
-//! module keeps the shared reads, the index tables, the cancel scan, posting and the
-//! controller.
+//! Blocks: [`Controller`] (states, command and answer registers, posting, the cancel
+//! scan), [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),
+//! [`ListHash`] (a lane's lists), [`ListEnds`] (the head and tail tables), [`FastRun`]
+//! (the fast path's run), [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a
+//! command wider than generated), [`Barrier`] (the partial barrier and conflict
+//! detection) and [`DescriptorTable`]. Each is its own module with its own
+//! lint-and-synthesis test; this module keeps the shared reads by pointer, the fast
+//! path's candidate sequence, and the wiring.
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -117,23 +119,20 @@
 
 use crate::optimistic::barrier::Barrier;
 use crate::optimistic::command_width::CommandWidth;
+use crate::optimistic::controller::Controller;
 use crate::optimistic::descriptor_copy::field_copy;
 use crate::optimistic::descriptor_table::DescriptorTable;
 use crate::optimistic::fast_run::FastRun;
 use crate::optimistic::lane::Lane;
+use crate::optimistic::list_ends::ListEnds;
 use crate::optimistic::list_hash::ListHash;
 use crate::optimistic::umq_placement::UmqPlacement;
 use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::optimistic::unlink::UnlinkUnits;
 use crate::optimistic::vectors::{k, signals};
-use crate::primitives::banked_table::BankedTable;
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
 use crate::primitives::table_ram::TableRam;
 use crate::primitives::trees::bits_to_hold;
-use crate::two_level::receive_engine::{
-    OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
-    RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
-};
 use rust_hdl::prelude::*;
 
 pub use crate::optimistic::shape::{
@@ -141,28 +140,9 @@ pub use crate::optimistic::shape::{
 };
 
 /// `resp_kind` of a block of arrivals: the results are on the lane ports.
-pub const RESP_BLOCK: u64 = 7;
+pub use crate::optimistic::controller::RESP_BLOCK;
 /// `lane_kind` values.
 pub use crate::optimistic::lane::{LANE_MATCHED, LANE_OVERFLOW, LANE_QUEUED};
-
-// Controller states.
-const C_IDLE: u64 = 0;
-const C_BLOCK: u64 = 1;
-const C_POST: u64 = 2;
-const C_INSERT: u64 = 3;
-const C_CANCEL: u64 = 4;
-const C_PROBE: u64 = 5;
-const C_RESPOND: u64 = 6;
-/// The flush's clearing pass: one word of every bank (every lane's head copy and the
-/// tails) a cycle.
-const C_FLUSH: u64 = 7;
-/// After `C_SELECT`: the receive the scan found (slot in `alloc`, its list and links in
-/// the unlink unit's second stage) leaves its list.
-const C_UNLINK: u64 = 8;
-/// After a cancel's scan (`C_CANCEL`) found the receive (`alloc`, and lane 0's
-/// `ln_slot`): its list and links, read by that pointer, go into the unlink's second
-/// stage.
-const C_SELECT: u64 = 9;
 
 #[derive(LogicBlock)]
 pub struct ThreadArray {
@@ -198,115 +178,28 @@ pub struct ThreadArray {
     pub lane_recv: Vec<Signal<Out, Bits<32>>>,
     // Constants.
     fast_path: Constant<Bit>,
-    /// Each field's generated bits: the command and lane registers keep only these.
+    /// Each field's generated bits: the lanes keep only these of a block's messages.
     comm_keep: Constant<Bits<16>>,
     src_keep: Constant<Bits<16>>,
     tag_keep: Constant<Bits<32>>,
     handle_keep: Constant<Bits<32>>,
-    bank_index: Vec<Constant<Bits<16>>>,
+    both_list: Constant<Bits<16>>,
     lane_index: Vec<Constant<Bits<8>>>,
     lane_index16: Vec<Constant<Bits<16>>>,
-    lanes: Constant<Bits<8>>,
-    lanes16: Constant<Bits<16>>,
     /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
     lane_pointer1: Vec<Constant<Bits<16>>>,
-    /// A cancel's last scan cycle: `ceil(D / n) + 1` (its steps, then the last read's
-    /// compare, then its hits).
-    scan_last: Constant<Bits<16>>,
-    /// Its steps, `ceil(D / n)`.
-    scan_steps: Constant<Bits<16>>,
-    both_list: Constant<Bits<16>>,
-    bank_mask: Constant<Bits<16>>,
-    bank_shift: Constant<Bits<16>>,
-    last_clear: Constant<Bits<16>>,
     /// The label bits the fast path's run compares: enough for `max(descriptors, lanes)`
     /// consecutive labels (module docs).
     run_mask: Constant<Bits<16>>,
-    zero2: Constant<Bits<2>>,
     zero16: Constant<Bits<16>>,
-    zero32: Constant<Bits<32>>,
-    one2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
-    one16: Constant<Bits<16>>,
-    /// The bits a pointer (slot + 1) needs: links written through it are as narrow.
-    pointer_mask: Constant<Bits<16>>,
-    one32: Constant<Bits<32>>,
     two8: Constant<Bits<8>>,
-    c_idle: Constant<Bits<4>>,
-    c_block: Constant<Bits<4>>,
-    c_post: Constant<Bits<4>>,
-    c_insert: Constant<Bits<4>>,
-    c_cancel: Constant<Bits<4>>,
-    c_probe: Constant<Bits<4>>,
-    c_respond: Constant<Bits<4>>,
-    c_flush: Constant<Bits<4>>,
-    c_unlink: Constant<Bits<4>>,
-    c_select: Constant<Bits<4>>,
-    op_post: Constant<Bits<3>>,
-    op_arrive: Constant<Bits<3>>,
-    op_cancel: Constant<Bits<3>>,
-    op_probe: Constant<Bits<3>>,
-    op_matched_probe: Constant<Bits<3>>,
-    op_flush: Constant<Bits<3>>,
-    r_matched: Constant<Bits<4>>,
-    r_queued: Constant<Bits<4>>,
-    r_cancelled: Constant<Bits<4>>,
-    r_not_found: Constant<Bits<4>>,
-    r_probe_found: Constant<Bits<4>>,
-    r_probe_none: Constant<Bits<4>>,
-    r_overflow: Constant<Bits<4>>,
-    r_block: Constant<Bits<4>>,
-    r_flushed: Constant<Bits<4>>,
     k_matched: Constant<Bits<2>>,
-    // Controller.
-    state: DFF<Bits<4>>,
-    op: DFF<Bits<3>>,
-    comm: DFF<Bits<16>>,
-    src: DFF<Bits<16>>,
-    tag: DFF<Bits<32>>,
-    src_any: DFF<Bit>,
-    tag_any: DFF<Bit>,
-    handle: DFF<Bits<32>>,
-    count: DFF<Bits<8>>,
-    kind: DFF<Bits<4>>,
-    recv: DFF<Bits<32>>,
-    msg: DFF<Bits<32>>,
-    msg_src_r: DFF<Bits<16>>,
-    msg_tag_r: DFF<Bits<32>>,
-    label: DFF<Bits<32>>,
-    /// The current sequence's id (module docs: the label counter when it began).
-    seq_id: DFF<Bits<32>>,
-    last_valid: DFF<Bit>,
-    last_comm: DFF<Bits<16>>,
-    last_src: DFF<Bits<16>>,
-    last_tag: DFF<Bits<32>>,
-    last_src_any: DFF<Bit>,
-    last_tag_any: DFF<Bit>,
-    alloc: DFF<Bits<16>>,
-    post_list: DFF<Bits<16>>,
-    /// The posted receive's sequence id, registered in `c_post` (its inputs, the command
-    /// and the last posted envelope, are final then), so the shared-sequence compare is not
-    /// in series with the insert's writes.
-    post_seq: DFF<Bits<32>>,
-    /// The bank word the flush's clearing pass writes this cycle.
-    clear_at: DFF<Bits<16>>,
-    /// The clearing pass was started by `reset`: it ends without an answer.
-    resetting: DFF<Bit>,
-    /// The block's tail: 0 in its first cycle (UMQ places), 1 from its second (the
-    /// inserts, one message a cycle).
-    tail_phase: DFF<Bits<2>>,
-    /// This block's conflicts took the fast path: lane 0's unlink removes the whole run.
-    fast_taken: DFF<Bit>,
-    /// A cancel's scan (module docs): its cycles in `C_CANCEL`; the first slot (lane
-    /// 0's) of the step presented to the RAMs, of the step read out, and of the step
-    /// whose compares are in `scan_hit`; whether the step read out is one of its steps.
-    scan_at: DFF<Bits<16>>,
-    scan_base: DFF<Bits<16>>,
-    scan_data_base: DFF<Bits<16>>,
-    scan_hit_base: DFF<Bits<16>>,
-    scan_data_active: DFF<Bit>,
-    /// A hit was found (its pointer in `alloc`).
-    scan_found: DFF<Bit>,
+    /// The controller ([`Controller`]): states, command and answer registers, posting,
+    /// the cancel scan.
+    ctl: Controller,
+    /// The list heads (a copy per lane) and tails, and their writes ([`ListEnds`]).
+    ends: ListEnds,
     /// The lanes ([`Lane`]): each walks, books and takes for one message of a block,
     /// and keeps its own copy of the descriptors' fixed fields.
     lane: Vec<Lane>,
@@ -320,10 +213,6 @@ pub struct ThreadArray {
     /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
     /// so the fast path's run compares a register, not a `D`-way read by pointer.
     cand_seq0: DFF<Bits<32>>,
-    // Memories.
-    /// The list heads (a read port, hence a copy, per lane) and tails (one port).
-    heads: BankedTable<16>,
-    tails: BankedTable<16>,
     /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
     /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
     dr_seq0: TableRam<32>,
@@ -371,33 +260,14 @@ pub struct ThreadArray {
     /// `w_new_run` when the entry read is the new candidate.
     w_new_run_low: Vec<Signal<Local, Bits<16>>>,
     g_shared: Signal<Local, Bit>,
-    /// The lowest hit of a cancel's scan step in `scan_hit`, as a pointer.
-    w_scan_ptr: Signal<Local, Bits<16>>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
     /// The unlink's second stage writes this cycle.
     g_unlinking: Signal<Local, Bit>,
-    g_finish: Signal<Local, Bit>,
-    /// A posted receive's descriptor is written this cycle (every lane's RAM copy too).
-    g_posting: Signal<Local, Bit>,
     /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
     command_width: CommandWidth,
     /// The unlink units, one per bank ([`UnlinkUnits`]).
     unlink: UnlinkUnits,
-    /// Per bank: the head and tail tables' writes (a post, a flush's pass or the unlink).
-    hb_en: Vec<Signal<Local, Bit>>,
-    hb_addr: Vec<Signal<Local, Bits<16>>>,
-    hb_data: Vec<Signal<Local, Bits<16>>>,
-    tb_en: Vec<Signal<Local, Bit>>,
-    tb_addr: Vec<Signal<Local, Bits<16>>>,
-    tb_data: Vec<Signal<Local, Bits<16>>>,
-    // Single operations.
-    /// A posted receive's lists in the three hashed indexes.
-    post_hash: ListHash,
-    p_list: Signal<Local, Bits<16>>,
-    p_same: Signal<Local, Bit>,
-    p_seq: Signal<Local, Bits<32>>,
-    p_tail: Signal<Local, Bits<16>>,
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
@@ -416,7 +286,6 @@ impl ThreadArray {
         let keep = |bits: usize| (1u64 << bits) - 1;
         let bins = 1u64 << (h - 2);
         let nb = shape.banks();
-        let bank_bits = nb.trailing_zeros() as usize;
         let pointer_bits = bits_to_hold(d);
         ThreadArray {
             clock: Default::default(),
@@ -450,99 +319,24 @@ impl ThreadArray {
             src_keep: k(keep(fields.src)),
             tag_keep: k(keep(fields.tag)),
             handle_keep: k(keep(fields.handle)),
-            bank_index: (0..nb).map(|b| k(b as u64)).collect(),
+            both_list: k(3 * bins),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_index16: (0..n).map(|i| k(i as u64)).collect(),
-            lanes: k(n as u64),
-            lanes16: k(n as u64),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
-            scan_last: k(d.div_ceil(n) as u64 + 1),
-            scan_steps: k(d.div_ceil(n) as u64),
-            both_list: k(3 * bins),
             lane_hash: (0..n).map(|_| ListHash::new(bins)).collect(),
-            post_hash: ListHash::new(bins),
-            bank_mask: k(nb as u64 - 1),
-            bank_shift: k(bank_bits as u64),
-            last_clear: k((3 * bins) >> bank_bits),
             run_mask: k(FastRun::run_mask(n, d)),
-            zero2: k(0),
             zero16: k(0),
-            zero32: k(0),
-            one2: k(1),
             one8: k(1),
-            one16: k(1),
-            pointer_mask: k((1u64 << pointer_bits) - 1),
-            one32: k(1),
             two8: k(2),
-            c_idle: k(C_IDLE),
-            c_block: k(C_BLOCK),
-            c_post: k(C_POST),
-            c_insert: k(C_INSERT),
-            c_cancel: k(C_CANCEL),
-            c_probe: k(C_PROBE),
-            c_respond: k(C_RESPOND),
-            c_flush: k(C_FLUSH),
-            c_unlink: k(C_UNLINK),
-            c_select: k(C_SELECT),
-            op_post: k(OP_POST),
-            op_arrive: k(OP_ARRIVE),
-            op_cancel: k(OP_CANCEL),
-            op_probe: k(OP_PROBE),
-            op_matched_probe: k(OP_MATCHED_PROBE),
-            op_flush: k(OP_FLUSH),
-            r_matched: k(RESP_MATCHED),
-            r_queued: k(RESP_QUEUED),
-            r_cancelled: k(RESP_CANCELLED),
-            r_not_found: k(RESP_NOT_FOUND),
-            r_probe_found: k(RESP_PROBE_FOUND),
-            r_probe_none: k(RESP_PROBE_NONE),
-            r_overflow: k(RESP_OVERFLOW),
-            r_block: k(RESP_BLOCK),
-            r_flushed: k(RESP_FLUSHED),
             k_matched: k(LANE_MATCHED),
-            state: Default::default(),
-            op: Default::default(),
-            comm: Default::default(),
-            src: Default::default(),
-            tag: Default::default(),
-            src_any: Default::default(),
-            tag_any: Default::default(),
-            handle: Default::default(),
-            count: Default::default(),
-            kind: Default::default(),
-            recv: Default::default(),
-            msg: Default::default(),
-            msg_src_r: Default::default(),
-            msg_tag_r: Default::default(),
-            label: Default::default(),
-            seq_id: Default::default(),
-            last_valid: Default::default(),
-            last_comm: Default::default(),
-            last_src: Default::default(),
-            last_tag: Default::default(),
-            last_src_any: Default::default(),
-            last_tag_any: Default::default(),
-            alloc: Default::default(),
-            post_list: Default::default(),
-            post_seq: Default::default(),
-            clear_at: Default::default(),
-            resetting: Default::default(),
-            tail_phase: Default::default(),
-            fast_taken: Default::default(),
-            scan_at: Default::default(),
-            scan_base: Default::default(),
-            scan_data_base: Default::default(),
-            scan_hit_base: Default::default(),
-            scan_data_active: Default::default(),
-            scan_found: Default::default(),
             cand_seq0: Default::default(),
+            ctl: Controller::new(shape),
+            ends: ListEnds::new(n, nb, h, pointer_bits),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
             barrier: Barrier::new(n),
             slots: DescriptorTable::new(n, d, nb),
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
-            heads: BankedTable::new(n, bank_bits, h - bank_bits).storing(pointer_bits),
-            tails: BankedTable::new(1, bank_bits, h - bank_bits).storing(pointer_bits),
             dr_seq0: field_copy(d),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
             rd_valid: Select::shared(d, n),
@@ -568,23 +362,10 @@ impl ThreadArray {
             w_new_run: signals(n),
             w_new_run_low: signals(n),
             g_shared: Default::default(),
-            w_scan_ptr: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
             g_unlinking: Default::default(),
-            g_finish: Default::default(),
-            g_posting: Default::default(),
             unlink: UnlinkUnits::new(n, nb),
-            hb_en: signals(nb),
-            hb_addr: signals(nb),
-            hb_data: signals(nb),
-            tb_en: signals(nb),
-            tb_addr: signals(nb),
-            tb_data: signals(nb),
-            p_list: Default::default(),
-            p_same: Default::default(),
-            p_seq: Default::default(),
-            p_tail: Default::default(),
             _lanes: n,
             _descriptors: d,
             _banks: nb,
@@ -596,52 +377,35 @@ impl ThreadArray {
 impl Logic for ThreadArray {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            state,
-            op,
-            comm,
-            src,
-            tag,
-            src_any,
-            tag_any,
-            handle,
-            count,
-            kind,
-            recv,
-            msg,
-            msg_src_r,
-            msg_tag_r,
-            label,
-            seq_id,
-            last_valid,
-            last_comm,
-            last_src,
-            last_tag,
-            last_src_any,
-            last_tag_any,
-            alloc,
-            post_list,
-            post_seq,
-            clear_at,
-            resetting,
-            tail_phase,
-            fast_taken,
-            fp_ready,
-            cand_seq0,
-            scan_at,
-            scan_base,
-            scan_data_base,
-            scan_hit_base,
-            scan_data_active,
-            scan_found
-        );
-        self.g_posting.next = self.state.q.val() == self.c_insert.val();
+        dff_setup!(self, clock, fp_ready, cand_seq0);
+        self.ctl.clock.next = self.clock.val();
+        self.ctl.reset.next = self.reset.val();
+        self.ends.clock.next = self.clock.val();
+        self.umq_cam.clock.next = self.clock.val();
+        self.cmd_ready.next = self.ctl.ready.val();
+        self.resp_valid.next = self.ctl.responding.val();
+        self.resp_kind.next = self.ctl.kind.val();
+        self.resp_recv.next = self.ctl.recv.val();
+        self.resp_msg.next = self.ctl.msg.val();
+        self.resp_src.next = self.ctl.msg_src.val();
+        self.resp_tag.next = self.ctl.msg_tag.val();
+        self.umq_count.next = self.umq_cam.count.val();
+
+        // ---- The UMQ: searched with the command being accepted (registered: a post or
+        // probe uses the answer in the cycle after; the UMQ does not change while the
+        // array is idle), written by the block's tail ([`UmqPlacement`]). ----
+        self.umq_cam.search_comm.next = self.cmd_comm.val();
+        self.umq_cam.search_src.next = self.cmd_src.val();
+        self.umq_cam.search_tag.next = self.cmd_tag.val();
+        self.umq_cam.search_src_any.next = self.cmd_src_any.val();
+        self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
+        self.umq_cam.remove_first.next = self.ctl.umq_remove.val();
+        self.umq_cam.clear.next = self.ctl.clearing.val();
+        self.umq_cam.insert.next = self.ctl.umq_insert.val();
         self.umq_place.clock.next = self.clock.val();
         self.umq_place.count.next = self.umq_cam.count.val();
-        self.umq_place.place.next = false;
-        self.umq_place.insert.next = false;
+        self.umq_place.place.next = self.ctl.place.val();
+        self.umq_place.insert.next = self.ctl.umq_insert.val();
         for i in 0..self._lanes {
             self.umq_place.unmatched[i].next =
                 self.lane[i].valid.val() & (self.lane[i].kind.val() != self.k_matched.val());
@@ -654,8 +418,9 @@ impl Logic for ThreadArray {
         self.umq_cam.insert_src.next = self.umq_place.insert_src.val();
         self.umq_cam.insert_tag.next = self.umq_place.insert_tag.val();
         self.umq_cam.insert_handle.next = self.umq_place.insert_handle.val();
+
+        // ---- The descriptors' links and flags, read by pointer. ----
         for s in 0..self._descriptors {
-            // The tables every lane reads by pointer.
             self.rd_valid.entries[s].next = self.slots.valid[s].val().into();
             self.scan_valid.entries[s].next = self.slots.valid[s].val().into();
             self.rd_taken.entries[s].next = self.slots.taken[s].val().into();
@@ -668,73 +433,41 @@ impl Logic for ThreadArray {
             self.cancel_list.entries[s].next = self.slots.list[s].val();
             self.free_slot.bits[s].next = !self.slots.valid[s].val();
         }
+
+        // ---- Lanes ([`Lane`]): a block's messages, the posted receive's fields for
+        // their RAM copies, the cancel scan's reads; their hashes, walks and shared reads.
         for i in 0..self._lanes {
             self.lane[i].clock.next = self.clock.val();
             self.lane[i].reset.next = self.reset.val();
-            // Every lane's descriptor copy takes the posted receive's fields at once.
-            self.lane[i].posting.next = self.g_posting.val();
-            self.lane[i].post_slot.next = self.alloc.q.val();
-            self.lane[i].post_comm.next = self.comm.q.val();
-            self.lane[i].post_src.next = self.src.q.val();
-            self.lane[i].post_tag.next = self.tag.q.val();
-            self.lane[i].post_src_any.next = self.src_any.q.val();
-            self.lane[i].post_tag_any.next = self.tag_any.q.val();
-            self.lane[i].post_label.next = self.label.q.val() + self.one32.val();
-            self.lane[i].post_handle.next = self.handle.q.val();
-            // A block's messages, taken when it starts (`start`, in the controller).
-            self.lane[i].start.next = false;
+            self.lane[i].posting.next = self.ctl.posting.val();
+            self.lane[i].post_slot.next = self.ctl.alloc.val();
+            self.lane[i].post_comm.next = self.ctl.comm.val();
+            self.lane[i].post_src.next = self.ctl.src.val();
+            self.lane[i].post_tag.next = self.ctl.tag.val();
+            self.lane[i].post_src_any.next = self.ctl.src_any.val();
+            self.lane[i].post_tag_any.next = self.ctl.tag_any.val();
+            self.lane[i].post_label.next = self.ctl.post_label.val();
+            self.lane[i].post_handle.next = self.ctl.handle.val();
+            self.lane[i].start.next = self.ctl.start.val();
             self.lane[i].has_message.next = self.lane_index[i].val() < self.cmd_count.val();
             self.lane[i].message_comm.next = self.msg_comm[i].val() & self.comm_keep.val();
             self.lane[i].message_src.next = self.msg_src[i].val() & self.src_keep.val();
             self.lane[i].message_tag.next = self.msg_tag[i].val() & self.tag_keep.val();
             self.lane[i].message_handle.next = self.msg_handle[i].val() & self.handle_keep.val();
-            self.lane[i].overflow.next = false;
+            // The tail's first cycle: the messages past the UMQ's room answer overflow.
+            self.lane[i].overflow.next = self.ctl.place.val() & self.umq_place.overflow[i].val();
             self.lane[i].set_slot.next = false;
+            self.lane[i].slot_value.next = self.ctl.found_slot.val();
             self.lane_kind[i].next = self.lane[i].kind.val();
             self.lane_recv[i].next = self.lane[i].recv.val();
             // A cancel's scan: lane `i` reads slot `scan_base + i` of its handle copy.
-            self.lane[i].scanning.next = self.state.q.val() == self.c_cancel.val();
-            self.lane[i].scan_address.next = self.scan_base.q.val() + self.lane_pointer1[i].val();
-            self.scan_valid.pointers[i].next = self.scan_data_base.q.val() + self.lane_pointer1[i].val();
+            self.lane[i].scanning.next = self.ctl.scanning.val();
+            self.lane[i].scan_address.next = self.ctl.scan_base.val() + self.lane_pointer1[i].val();
+            self.scan_valid.pointers[i].next = self.ctl.scan_data_base.val() + self.lane_pointer1[i].val();
             self.lane[i].scan_check.next =
-                self.scan_data_active.q.val() & self.scan_valid.values[i].val().any();
-            self.lane[i].cancel_handle.next = self.handle.q.val();
+                self.ctl.scan_data_active.val() & self.scan_valid.values[i].val().any();
+            self.lane[i].cancel_handle.next = self.ctl.handle.val();
             self.cancel_lane.bits[i].next = self.lane[i].scan_hit.val();
-            self.rd_prev_of.pointers[i].next = self.lane[i].slot.val();
-            self.rd_next_of.pointers[i].next = self.lane[i].slot.val();
-            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
-            self.rd_has_prev_of.pointers[i].next = self.lane[i].slot.val();
-            self.rd_has_next_of.pointers[i].next = self.lane[i].slot.val();
-            self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
-            self.run_last_slot.entries[i].next = self.lane[i].slot.val();
-        }
-        self.heads.clock.next = self.clock.val();
-        self.tails.clock.next = self.clock.val();
-        self.umq_cam.clock.next = self.clock.val();
-
-        self.cmd_ready.next = self.state.q.val() == self.c_idle.val();
-        self.resp_valid.next = self.state.q.val() == self.c_respond.val();
-        self.resp_kind.next = self.kind.q.val();
-        self.resp_recv.next = self.recv.q.val();
-        self.resp_msg.next = self.msg.q.val();
-        self.resp_src.next = self.msg_src_r.q.val();
-        self.resp_tag.next = self.msg_tag_r.q.val();
-        self.umq_count.next = self.umq_cam.count.val();
-
-        // The UMQ, written by the block's tail. Its search is registered: it compares the
-        // command being accepted, and a post or probe uses the answer in the cycle after
-        // (the UMQ does not change while the array is idle).
-        self.umq_cam.search_comm.next = self.cmd_comm.val();
-        self.umq_cam.search_src.next = self.cmd_src.val();
-        self.umq_cam.search_tag.next = self.cmd_tag.val();
-        self.umq_cam.search_src_any.next = self.cmd_src_any.val();
-        self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
-        self.umq_cam.remove_first.next = false;
-        self.umq_cam.clear.next = false;
-        self.umq_cam.insert.next = false;
-
-        // ---- Lanes: hash, walk, book ([`Lane`]); their reads of the shared tables. ----
-        for i in 0..self._lanes {
             self.lane_hash[i].comm.next = self.lane[i].comm.val();
             self.lane_hash[i].src.next = self.lane[i].src.val();
             self.lane_hash[i].tag.next = self.lane[i].tag.val();
@@ -742,8 +475,8 @@ impl Logic for ThreadArray {
             self.lane[i].list_any_src.next = self.lane_hash[i].any_src.val();
             self.lane[i].list_any_tag.next = self.lane_hash[i].any_tag.val();
             self.lane[i].list_both.next = self.both_list.val();
-            self.heads.read_address[i].next = self.lane[i].head_address.val();
-            self.lane[i].head.next = self.heads.read_data[i].val();
+            self.ends.head_address[i].next = self.lane[i].head_address.val();
+            self.lane[i].head.next = self.ends.head[i].val();
             self.rd_valid.pointers[i].next = self.lane[i].read_pointer.val();
             self.rd_taken.pointers[i].next = self.lane[i].read_pointer.val();
             self.rd_next.pointers[i].next = self.lane[i].read_pointer.val();
@@ -752,7 +485,12 @@ impl Logic for ThreadArray {
             self.lane[i].read_taken.next = self.rd_taken.values[i].val().any();
             self.lane[i].read_next.next = self.rd_next.values[i].val();
             self.lane[i].read_more.next = self.rd_more.values[i].val().any();
+            self.rd_prev_of.pointers[i].next = self.lane[i].slot.val();
+            self.rd_next_of.pointers[i].next = self.lane[i].slot.val();
+            self.rd_has_prev_of.pointers[i].next = self.lane[i].slot.val();
+            self.rd_has_next_of.pointers[i].next = self.lane[i].slot.val();
         }
+        self.lane[0].set_slot.next = self.ctl.select_found.val();
 
         // ---- Partial barrier and conflict detection ([`Barrier`]). ----
         self.g_unlinking.next = false;
@@ -773,6 +511,10 @@ impl Logic for ThreadArray {
         self.g_done.next = self.barrier.all_done.val();
 
         // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
+        self.dr_seq0.clock.next = self.clock.val();
+        self.dr_seq0.write_enable.next = self.ctl.posting.val();
+        self.dr_seq0.write_address.next = self.ctl.alloc.val();
+        self.dr_seq0.write_data.next = self.ctl.post_seq.val();
         self.dr_seq0.read_address.next = self.lane[0].read_pointer.val();
         self.w_new_seq0.next = self.cand_seq0.q.val();
         for i in 0..self._lanes {
@@ -817,13 +559,16 @@ impl Logic for ThreadArray {
             self.fast_run.lane_valid[i].next = self.lane[i].valid.val();
         }
         self.g_shared.next = self.fast_path.val()
-            & (self.count.q.val() >= self.two8.val())
+            & (self.ctl.count.val() >= self.two8.val())
             & (self.lane[0].candidate.val() != self.zero16.val())
             & self.barrier.all_share_first.val()
             & self.fast_run.complete.val();
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
-                self.lane_index[i].val() + self.one8.val() == self.count.q.val();
+                self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
+            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
+            self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
+            self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
@@ -845,9 +590,7 @@ impl Logic for ThreadArray {
             self.slots.lane_took[i].next = self.lane[i].took.val();
             self.slots.lane_slot[i].next = self.lane[i].slot.val();
         }
-        if self.g_fast_now.val() {
-            self.fast_taken.d.next = true;
-        }
+
         // ---- The descriptors' registers ([`DescriptorTable`]): takes, posts, removals,
         // link writes and frees. ----
         self.slots.clock.next = self.clock.val();
@@ -855,15 +598,16 @@ impl Logic for ThreadArray {
         for s in 0..self._descriptors {
             self.slots.in_run[s].next = self.fast_run.in_run[s].val();
         }
-        self.slots.insert.next = self.state.q.val() == self.c_insert.val();
-        self.slots.insert_slot.next = self.alloc.q.val();
-        self.slots.insert_label.next = self.label.q.val() + self.one32.val();
-        self.slots.insert_seq.next = self.post_seq.q.val();
-        self.slots.insert_list.next = self.post_list.q.val();
-        self.slots.remove.next = self.state.q.val() == self.c_unlink.val();
-        self.slots.remove_slot.next = self.alloc.q.val();
-        self.slots.clear.next =
-            (self.state.q.val() == self.c_flush.val()) & (self.clear_at.q.val() == self.zero16.val());
+        self.slots.insert.next = self.ctl.posting.val();
+        self.slots.insert_slot.next = self.ctl.alloc.val();
+        self.slots.insert_label.next = self.ctl.post_label.val();
+        self.slots.insert_seq.next = self.ctl.post_seq.val();
+        self.slots.insert_list.next = self.ctl.post_list.val();
+        self.slots.insert_tail.next = self.ends.tail.val();
+        self.slots.remove.next = self.ctl.removing.val();
+        self.slots.remove_slot.next = self.ctl.alloc.val();
+        self.slots.clear.next = self.ctl.clearing.val();
+        self.slots.free_taken.next = self.ctl.finish.val();
         for b in 0..self._banks {
             self.slots.unlink_writing[b].next = self.unlink.writing[b].val();
             self.slots.unlink_front[b].next = self.unlink.front[b].val();
@@ -876,8 +620,8 @@ impl Logic for ThreadArray {
 
         // ---- Unlinking ([`UnlinkUnits`]): a slow lane's receive may leave at once, the
         // others' when every lane is done. A cancel's found receive is loaded into the
-        // second stage: its links are lane 0's reads by its `ln_slot`, which the scan set
-        // (no lane is walking). ----
+        // second stage: its links are lane 0's reads by its slot, which the scan set (no
+        // lane is walking). ----
         self.unlink.clock.next = self.clock.val();
         self.g_more.next = false;
         for i in 0..self._lanes {
@@ -894,65 +638,36 @@ impl Logic for ThreadArray {
                 self.g_more.next = true;
             }
         }
-        self.unlink.run_taken.next = self.fast_taken.q.val();
+        self.unlink.run_taken.next = self.ctl.fast_taken.val();
         self.unlink.run_next.next = self.run_last.values[0].val();
         self.unlink.run_has_next.next = self.run_last_has_next.values[0].val().any();
         self.unlink.run_back.next = self.run_last_slot.values[0].val();
-        self.unlink.load.next = self.state.q.val() == self.c_select.val();
-        self.unlink.load_slot.next = self.alloc.q.val();
+        self.unlink.load.next = self.ctl.selecting.val();
+        self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
         self.unlink.load_prev.next = self.rd_prev_of.values[0].val();
         self.unlink.load_next.next = self.rd_next_of.values[0].val();
         self.unlink.load_has_prev.next = self.rd_has_prev_of.values[0].val().any();
         self.unlink.load_has_next.next = self.rd_has_next_of.values[0].val().any();
         self.unlink.clear.next = self.reset.val();
-        self.cancel_list.pointers[0].next = self.alloc.q.val();
-        // The scan's pipeline: a step's slots are presented, read out a cycle later, and
-        // their compares are in `scan_hit` the cycle after.
-        self.scan_data_active.d.next =
-            (self.state.q.val() == self.c_cancel.val()) & (self.scan_at.q.val() < self.scan_steps.val());
-        self.scan_data_base.d.next = self.scan_base.q.val();
-        self.scan_hit_base.d.next = self.scan_data_base.q.val();
-        // The lowest hit of the step in `scan_hit`, as a pointer (lane `i`'s slot + 1).
-        // Masked: the pointer goes into `alloc` and from there into the links, whose loop
-        // synthesis cannot narrow by itself (module docs); a found slot's pointer fits.
-        self.w_scan_ptr.next =
-            (self.scan_hit_base.q.val() + self.cancel_lane.pointer.val()) & self.pointer_mask.val();
-        for i in 0..self._lanes {
-            self.lane[i].slot_value.next = self.w_scan_ptr.val();
-        }
+        self.cancel_list.pointers[0].next = self.ctl.alloc.val();
 
-        // ---- A posted receive's list, bank and sequence id. ----
-        self.post_hash.comm.next = self.comm.q.val();
-        self.post_hash.src.next = self.src.q.val();
-        self.post_hash.tag.next = self.tag.q.val();
-        self.p_list.next = self.post_hash.exact.val();
-        if self.src_any.q.val() & self.tag_any.q.val() {
-            self.p_list.next = self.both_list.val();
-        } else if self.src_any.q.val() {
-            self.p_list.next = self.post_hash.any_src.val();
-        } else if self.tag_any.q.val() {
-            self.p_list.next = self.post_hash.any_tag.val();
+        // ---- The index tables ([`ListEnds`]): a post's tail read and append, the flush's
+        // clearing pass, the unlink units' writes. ----
+        self.ends.tail_list.next = self.ctl.post_list_now.val();
+        self.ends.insert.next = self.ctl.posting.val();
+        self.ends.insert_list.next = self.ctl.post_list.val();
+        self.ends.insert_slot.next = self.ctl.alloc.val();
+        self.ends.clearing.next = self.ctl.clearing_words.val();
+        self.ends.clear_at.next = self.ctl.clear_at.val();
+        for b in 0..self._banks {
+            self.ends.unlink_writing[b].next = self.unlink.writing[b].val();
+            self.ends.unlink_list[b].next = self.unlink.write_list[b].val();
+            self.ends.unlink_prev[b].next = self.unlink.prev[b].val();
+            self.ends.unlink_next[b].next = self.unlink.next[b].val();
+            self.ends.unlink_has_prev[b].next = self.unlink.has_prev[b].val();
+            self.ends.unlink_has_next[b].next = self.unlink.has_next[b].val();
         }
-        self.tails.read_address[0].next = self.p_list.val();
-        self.p_same.next = self.last_valid.q.val()
-            & (self.last_comm.q.val() == self.comm.q.val())
-            & (self.last_src.q.val() == self.src.q.val())
-            & (self.last_tag.q.val() == self.tag.q.val())
-            & (self.last_src_any.q.val() == self.src_any.q.val())
-            & (self.last_tag_any.q.val() == self.tag_any.q.val());
-        // A new sequence's id is the label counter before its first receive: distinct for
-        // every sequence (module docs).
-        self.p_seq.next = self.label.q.val();
-        if self.p_same.val() {
-            self.p_seq.next = self.seq_id.q.val();
-        }
-        self.dr_seq0.clock.next = self.clock.val();
-        self.dr_seq0.write_enable.next = self.g_posting.val();
-        self.dr_seq0.write_address.next = self.alloc.q.val();
-        self.dr_seq0.write_data.next = self.post_seq.q.val();
-        self.p_tail.next = self.tails.read_data[0].val();
-        self.slots.insert_tail.next = self.p_tail.val();
 
         // ---- Field widths: a command with a field wider than generated (module docs). ----
         self.command_width.op.next = self.cmd_op.val();
@@ -970,225 +685,32 @@ impl Logic for ThreadArray {
             self.command_width.msg_handle[i].next = self.msg_handle[i].val();
         }
 
-        // ---- Controller. ----
-        for b in 0..self._banks {
-            self.hb_en[b].next = false;
-            self.hb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
-            self.hb_data[b].next = self.alloc.q.val();
-            self.tb_en[b].next = false;
-            self.tb_addr[b].next = self.post_list.q.val() >> self.bank_shift.val();
-            self.tb_data[b].next = self.alloc.q.val();
-        }
-        self.g_finish.next = false;
-        if self.state.q.val() == self.c_idle.val() {
-            if self.cmd_valid.val() {
-                self.op.d.next = self.cmd_op.val();
-                self.comm.d.next = self.cmd_comm.val() & self.comm_keep.val();
-                self.src.d.next = self.cmd_src.val() & self.src_keep.val();
-                self.tag.d.next = self.cmd_tag.val() & self.tag_keep.val();
-                self.src_any.d.next = self.cmd_src_any.val();
-                self.tag_any.d.next = self.cmd_tag_any.val();
-                self.handle.d.next = self.cmd_handle.val() & self.handle_keep.val();
-                self.count.d.next = self.cmd_count.val();
-                self.recv.d.next = self.cmd_handle.val() & self.handle_keep.val();
-                self.msg.d.next = self.zero32.val();
-                self.kind.d.next = self.r_overflow.val();
-                if self.command_width.wide.val() {
-                    // A field wider than generated: overflow, nothing applied.
-                    self.state.d.next = self.c_respond.val();
-                } else if self.cmd_op.val() == self.op_post.val() {
-                    self.state.d.next = self.c_post.val();
-                } else if self.cmd_op.val() == self.op_flush.val() {
-                    self.clear_at.d.next = self.zero16.val();
-                    self.state.d.next = self.c_flush.val();
-                } else if self.cmd_op.val() == self.op_cancel.val() {
-                    self.scan_at.d.next = self.zero16.val();
-                    self.scan_base.d.next = self.zero16.val();
-                    self.scan_found.d.next = false;
-                    self.state.d.next = self.c_cancel.val();
-                } else if (self.cmd_op.val() == self.op_probe.val())
-                    | (self.cmd_op.val() == self.op_matched_probe.val())
-                {
-                    self.state.d.next = self.c_probe.val();
-                } else if (self.cmd_op.val() == self.op_arrive.val())
-                    & (self.cmd_count.val() >= self.one8.val())
-                    & (self.cmd_count.val() <= self.lanes.val())
-                {
-                    self.state.d.next = self.c_block.val();
-                    self.kind.d.next = self.r_block.val();
-                    self.tail_phase.d.next = self.zero2.val();
-                    self.fast_taken.d.next = false;
-                    for i in 0..self._lanes {
-                        self.lane[i].start.next = true;
-                    }
-                } else {
-                    // An unknown operation or an empty or oversized block: nothing is
-                    // applied, the answer is overflow (the host keeps the operation).
-                    self.state.d.next = self.c_respond.val();
-                }
-            }
-        } else if self.state.q.val() == self.c_block.val() {
-            if self.g_done.val() {
-                // The tail: unlink rounds (above) until none is left; in its first cycle
-                // the UMQ places, from its second the inserts, one message a cycle.
-                if self.tail_phase.q.val() == self.zero2.val() {
-                    for i in 0..self._lanes {
-                        self.lane[i].overflow.next = self.umq_place.overflow[i].val();
-                    }
-                    self.umq_place.place.next = true;
-                    self.tail_phase.d.next = self.one2.val();
-                } else if self.umq_place.found.val() {
-                    self.umq_cam.insert.next = true;
-                    self.umq_place.insert.next = true;
-                }
-                // Done with the last insert (or none): at most one lane is pending.
-                self.g_finish.next = !self.g_more.val()
-                    & (((self.tail_phase.q.val() != self.zero2.val()) & !self.umq_place.more.val())
-                        | !self.umq_place.any_unmatched.val());
-                if self.g_finish.val() {
-                    self.state.d.next = self.c_respond.val();
-                }
-            }
-        } else if self.state.q.val() == self.c_post.val() {
-            if self.umq_cam.hit.val() {
-                self.umq_cam.remove_first.next = true;
-                self.kind.d.next = self.r_matched.val();
-                self.msg.d.next = self.umq_cam.hit_handle.val();
-                self.msg_src_r.d.next = self.umq_cam.hit_src.val();
-                self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
-                self.state.d.next = self.c_respond.val();
-            } else if !self.free_slot.found.val() {
-                self.kind.d.next = self.r_overflow.val();
-                self.state.d.next = self.c_respond.val();
-            } else {
-                self.alloc.d.next = self.free_slot.pointer.val();
-                self.post_list.d.next = self.p_list.val();
-                self.post_seq.d.next = self.p_seq.val();
-                self.state.d.next = self.c_insert.val();
-            }
-        } else if self.state.q.val() == self.c_insert.val() {
-            // Append to the list (the table links it from its tail), new tail.
-            for b in 0..self._banks {
-                if (self.post_list.q.val() & self.bank_mask.val()) == self.bank_index[b].val() {
-                    self.hb_en[b].next = self.p_tail.val() == self.zero16.val();
-                    self.tb_en[b].next = true;
-                }
-            }
-            self.label.d.next = self.label.q.val() + self.one32.val();
-            self.seq_id.d.next = self.post_seq.q.val();
-            self.last_valid.d.next = true;
-            self.last_comm.d.next = self.comm.q.val();
-            self.last_src.d.next = self.src.q.val();
-            self.last_tag.d.next = self.tag.q.val();
-            self.last_src_any.d.next = self.src_any.q.val();
-            self.last_tag_any.d.next = self.tag_any.q.val();
-            self.kind.d.next = self.r_queued.val();
-            self.state.d.next = self.c_respond.val();
-        } else if self.state.q.val() == self.c_cancel.val() {
-            // The scan (module docs): the first hit is kept; once the last step's
-            // compares are in, the found receive's list and links are read by its pointer
-            // in the next cycle (lane 0's reads) and it leaves its list in the one after.
-            self.scan_at.d.next = self.scan_at.q.val() + self.one16.val();
-            self.scan_base.d.next = self.scan_base.q.val() + self.lanes16.val();
-            // `alloc` is written by the first hit only, never from itself through a mux
-            // (which hid its narrow pointer from synthesis: every link register widened).
-            if self.cancel_lane.found.val() & !self.scan_found.q.val() {
-                self.scan_found.d.next = true;
-                self.alloc.d.next = self.w_scan_ptr.val();
-            }
-            if self.scan_at.q.val() == self.scan_last.val() {
-                if self.scan_found.q.val() | self.cancel_lane.found.val() {
-                    self.lane[0].set_slot.next = true;
-                    if self.scan_found.q.val() {
-                        self.lane[0].slot_value.next = self.alloc.q.val();
-                    }
-                    self.last_valid.d.next = false;
-                    self.kind.d.next = self.r_cancelled.val();
-                    self.state.d.next = self.c_select.val();
-                } else {
-                    self.kind.d.next = self.r_not_found.val();
-                    self.state.d.next = self.c_respond.val();
-                }
-            }
-        } else if self.state.q.val() == self.c_select.val() {
-            self.state.d.next = self.c_unlink.val();
-        } else if self.state.q.val() == self.c_unlink.val() {
-            self.state.d.next = self.c_respond.val();
-        } else if self.state.q.val() == self.c_probe.val() {
-            self.msg.d.next = self.umq_cam.hit_handle.val();
-            self.msg_src_r.d.next = self.umq_cam.hit_src.val();
-            self.msg_tag_r.d.next = self.umq_cam.hit_tag.val();
-            if self.umq_cam.hit.val() {
-                self.kind.d.next = self.r_probe_found.val();
-                if self.op.q.val() == self.op_matched_probe.val() {
-                    self.umq_cam.remove_first.next = true;
-                }
-            } else {
-                self.kind.d.next = self.r_probe_none.val();
-            }
-            self.state.d.next = self.c_respond.val();
-        } else if self.state.q.val() == self.c_flush.val() {
-            // The clearing pass: word `clear_at` of every bank empty, in every head copy
-            // and the tails; the descriptors, the UMQ and the sequence state in the first
-            // cycle.
-            for b in 0..self._banks {
-                self.hb_en[b].next = true;
-                self.hb_addr[b].next = self.clear_at.q.val();
-                self.hb_data[b].next = self.zero16.val();
-                self.tb_en[b].next = true;
-                self.tb_addr[b].next = self.clear_at.q.val();
-                self.tb_data[b].next = self.zero16.val();
-            }
-            self.clear_at.d.next = self.clear_at.q.val() + self.one16.val();
-            if self.clear_at.q.val() == self.zero16.val() {
-                self.umq_cam.clear.next = true;
-                self.label.d.next = self.zero32.val();
-                self.seq_id.d.next = self.zero32.val();
-                self.last_valid.d.next = false;
-            }
-            if self.clear_at.q.val() == self.last_clear.val() {
-                self.kind.d.next = self.r_flushed.val();
-                self.state.d.next = self.c_respond.val();
-                if self.resetting.q.val() {
-                    self.resetting.d.next = false;
-                    self.state.d.next = self.c_idle.val();
-                }
-            }
-        } else if (self.state.q.val() == self.c_respond.val()) & self.resp_ready.val() {
-            self.state.d.next = self.c_idle.val();
-        }
-
-        // ---- The unlink units' writes: the neighbours' links, the head or the tail. ----
-        for b in 0..self._banks {
-            if self.unlink.writing[b].val() {
-                self.hb_addr[b].next = self.unlink.write_list[b].val() >> self.bank_shift.val();
-                self.hb_data[b].next = self.unlink.next[b].val();
-                self.hb_en[b].next = !self.unlink.has_prev[b].val();
-                self.tb_addr[b].next = self.unlink.write_list[b].val() >> self.bank_shift.val();
-                self.tb_data[b].next = self.unlink.prev[b].val();
-                self.tb_en[b].next = !self.unlink.has_next[b].val();
-            }
-        }
-        self.slots.free_taken.next = self.g_finish.val();
-        for b in 0..self._banks {
-            self.heads.write_address[b].next = self.hb_addr[b].val();
-            self.heads.write_data[b].next = self.hb_data[b].val();
-            self.heads.write_enable[b].next = self.hb_en[b].val();
-            self.tails.write_address[b].next = self.tb_addr[b].val();
-            self.tails.write_data[b].next = self.tb_data[b].val();
-            self.tails.write_enable[b].next = self.tb_en[b].val();
-        }
-
-        // ---- Reset: last, so it overrides every register it names. ----
-        // A flush's clearing pass without the answer; what could still write after this
-        // cycle stops now: the lanes (their takes mark descriptors), their pending
-        // unlinks and both unlink stages (they write the tables the pass clears).
-        if self.reset.val() {
-            self.state.d.next = self.c_flush.val();
-            self.clear_at.d.next = self.zero16.val();
-            self.resetting.d.next = true;
-            self.fast_taken.d.next = false;
-        }
+        // ---- The controller ([`Controller`]): last, as its inputs read the values above.
+        self.ctl.cmd_valid.next = self.cmd_valid.val();
+        self.ctl.cmd_op.next = self.cmd_op.val();
+        self.ctl.cmd_comm.next = self.cmd_comm.val();
+        self.ctl.cmd_src.next = self.cmd_src.val();
+        self.ctl.cmd_tag.next = self.cmd_tag.val();
+        self.ctl.cmd_src_any.next = self.cmd_src_any.val();
+        self.ctl.cmd_tag_any.next = self.cmd_tag_any.val();
+        self.ctl.cmd_handle.next = self.cmd_handle.val();
+        self.ctl.cmd_count.next = self.cmd_count.val();
+        self.ctl.cmd_wide.next = self.command_width.wide.val();
+        self.ctl.resp_ready.next = self.resp_ready.val();
+        self.ctl.all_done.next = self.g_done.val();
+        self.ctl.unlinks_left.next = self.g_more.val();
+        self.ctl.fast_now.next = self.g_fast_now.val();
+        self.ctl.place_found.next = self.umq_place.found.val();
+        self.ctl.place_more.next = self.umq_place.more.val();
+        self.ctl.any_unmatched.next = self.umq_place.any_unmatched.val();
+        self.ctl.umq_hit.next = self.umq_cam.hit.val();
+        self.ctl.umq_hit_handle.next = self.umq_cam.hit_handle.val();
+        self.ctl.umq_hit_src.next = self.umq_cam.hit_src.val();
+        self.ctl.umq_hit_tag.next = self.umq_cam.hit_tag.val();
+        self.ctl.free_found.next = self.free_slot.found.val();
+        self.ctl.free_pointer.next = self.free_slot.pointer.val();
+        self.ctl.scan_hit.next = self.cancel_lane.found.val();
+        self.ctl.scan_hit_lane.next = self.cancel_lane.pointer.val();
     }
 }
 
