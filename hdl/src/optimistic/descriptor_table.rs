@@ -22,8 +22,15 @@
 //!   where synthesis would otherwise keep all 16 bits of every pointer register;
 //! - **the block's end** (`free_taken`): taken receives, including this cycle's marks, are
 //!   free.
+//!
+//! Reads by pointer, one port per lane, each a mux tree over the slots
+//! ([`crate::primitives::select`]): a walk's entry (valid, taken, `next` and whether it
+//! exists, so the end of a list is a flop behind the mux, not a compare after it) at the
+//! lane's read pointer, and the neighbours of the receive the lane took (its links and
+//! whether they exist) at its slot, read while the unlink's banks arbitrate.
 
 use crate::optimistic::vectors::{dffs, k, signals};
+use crate::primitives::select::Select;
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
@@ -59,6 +66,18 @@ pub struct DescriptorTable {
     pub unlink_has_next: Vec<Signal<In, Bit>>,
     /// The block ends: taken receives are freed.
     pub free_taken: Signal<In, Bit>,
+    /// Per lane: the slot its walk reads (a pointer, 0: none), and that entry's flags and
+    /// link.
+    pub walk_pointer: Vec<Signal<In, Bits<16>>>,
+    pub walk_valid: Vec<Signal<Out, Bit>>,
+    pub walk_taken: Vec<Signal<Out, Bit>>,
+    pub walk_next: Vec<Signal<Out, Bits<16>>>,
+    pub walk_more: Vec<Signal<Out, Bit>>,
+    /// Per lane: the links of the receive at its `lane_slot`, and whether they exist.
+    pub prev_of: Vec<Signal<Out, Bits<16>>>,
+    pub next_of: Vec<Signal<Out, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<Out, Bit>>,
+    pub has_next_of: Vec<Signal<Out, Bit>>,
     /// Per slot: the registers.
     pub valid: Vec<Signal<Out, Bit>>,
     pub taken: Vec<Signal<Out, Bit>>,
@@ -97,6 +116,14 @@ pub struct DescriptorTable {
     s_new_prev: Vec<Signal<Local, Bits<16>>>,
     s_new_has_next: Vec<Signal<Local, Bit>>,
     s_new_has_prev: Vec<Signal<Local, Bit>>,
+    rd_valid: Select<1>,
+    rd_taken: Select<1>,
+    rd_next: Select<16>,
+    rd_more: Select<1>,
+    rd_prev_of: Select<16>,
+    rd_next_of: Select<16>,
+    rd_has_prev_of: Select<1>,
+    rd_has_next_of: Select<1>,
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
@@ -131,6 +158,15 @@ impl DescriptorTable {
             unlink_has_prev: signals(nb),
             unlink_has_next: signals(nb),
             free_taken: Default::default(),
+            walk_pointer: signals(n),
+            walk_valid: signals(n),
+            walk_taken: signals(n),
+            walk_next: signals(n),
+            walk_more: signals(n),
+            prev_of: signals(n),
+            next_of: signals(n),
+            has_prev_of: signals(n),
+            has_next_of: signals(n),
             valid: signals(d),
             taken: signals(d),
             label: signals(d),
@@ -161,6 +197,14 @@ impl DescriptorTable {
             s_new_prev: signals(d),
             s_new_has_next: signals(d),
             s_new_has_prev: signals(d),
+            rd_valid: Select::shared(d, n),
+            rd_taken: Select::shared(d, n),
+            rd_next: Select::shared(d, n),
+            rd_more: Select::shared(d, n),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
             _lanes: n,
             _descriptors: d,
             _banks: nb,
@@ -264,6 +308,32 @@ impl Logic for DescriptorTable {
             self.prev[s].next = self.d_prev[s].q.val();
             self.has_next[s].next = self.d_has_next[s].q.val();
             self.has_prev[s].next = self.d_has_prev[s].q.val();
+            self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
+            self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
+            self.rd_next.entries[s].next = self.d_next[s].q.val();
+            self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
+            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
+            self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
+        }
+        for i in 0..self._lanes {
+            self.rd_valid.pointers[i].next = self.walk_pointer[i].val();
+            self.rd_taken.pointers[i].next = self.walk_pointer[i].val();
+            self.rd_next.pointers[i].next = self.walk_pointer[i].val();
+            self.rd_more.pointers[i].next = self.walk_pointer[i].val();
+            self.walk_valid[i].next = self.rd_valid.values[i].val().any();
+            self.walk_taken[i].next = self.rd_taken.values[i].val().any();
+            self.walk_next[i].next = self.rd_next.values[i].val();
+            self.walk_more[i].next = self.rd_more.values[i].val().any();
+            self.rd_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.prev_of[i].next = self.rd_prev_of.values[i].val();
+            self.next_of[i].next = self.rd_next_of.values[i].val();
+            self.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
+            self.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
         }
     }
 }

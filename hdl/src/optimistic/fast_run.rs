@@ -12,9 +12,18 @@
 //! Registered per lane: its receive of the run as a pointer (a one-hot of the descriptors,
 //! encoded by an OR tree), and whether it has one or no message (so the decision ANDs a
 //! flop per lane, not an OR over the descriptors); per descriptor, whether it is in the run.
+//!
+//! `k` itself follows lane 0's walk (the lead lane; it never walks again): when the entry
+//! its compare stage holds becomes its candidate, `k`'s sequence id is taken from a RAM
+//! copy of the ids read by lane 0's pointer (written with every post; read late, the word
+//! only goes through the candidate's mux), and each lane's next target is that entry's
+//! label plus `i`. So the run compares a register with every descriptor, not a `D`-way
+//! read by pointer.
 
+use crate::optimistic::descriptor_copy::field_copy;
 use crate::optimistic::vectors::{dffs, k, signals};
 use crate::primitives::select::OneHotPointers;
+use crate::primitives::table_ram::TableRam;
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
@@ -25,10 +34,23 @@ pub struct FastRun {
     pub valid: Vec<Signal<In, Bit>>,
     pub seq: Vec<Signal<In, Bits<32>>>,
     pub label_low: Vec<Signal<In, Bits<16>>>,
-    /// Lane 0's candidate's sequence id.
-    pub cand_seq: Signal<In, Bits<32>>,
-    /// Per lane: its target `k + i`, low bits (`run_mask`).
+    /// A posted receive: its descriptor pointer and sequence id (the ids' RAM copy).
+    pub posting: Signal<In, Bit>,
+    pub post_slot: Signal<In, Bits<16>>,
+    pub post_seq: Signal<In, Bits<32>>,
+    /// Lane 0's walk: its read pointer; its compare stage's entry matches, the best so far
+    /// (0: none), their labels; its first walk is under way.
+    pub lead_read_pointer: Signal<In, Bits<16>>,
+    pub lead_hit: Signal<In, Bit>,
+    pub lead_best: Signal<In, Bits<16>>,
+    pub lead_entry_label: Signal<In, Bits<32>>,
+    pub lead_best_label: Signal<In, Bits<32>>,
+    pub lead_first_walk: Signal<In, Bit>,
+    /// Per lane: its target `k + i`, low bits (`run_mask`), as the lane holds it.
     pub target_low: Vec<Signal<In, Bits<16>>>,
+    /// Per lane: its target as lane 0's walk leaves it (the lane loads it while lane 0
+    /// walks first).
+    pub next_target: Vec<Signal<Out, Bits<16>>>,
     /// Per lane: it has a message in the block.
     pub lane_valid: Vec<Signal<In, Bit>>,
     /// Per lane: its receive of the run, as a pointer (0: none). Registered.
@@ -38,6 +60,15 @@ pub struct FastRun {
     /// Every lane with a message has its receive in the run. Registered.
     pub complete: Signal<Out, Bit>,
     run_mask: Constant<Bits<16>>,
+    lane_index16: Vec<Constant<Bits<16>>>,
+    zero16: Constant<Bits<16>>,
+    /// Sequence ids by descriptor, lane 0's read port only.
+    seq_copy: TableRam<32>,
+    /// Lane 0's candidate's sequence id.
+    cand_seq: DFF<Bits<32>>,
+    w_new_seq: Signal<Local, Bits<32>>,
+    /// Lane 0's entry's label plus `i`, low bits.
+    w_new_run: Vec<Signal<Local, Bits<16>>>,
     /// Per descriptor: valid, with the candidate's sequence id.
     s_run_seq: Vec<Signal<Local, Bit>>,
     /// Per lane × descriptor: the descriptor is lane `i`'s receive of the run.
@@ -66,13 +97,28 @@ impl FastRun {
             valid: signals(d),
             seq: signals(d),
             label_low: signals(d),
-            cand_seq: Default::default(),
+            posting: Default::default(),
+            post_slot: Default::default(),
+            post_seq: Default::default(),
+            lead_read_pointer: Default::default(),
+            lead_hit: Default::default(),
+            lead_best: Default::default(),
+            lead_entry_label: Default::default(),
+            lead_best_label: Default::default(),
+            lead_first_walk: Default::default(),
             target_low: signals(n),
+            next_target: signals(n),
             lane_valid: signals(n),
             lane_slot: signals(n),
             in_run: signals(d),
             complete: Default::default(),
             run_mask: k(Self::run_mask(n, d)),
+            lane_index16: (0..n).map(|i| k(i as u64)).collect(),
+            zero16: k(0),
+            seq_copy: field_copy(d),
+            cand_seq: Default::default(),
+            w_new_seq: Default::default(),
+            w_new_run: signals(n),
             s_run_seq: signals(d),
             s_run_lane: signals(n * d),
             s_in_run: signals(d),
@@ -96,8 +142,36 @@ impl FastRun {
 impl Logic for FastRun {
     #[hdl_gen]
     fn update(&mut self) {
+        dff_setup!(self, clock, cand_seq);
+        self.seq_copy.clock.next = self.clock.val();
+        self.seq_copy.write_enable.next = self.posting.val();
+        self.seq_copy.write_address.next = self.post_slot.val();
+        self.seq_copy.write_data.next = self.post_seq.val();
+        self.seq_copy.read_address.next = self.lead_read_pointer.val();
+        self.w_new_seq.next = self.cand_seq.q.val();
+        for i in 0..self._lanes {
+            self.w_new_run[i].next = (self.lead_entry_label.val().get_bits::<16>(0)
+                + self.lane_index16[i].val())
+                & self.run_mask.val();
+            self.next_target[i].next = self.target_low[i].val();
+        }
+        // The same condition as the candidate select of lane 0's compare stage
+        // ([`crate::optimistic::lane::Lane`]), written out from its outputs: a shared signal
+        // for it once timed worse (ABC9 mapped the same logic differently).
+        if self.lead_hit.val()
+            & ((self.lead_best.val() == self.zero16.val())
+                | (self.lead_entry_label.val() < self.lead_best_label.val()))
+        {
+            self.w_new_seq.next = self.seq_copy.read_data.val();
+            for i in 0..self._lanes {
+                self.next_target[i].next = self.w_new_run[i].val();
+            }
+        }
+        if self.lead_first_walk.val() {
+            self.cand_seq.d.next = self.w_new_seq.val();
+        }
         for s in 0..self._descriptors {
-            self.s_run_seq[s].next = self.valid[s].val() & (self.seq[s].val() == self.cand_seq.val());
+            self.s_run_seq[s].next = self.valid[s].val() & (self.seq[s].val() == self.cand_seq.q.val());
             self.s_in_run[s].next = false;
         }
         for descriptors in self._descriptors..self._descriptors_once {

@@ -71,8 +71,9 @@
 //! (the fast path's run), [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a
 //! command wider than generated), [`Barrier`] (the partial barrier and conflict
 //! detection) and [`DescriptorTable`]. Each is its own module with its own
-//! lint-and-synthesis test; this module keeps the shared reads by pointer, the fast
-//! path's candidate sequence, and the wiring.
+//! lint-and-synthesis test; this module is the wiring, and the few reads by pointer that
+//! serve one port (the run's last receive, a cancelled receive's list, the scan's valid
+//! flags).
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -120,7 +121,6 @@
 use crate::optimistic::barrier::Barrier;
 use crate::optimistic::command_width::CommandWidth;
 use crate::optimistic::controller::Controller;
-use crate::optimistic::descriptor_copy::field_copy;
 use crate::optimistic::descriptor_table::DescriptorTable;
 use crate::optimistic::fast_run::FastRun;
 use crate::optimistic::lane::Lane;
@@ -131,7 +131,6 @@ use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::optimistic::unlink::UnlinkUnits;
 use crate::optimistic::vectors::{k, signals};
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
-use crate::primitives::table_ram::TableRam;
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
@@ -185,12 +184,8 @@ pub struct ThreadArray {
     handle_keep: Constant<Bits<32>>,
     both_list: Constant<Bits<16>>,
     lane_index: Vec<Constant<Bits<8>>>,
-    lane_index16: Vec<Constant<Bits<16>>>,
     /// Lane `i`'s offset in a cancel's scan step, as a pointer: `i + 1`.
     lane_pointer1: Vec<Constant<Bits<16>>>,
-    /// The label bits the fast path's run compares: enough for `max(descriptors, lanes)`
-    /// consecutive labels (module docs).
-    run_mask: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     one8: Constant<Bits<8>>,
     two8: Constant<Bits<8>>,
@@ -210,33 +205,13 @@ pub struct ThreadArray {
     /// The fast path's run ([`FastRun`]): lane `i`'s receive labelled `k + i`, registered.
     fast_run: FastRun,
     fp_ready: DFF<Bit>,
-    /// Lane 0's candidate's sequence id, taken from its own RAM copy with the candidate,
-    /// so the fast path's run compares a register, not a `D`-way read by pointer.
-    cand_seq0: DFF<Bits<32>>,
-    /// Sequence ids, lane 0's copy only (the fast path compares lane 0's candidate's).
-    /// Read late: the word only goes through the candidate's mux into `cand_seq0`.
-    dr_seq0: TableRam<32>,
     umq_cam: UnexpectedCam,
-    // Parallel reads (one port per lane unless said).
-    rd_valid: Select<1>,
-    rd_taken: Select<1>,
-    rd_next: Select<16>,
-    /// The entry has a successor (`next` is not 0): read beside `rd_next`, so the end of a
-    /// list is known without a compare behind the D-way read (pointer 0 reads 0: none).
-    rd_more: Select<1>,
+    // Reads by one pointer.
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
     /// The run's last receive (one port: lane `count - 1`'s slot).
     run_last_slot: Select<16>,
-    /// Per lane: the neighbours of the receive it took, read from registers while the
-    /// banks arbitrate.
-    rd_prev_of: Select<16>,
-    rd_next_of: Select<16>,
-    /// Whether those neighbours exist (the link is not 0), read beside them from per-slot
-    /// flags, so the unlink's head and tail enables need no compare behind the read.
-    rd_has_prev_of: Select<1>,
-    rd_has_next_of: Select<1>,
     /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
     run_last_has_next: Select<1>,
     free_slot: LowestSet,
@@ -253,12 +228,6 @@ pub struct ThreadArray {
     lane_hash: Vec<ListHash>,
     // Block-wide combinational values.
     g_done: Signal<Local, Bit>,
-    w_new_seq0: Signal<Local, Bits<32>>,
-    /// Lane 0's new candidate's label plus `i`, low bits (the run's target of lane `i`).
-    w_new_run: Vec<Signal<Local, Bits<16>>>,
-    /// Lane `i`'s run target as lane 0's walk leaves it: `cand_run_low` held, or
-    /// `w_new_run` when the entry read is the new candidate.
-    w_new_run_low: Vec<Signal<Local, Bits<16>>>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     g_more: Signal<Local, Bit>,
@@ -321,15 +290,12 @@ impl ThreadArray {
             handle_keep: k(keep(fields.handle)),
             both_list: k(3 * bins),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
-            lane_index16: (0..n).map(|i| k(i as u64)).collect(),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
             lane_hash: (0..n).map(|_| ListHash::new(bins)).collect(),
-            run_mask: k(FastRun::run_mask(n, d)),
             zero16: k(0),
             one8: k(1),
             two8: k(2),
             k_matched: k(LANE_MATCHED),
-            cand_seq0: Default::default(),
             ctl: Controller::new(shape),
             ends: ListEnds::new(n, nb, h, pointer_bits),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
@@ -337,19 +303,10 @@ impl ThreadArray {
             slots: DescriptorTable::new(n, d, nb),
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
-            dr_seq0: field_copy(d),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
-            rd_valid: Select::shared(d, n),
-            rd_taken: Select::shared(d, n),
-            rd_next: Select::shared(d, n),
-            rd_more: Select::shared(d, n),
             run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
-            rd_prev_of: Select::shared(d, n),
-            rd_next_of: Select::shared(d, n),
-            rd_has_prev_of: Select::shared(d, n),
-            rd_has_next_of: Select::shared(d, n),
             run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
             cancel_lane: LowestSet::new(n),
@@ -358,9 +315,6 @@ impl ThreadArray {
             umq_place: UmqPlacement::new(n, u),
             command_width: CommandWidth::new(n, fields),
             g_done: Default::default(),
-            w_new_seq0: Default::default(),
-            w_new_run: signals(n),
-            w_new_run_low: signals(n),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
             g_more: Default::default(),
@@ -377,7 +331,7 @@ impl ThreadArray {
 impl Logic for ThreadArray {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fp_ready, cand_seq0);
+        dff_setup!(self, clock, fp_ready);
         self.ctl.clock.next = self.clock.val();
         self.ctl.reset.next = self.reset.val();
         self.ends.clock.next = self.clock.val();
@@ -421,15 +375,7 @@ impl Logic for ThreadArray {
 
         // ---- The descriptors' links and flags, read by pointer. ----
         for s in 0..self._descriptors {
-            self.rd_valid.entries[s].next = self.slots.valid[s].val().into();
             self.scan_valid.entries[s].next = self.slots.valid[s].val().into();
-            self.rd_taken.entries[s].next = self.slots.taken[s].val().into();
-            self.rd_next.entries[s].next = self.slots.next[s].val();
-            self.rd_more.entries[s].next = self.slots.has_next[s].val().into();
-            self.rd_prev_of.entries[s].next = self.slots.prev[s].val();
-            self.rd_next_of.entries[s].next = self.slots.next[s].val();
-            self.rd_has_prev_of.entries[s].next = self.slots.has_prev[s].val().into();
-            self.rd_has_next_of.entries[s].next = self.slots.has_next[s].val().into();
             self.cancel_list.entries[s].next = self.slots.list[s].val();
             self.free_slot.bits[s].next = !self.slots.valid[s].val();
         }
@@ -477,18 +423,11 @@ impl Logic for ThreadArray {
             self.lane[i].list_both.next = self.both_list.val();
             self.ends.head_address[i].next = self.lane[i].head_address.val();
             self.lane[i].head.next = self.ends.head[i].val();
-            self.rd_valid.pointers[i].next = self.lane[i].read_pointer.val();
-            self.rd_taken.pointers[i].next = self.lane[i].read_pointer.val();
-            self.rd_next.pointers[i].next = self.lane[i].read_pointer.val();
-            self.rd_more.pointers[i].next = self.lane[i].read_pointer.val();
-            self.lane[i].read_valid.next = self.rd_valid.values[i].val().any();
-            self.lane[i].read_taken.next = self.rd_taken.values[i].val().any();
-            self.lane[i].read_next.next = self.rd_next.values[i].val();
-            self.lane[i].read_more.next = self.rd_more.values[i].val().any();
-            self.rd_prev_of.pointers[i].next = self.lane[i].slot.val();
-            self.rd_next_of.pointers[i].next = self.lane[i].slot.val();
-            self.rd_has_prev_of.pointers[i].next = self.lane[i].slot.val();
-            self.rd_has_next_of.pointers[i].next = self.lane[i].slot.val();
+            self.slots.walk_pointer[i].next = self.lane[i].read_pointer.val();
+            self.lane[i].read_valid.next = self.slots.walk_valid[i].val();
+            self.lane[i].read_taken.next = self.slots.walk_taken[i].val();
+            self.lane[i].read_next.next = self.slots.walk_next[i].val();
+            self.lane[i].read_more.next = self.slots.walk_more[i].val();
         }
         self.lane[0].set_slot.next = self.ctl.select_found.val();
 
@@ -510,45 +449,19 @@ impl Logic for ThreadArray {
         }
         self.g_done.next = self.barrier.all_done.val();
 
-        // Lane 0's candidate's sequence id follows its candidate (lane 0 never walks again).
-        self.dr_seq0.clock.next = self.clock.val();
-        self.dr_seq0.write_enable.next = self.ctl.posting.val();
-        self.dr_seq0.write_address.next = self.ctl.alloc.val();
-        self.dr_seq0.write_data.next = self.ctl.post_seq.val();
-        self.dr_seq0.read_address.next = self.lane[0].read_pointer.val();
-        self.w_new_seq0.next = self.cand_seq0.q.val();
-        for i in 0..self._lanes {
-            self.w_new_run[i].next = (self.lane[0].entry_label.val().get_bits::<16>(0)
-                + self.lane_index16[i].val())
-                & self.run_mask.val();
-            self.w_new_run_low[i].next = self.lane[i].target.val();
-        }
-        // The same condition as the candidate select of lane 0's compare stage ([`Lane`]),
-        // written out from its outputs: a shared signal for it once timed worse (ABC9
-        // mapped the same logic differently).
-        if self.lane[0].hit.val()
-            & ((self.lane[0].best.val() == self.zero16.val())
-                | (self.lane[0].entry_label.val() < self.lane[0].best_label.val()))
-        {
-            self.w_new_seq0.next = self.dr_seq0.read_data.val();
-            for i in 0..self._lanes {
-                self.w_new_run_low[i].next = self.w_new_run[i].val();
-            }
-        }
-        // The run's targets follow the candidate, as its sequence id does.
-        for i in 0..self._lanes {
-            self.lane[i].run_target_load.next = self.lane[0].first_walk.val();
-            self.lane[i].run_target.next = self.w_new_run_low[i].val();
-        }
-        if self.lane[0].first_walk.val() {
-            self.cand_seq0.d.next = self.w_new_seq0.val();
-        }
-
         // ---- Fast path: all lanes booked lane 0's receive k, and k + i exist ([`FastRun`]:
         // registered, ready a cycle after lane 0 has booked). ----
         self.fp_ready.d.next = self.lane[0].booked.val();
         self.fast_run.clock.next = self.clock.val();
-        self.fast_run.cand_seq.next = self.cand_seq0.q.val();
+        self.fast_run.posting.next = self.ctl.posting.val();
+        self.fast_run.post_slot.next = self.ctl.alloc.val();
+        self.fast_run.post_seq.next = self.ctl.post_seq.val();
+        self.fast_run.lead_read_pointer.next = self.lane[0].read_pointer.val();
+        self.fast_run.lead_hit.next = self.lane[0].hit.val();
+        self.fast_run.lead_best.next = self.lane[0].best.val();
+        self.fast_run.lead_entry_label.next = self.lane[0].entry_label.val();
+        self.fast_run.lead_best_label.next = self.lane[0].best_label.val();
+        self.fast_run.lead_first_walk.next = self.lane[0].first_walk.val();
         for s in 0..self._descriptors {
             self.fast_run.valid[s].next = self.slots.valid[s].val();
             self.fast_run.seq[s].next = self.slots.seq[s].val();
@@ -556,6 +469,9 @@ impl Logic for ThreadArray {
         }
         for i in 0..self._lanes {
             self.fast_run.target_low[i].next = self.lane[i].target.val();
+            // The run's targets follow lane 0's candidate.
+            self.lane[i].run_target_load.next = self.lane[0].first_walk.val();
+            self.lane[i].run_target.next = self.fast_run.next_target[i].val();
             self.fast_run.lane_valid[i].next = self.lane[i].valid.val();
         }
         self.g_shared.next = self.fast_path.val()
@@ -566,8 +482,8 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
-            self.run_last.entries[i].next = self.rd_next_of.values[i].val();
-            self.run_last_has_next.entries[i].next = self.rd_has_next_of.values[i].val();
+            self.run_last.entries[i].next = self.slots.next_of[i].val();
+            self.run_last_has_next.entries[i].next = self.slots.has_next_of[i].val().into();
             self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
         self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
@@ -629,10 +545,10 @@ impl Logic for ThreadArray {
                 self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
             self.unlink.list[i].next = self.lane[i].taken_list.val();
             self.unlink.slot[i].next = self.lane[i].slot.val();
-            self.unlink.prev_of[i].next = self.rd_prev_of.values[i].val();
-            self.unlink.next_of[i].next = self.rd_next_of.values[i].val();
-            self.unlink.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
-            self.unlink.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
+            self.unlink.prev_of[i].next = self.slots.prev_of[i].val();
+            self.unlink.next_of[i].next = self.slots.next_of[i].val();
+            self.unlink.has_prev_of[i].next = self.slots.has_prev_of[i].val();
+            self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             if self.lane[i].pending.val() & !self.unlink.granted[i].val() {
                 self.g_more.next = true;
@@ -645,10 +561,10 @@ impl Logic for ThreadArray {
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
-        self.unlink.load_prev.next = self.rd_prev_of.values[0].val();
-        self.unlink.load_next.next = self.rd_next_of.values[0].val();
-        self.unlink.load_has_prev.next = self.rd_has_prev_of.values[0].val().any();
-        self.unlink.load_has_next.next = self.rd_has_next_of.values[0].val().any();
+        self.unlink.load_prev.next = self.slots.prev_of[0].val();
+        self.unlink.load_next.next = self.slots.next_of[0].val();
+        self.unlink.load_has_prev.next = self.slots.has_prev_of[0].val();
+        self.unlink.load_has_next.next = self.slots.has_next_of[0].val();
         self.unlink.clear.next = self.reset.val();
         self.cancel_list.pointers[0].next = self.ctl.alloc.val();
 
