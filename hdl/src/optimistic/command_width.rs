@@ -6,7 +6,7 @@
 
 use crate::fields::FieldWidths;
 use crate::optimistic::unexpected_cam::MESSAGE_FIELDS;
-use crate::optimistic::vectors::{k, signals};
+use crate::optimistic::vectors::{k, low_bits, signals};
 use crate::two_level::receive_engine::{OP_ARRIVE, OP_CANCEL, OP_MATCHED_PROBE, OP_POST, OP_PROBE};
 use rust_hdl::prelude::*;
 
@@ -50,7 +50,7 @@ pub struct CommandWidth {
 impl CommandWidth {
     /// The check of `lanes` lanes' commands against `fields`.
     pub fn new(lanes: usize, fields: FieldWidths) -> Self {
-        let over = |bits: usize, width: usize| ((1u64 << width) - 1) & !((1u64 << bits) - 1);
+        let over = |bits: usize, width: usize| low_bits(width) & !low_bits(bits);
         CommandWidth {
             op: Default::default(),
             comm: Default::default(),

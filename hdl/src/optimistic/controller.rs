@@ -28,8 +28,7 @@
 use crate::fields::FieldWidths;
 use crate::optimistic::list_hash::ListHash;
 use crate::optimistic::shape::ThreadArrayShape;
-use crate::optimistic::vectors::k;
-use crate::primitives::trees::bits_to_hold;
+use crate::optimistic::vectors::{k, low_bits, pointer_mask};
 use crate::two_level::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -248,7 +247,6 @@ impl Controller {
     pub fn new(shape: &ThreadArrayShape) -> Self {
         let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, fields, .. } = *shape;
         let FieldWidths { comm, src, tag, handle } = fields;
-        let keep = |bits: usize| (1u64 << bits) - 1;
         let bins = 1u64 << (h - 2);
         let bank_bits = shape.banks().trailing_zeros() as usize;
         Controller {
@@ -317,17 +315,17 @@ impl Controller {
             clearing: Default::default(),
             clearing_words: Default::default(),
             clear_at: Default::default(),
-            comm_keep: k(keep(comm)),
-            src_keep: k(keep(src)),
-            tag_keep: k(keep(tag)),
-            handle_keep: k(keep(handle)),
+            comm_keep: k(low_bits(comm)),
+            src_keep: k(low_bits(src)),
+            tag_keep: k(low_bits(tag)),
+            handle_keep: k(low_bits(handle)),
             lanes: k(n as u64),
             lanes16: k(n as u64),
             scan_last: k(d.div_ceil(n) as u64 + 1),
             scan_steps: k(d.div_ceil(n) as u64),
             both_list: k(3 * bins),
             last_clear: k((3 * bins) >> bank_bits),
-            pointer_mask: k((1u64 << bits_to_hold(d)) - 1),
+            pointer_mask: k(pointer_mask(d)),
             zero2: k(0),
             zero16: k(0),
             zero32: k(0),

@@ -29,9 +29,8 @@
 //! lane's read pointer, and the neighbours of the receive the lane took (its links and
 //! whether they exist) at its slot, read while the unlink's banks arbitrate.
 
-use crate::optimistic::vectors::{dffs, k, signals};
+use crate::optimistic::vectors::{bank_indexes, dffs, k, pointer_mask, signals};
 use crate::primitives::select::Select;
-use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -178,8 +177,8 @@ impl DescriptorTable {
             has_prev: signals(d),
             slot1: (0..d).map(|s| k(s as u64 + 1)).collect(),
             bank_mask: k(nb as u64 - 1),
-            bank_index: (0..nb).map(|b| k(b as u64)).collect(),
-            pointer_mask: k((1u64 << bits_to_hold(d)) - 1),
+            bank_index: bank_indexes(nb),
+            pointer_mask: k(pointer_mask(d)),
             zero16: k(0),
             d_valid: dffs(d),
             d_label: dffs(d),

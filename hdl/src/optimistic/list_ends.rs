@@ -11,7 +11,7 @@
 //!   successor. Inserts, the clearing pass and unlinks are never asked for in the same
 //!   cycle (the controller's states); the priority only states what wins if they were.
 
-use crate::optimistic::vectors::{k, signals};
+use crate::optimistic::vectors::{bank_indexes, k, signals};
 use crate::primitives::banked_table::BankedTable;
 use rust_hdl::prelude::*;
 
@@ -75,7 +75,7 @@ impl ListEnds {
             unlink_has_next: signals(banks),
             heads: BankedTable::new(lanes, bank_bits, list_bits - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, list_bits - bank_bits).storing(pointer_bits),
-            bank_index: (0..banks).map(|b| k(b as u64)).collect(),
+            bank_index: bank_indexes(banks),
             bank_mask: k(banks as u64 - 1),
             bank_shift: k(bank_bits as u64),
             zero16: k(0),

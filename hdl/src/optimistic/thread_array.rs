@@ -129,7 +129,7 @@ use crate::optimistic::list_hash::ListHash;
 use crate::optimistic::umq_placement::UmqPlacement;
 use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::optimistic::unlink::UnlinkUnits;
-use crate::optimistic::vectors::{k, signals};
+use crate::optimistic::vectors::{k, low_bits, signals};
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
@@ -252,7 +252,6 @@ impl ThreadArray {
             *shape;
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
-        let keep = |bits: usize| (1u64 << bits) - 1;
         let bins = 1u64 << (h - 2);
         let nb = shape.banks();
         let pointer_bits = bits_to_hold(d);
@@ -284,10 +283,10 @@ impl ThreadArray {
             lane_kind: (0..n).map(|_| Default::default()).collect(),
             lane_recv: (0..n).map(|_| Default::default()).collect(),
             fast_path: Constant::new(fast_path),
-            comm_keep: k(keep(fields.comm)),
-            src_keep: k(keep(fields.src)),
-            tag_keep: k(keep(fields.tag)),
-            handle_keep: k(keep(fields.handle)),
+            comm_keep: k(low_bits(fields.comm)),
+            src_keep: k(low_bits(fields.src)),
+            tag_keep: k(low_bits(fields.tag)),
+            handle_keep: k(low_bits(fields.handle)),
             both_list: k(3 * bins),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),

@@ -20,7 +20,7 @@
 //! The outputs are the second stage after forwarding: the array writes the neighbours'
 //! links, and the head (no predecessor) or tail (no successor) of `list`, from them.
 
-use crate::optimistic::vectors::{dffs, k, signals};
+use crate::optimistic::vectors::{bank_indexes, dffs, k, signals};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -145,7 +145,7 @@ impl UnlinkUnits {
             has_prev: signals(banks),
             has_next: signals(banks),
             bank_mask: k(banks as u64 - 1),
-            bank_index: (0..banks).map(|b| k(b as u64)).collect(),
+            bank_index: bank_indexes(banks),
             zero16: k(0),
             a_wants: signals(banks * lanes),
             a_below: signals(banks * lanes),
