@@ -73,7 +73,8 @@ pub struct Controller {
     /// The command has a field wider than generated ([`crate::optimistic::command_width`]).
     pub cmd_wide: Signal<In, Bit>,
     pub resp_ready: Signal<In, Bit>,
-    /// A block: every lane is done; a lane's taken receive is still to be unlinked.
+    /// A block: every lane is done; once they are, a taken receive is still to be unlinked
+    /// after this cycle's.
     pub all_done: Signal<In, Bit>,
     pub unlinks_left: Signal<In, Bit>,
     /// A lane takes its receive of the fast path's run this cycle.

@@ -230,7 +230,6 @@ pub struct ThreadArray {
     g_done: Signal<Local, Bit>,
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
-    g_more: Signal<Local, Bit>,
     /// The unlink's second stage writes this cycle.
     g_unlinking: Signal<Local, Bit>,
     /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
@@ -316,7 +315,6 @@ impl ThreadArray {
             g_done: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
-            g_more: Default::default(),
             g_unlinking: Default::default(),
             unlink: UnlinkUnits::new(n, nb),
             _lanes: n,
@@ -538,7 +536,6 @@ impl Logic for ThreadArray {
         // second stage: its links are lane 0's reads by its slot, which the scan set (no
         // lane is walking). ----
         self.unlink.clock.next = self.clock.val();
-        self.g_more.next = false;
         for i in 0..self._lanes {
             self.unlink.eligible[i].next =
                 self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
@@ -549,9 +546,7 @@ impl Logic for ThreadArray {
             self.unlink.has_prev_of[i].next = self.slots.has_prev_of[i].val();
             self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
-            if self.lane[i].pending.val() & !self.unlink.granted[i].val() {
-                self.g_more.next = true;
-            }
+            self.unlink.pending[i].next = self.lane[i].pending.val();
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
         self.unlink.run_next.next = self.run_last.values[0].val();
@@ -613,7 +608,7 @@ impl Logic for ThreadArray {
         self.ctl.cmd_wide.next = self.command_width.wide.val();
         self.ctl.resp_ready.next = self.resp_ready.val();
         self.ctl.all_done.next = self.g_done.val();
-        self.ctl.unlinks_left.next = self.g_more.val();
+        self.ctl.unlinks_left.next = self.unlink.crowded.val();
         self.ctl.fast_now.next = self.g_fast_now.val();
         self.ctl.place_found.next = self.umq_place.found.val();
         self.ctl.place_more.next = self.umq_place.more.val();

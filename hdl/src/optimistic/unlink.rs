@@ -26,8 +26,9 @@ use rust_hdl::prelude::*;
 #[derive(LogicBlock)]
 pub struct UnlinkUnits {
     pub clock: Signal<In, Clock>,
-    /// Per lane: its taken receive may leave now.
+    /// Per lane: its taken receive may leave now; it has a taken receive still to leave.
     pub eligible: Vec<Signal<In, Bit>>,
+    pub pending: Vec<Signal<In, Bit>>,
     /// Per lane: the taken receive's list, its pointer, and its neighbours (read by the
     /// lane's own pointer) and whether they exist.
     pub list: Vec<Signal<In, Bits<16>>>,
@@ -54,6 +55,11 @@ pub struct UnlinkUnits {
     pub clear: Signal<In, Bit>,
     /// Per lane: its receive was granted this cycle.
     pub granted: Vec<Signal<Out, Bit>>,
+    /// Two or more pending receives are in one bank: once every lane is done (all pending
+    /// receives eligible), some are not granted this cycle and the unlinks go on. Formed
+    /// from `pending` alone, beside the arbitration rather than behind it, so the block's
+    /// finish does not wait for the barrier's "all done" to pass through the grants.
+    pub crowded: Signal<Out, Bit>,
     /// Per bank, the second stage: it writes this cycle; the list; the first and last
     /// receive leaving; their neighbours after forwarding, and whether they exist.
     pub writing: Vec<Signal<Out, Bit>>,
@@ -70,6 +76,9 @@ pub struct UnlinkUnits {
     /// Per bank × lane: the lane wants the bank; a lower lane does; the grant (one-hot).
     a_wants: Vec<Signal<Local, Bit>>,
     a_below: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lane's pending receive is in the bank; a lower lane's is too.
+    c_pending: Vec<Signal<Local, Bit>>,
+    c_below: Vec<Signal<Local, Bit>>,
     a_grant: Vec<Signal<Local, Bit>>,
     /// Per bank: the first stage's record.
     u_en: Vec<Signal<Local, Bit>>,
@@ -117,6 +126,7 @@ impl UnlinkUnits {
         UnlinkUnits {
             clock: Default::default(),
             eligible: signals(lanes),
+            pending: signals(lanes),
             list: signals(lanes),
             slot: signals(lanes),
             prev_of: signals(lanes),
@@ -136,6 +146,7 @@ impl UnlinkUnits {
             load_has_next: Default::default(),
             clear: Default::default(),
             granted: signals(lanes),
+            crowded: Default::default(),
             writing: signals(banks),
             write_list: signals(banks),
             front: signals(banks),
@@ -149,6 +160,8 @@ impl UnlinkUnits {
             zero16: k(0),
             a_wants: signals(banks * lanes),
             a_below: signals(banks * lanes),
+            c_pending: signals(banks * lanes),
+            c_below: signals(banks * lanes),
             a_grant: signals(banks * lanes),
             u_en: signals(banks),
             u_list: signals(banks),
@@ -190,6 +203,7 @@ impl Logic for UnlinkUnits {
         for i in 0..self._lanes {
             self.granted[i].next = false;
         }
+        self.crowded.next = false;
         // Per bank, the lowest lane with a receive there to unlink; its record, picked
         // from every lane's own reads with an AND-OR.
         for lanes in self._lanes..self._lanes_once {
@@ -203,6 +217,18 @@ impl Logic for UnlinkUnits {
                 for i in 1..self._lanes {
                     self.a_below[b * lanes + i].next =
                         self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
+                }
+                for i in 0..self._lanes {
+                    self.c_pending[b * lanes + i].next = self.pending[i].val()
+                        & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
+                }
+                self.c_below[b * lanes].next = false;
+                for i in 1..self._lanes {
+                    self.c_below[b * lanes + i].next =
+                        self.c_below[b * lanes + i - 1].val() | self.c_pending[b * lanes + i - 1].val();
+                    if self.c_pending[b * lanes + i].val() & self.c_below[b * lanes + i].val() {
+                        self.crowded.next = true;
+                    }
                 }
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
