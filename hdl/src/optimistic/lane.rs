@@ -5,7 +5,7 @@
 //! **The walk** is a two-stage pipeline, so no clock cycle holds both the `D`-way
 //! descriptor read and the compares. The read stage reads the entry the walk points at (a
 //! list's head out of the head table, or the link of the entry being compared): its links
-//! and flags through the array's shared reads (`rd_*`, by `read_pointer`) into `ex_*`, its
+//! and flags through the descriptor table's read ports (by `read_pointer`) into `ex_*`, its
 //! fixed fields out of this lane's own RAM copies (registered reads). The compare stage
 //! matches the entry read last cycle and keeps the smallest label across the lists. The
 //! read follows a link before the compare has judged its entry: when that entry matches
@@ -64,8 +64,8 @@ pub struct Lane {
     pub list_both: Signal<In, Bits<16>>,
     /// The head table's read of `head_address` (registered: last cycle's address).
     pub head: Signal<In, Bits<16>>,
-    /// The shared reads of the entry at `read_pointer`: valid, taken in this block, its
-    /// `next` link and whether it has one.
+    /// The descriptor table's reads of the entry at `read_pointer`: valid, taken in this
+    /// block, its `next` link and whether it has one.
     pub read_valid: Signal<In, Bit>,
     pub read_taken: Signal<In, Bit>,
     pub read_next: Signal<In, Bits<16>>,
