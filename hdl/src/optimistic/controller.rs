@@ -73,9 +73,11 @@ pub struct Controller {
     /// The command has a field wider than generated ([`crate::optimistic::command_width`]).
     pub cmd_wide: Signal<In, Bit>,
     pub resp_ready: Signal<In, Bit>,
-    /// A block: every lane is done; once they are, a taken receive is still to be unlinked
-    /// after this cycle's.
+    /// A block: every lane is done.
     pub all_done: Signal<In, Bit>,
+    /// Two pending receives share a bank ([`crate::optimistic::unlink::UnlinkUnits`]'s
+    /// `crowded`): once every lane is done, a taken receive is still to be unlinked after
+    /// this cycle's. Read only under `all_done`.
     pub unlinks_left: Signal<In, Bit>,
     /// A lane takes its receive of the fast path's run this cycle.
     pub fast_now: Signal<In, Bit>,
@@ -576,7 +578,8 @@ impl Logic for Controller {
                 } else if self.place_found.val() {
                     self.umq_insert.next = true;
                 }
-                // Done with the last insert (or none): at most one lane is pending.
+                // Done with the last insert (or none), and this cycle's unlinks are the
+                // last (no bank holds two pending receives).
                 self.finish.next = !self.unlinks_left.val()
                     & (((self.tail_phase.q.val() != self.zero2.val()) & !self.place_more.val())
                         | !self.any_unmatched.val());

@@ -21,7 +21,7 @@
 //! read by pointer.
 
 use crate::optimistic::descriptor_copy::field_copy;
-use crate::optimistic::vectors::{dffs, k, signals};
+use crate::optimistic::vectors::{dffs, k, low_bits, signals};
 use crate::primitives::select::OneHotPointers;
 use crate::primitives::table_ram::TableRam;
 use crate::primitives::trees::bits_to_hold;
@@ -135,7 +135,7 @@ impl FastRun {
 
     /// The low label bits the run compares (`k + i` within a sequence).
     pub fn run_mask(lanes: usize, descriptors: usize) -> u64 {
-        (1u64 << bits_to_hold(descriptors.max(lanes) - 1)) - 1
+        low_bits(bits_to_hold(descriptors.max(lanes) - 1))
     }
 }
 

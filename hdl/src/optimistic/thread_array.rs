@@ -12,9 +12,10 @@
 //!   ([`crate::optimistic::descriptor_copy`]), from which the lane's walk reads its
 //!   entry with a registered read instead of a `D`-way mux. Only the link and the flags
 //!   are still read through a mux tree ([`crate::primitives::select`]),
-//!   since they change under a block. Lane 0's RAM also holds the sequence ids, so its
-//!   candidate's id is a register beside the candidate and the fast path's run compares
-//!   every descriptor's id with it, not with a `D`-way read by pointer. The booking
+//!   since they change under a block. The fast path keeps a RAM of the sequence ids read
+//!   by lane 0's pointer ([`FastRun`]), so lane 0's candidate's id is a register beside
+//!   the candidate and the run compares every descriptor's id with it, not with a `D`-way
+//!   read by pointer. The booking
 //!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
 //!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
 //!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
@@ -67,13 +68,14 @@
 //!
 //! Blocks: [`Controller`] (states, command and answer registers, posting, the cancel
 //! scan), [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),
-//! [`ListHash`] (a lane's lists), [`ListEnds`] (the head and tail tables), [`FastRun`]
+//! [`ListHash`] (a lane's or a post's lists), [`ListEnds`] (the head and tail tables), [`FastRun`]
 //! (the fast path's run), [`UnlinkUnits`], [`UmqPlacement`] and [`CommandWidth`] (a
 //! command wider than generated), [`Barrier`] (the partial barrier and conflict
 //! detection) and [`DescriptorTable`]. Each is its own module with its own
-//! lint-and-synthesis test; this module is the wiring, and the few reads by pointer that
-//! serve one port (the run's last receive, a cancelled receive's list, the scan's valid
-//! flags).
+//! lint-and-synthesis test. This module is the wiring, plus what joins blocks: the reads
+//! for the fast path's last receive and a cancelled receive's list, the scan's valid
+//! flags, the lowest free slot and the lowest lane a scan hit, and the fast path's
+//! decision (`g_shared`, `fp_ready`).
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
 //! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
@@ -206,7 +208,7 @@ pub struct ThreadArray {
     fast_run: FastRun,
     fp_ready: DFF<Bit>,
     umq_cam: UnexpectedCam,
-    // Reads by one pointer.
+    // Reads and searches that join blocks.
     /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
     run_last: Select<16>,
     run_last_lane: OneHotPointers,
@@ -239,9 +241,6 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
-    /// `lanes + 1`: a loop over `lanes.._lanes_once` names `lanes` as a loop variable,
-    /// and rust-hdl evaluates an index from loop variables only.
-    _lanes_once: usize,
 }
 
 impl ThreadArray {
@@ -320,7 +319,6 @@ impl ThreadArray {
             _lanes: n,
             _descriptors: d,
             _banks: nb,
-            _lanes_once: n + 1,
         }
     }
 }
@@ -370,7 +368,7 @@ impl Logic for ThreadArray {
         self.umq_cam.insert_tag.next = self.umq_place.insert_tag.val();
         self.umq_cam.insert_handle.next = self.umq_place.insert_handle.val();
 
-        // ---- The descriptors' links and flags, read by pointer. ----
+        // ---- The descriptors' valid flags: the scan's reads, the lowest free slot. ----
         for s in 0..self._descriptors {
             self.scan_valid.entries[s].next = self.slots.valid[s].val().into();
             self.cancel_list.entries[s].next = self.slots.list[s].val();
@@ -595,7 +593,7 @@ impl Logic for ThreadArray {
             self.command_width.msg_handle[i].next = self.msg_handle[i].val();
         }
 
-        // ---- The controller ([`Controller`]): last, as its inputs read the values above.
+        // ---- The controller ([`Controller`]). ----
         self.ctl.cmd_valid.next = self.cmd_valid.val();
         self.ctl.cmd_op.next = self.cmd_op.val();
         self.ctl.cmd_comm.next = self.cmd_comm.val();

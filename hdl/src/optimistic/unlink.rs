@@ -17,8 +17,10 @@
 //!   touch: when this record's predecessor was last cycle's front, its predecessor is the
 //!   one that record had, and likewise for the successor. Older writes had landed.
 //!
-//! The outputs are the second stage after forwarding: the array writes the neighbours'
-//! links, and the head (no predecessor) or tail (no successor) of `list`, from them.
+//! The outputs are the second stage after forwarding: from them the descriptor table
+//! writes the neighbours' links ([`crate::optimistic::descriptor_table`]), and the index
+//! tables the head (no predecessor) or tail (no successor) of `list`
+//! ([`crate::optimistic::list_ends`]).
 
 use crate::optimistic::vectors::{bank_indexes, dffs, k, signals};
 use rust_hdl::prelude::*;
