@@ -248,9 +248,8 @@ pub struct Controller {
 
 impl Controller {
     pub fn new(shape: &ThreadArrayShape) -> Self {
-        let ThreadArrayShape { lanes: n, descriptors: d, head_bits: h, fields, .. } = *shape;
+        let ThreadArrayShape { lanes: n, descriptors: d, fields, .. } = *shape;
         let FieldWidths { comm, src, tag, handle } = fields;
-        let bins = 1u64 << (h - 2);
         let bank_bits = shape.banks().trailing_zeros() as usize;
         Controller {
             clock: Default::default(),
@@ -326,8 +325,8 @@ impl Controller {
             lanes16: k(n as u64),
             scan_last: k(d.div_ceil(n) as u64 + 1),
             scan_steps: k(d.div_ceil(n) as u64),
-            both_list: k(3 * bins),
-            last_clear: k((3 * bins) >> bank_bits),
+            both_list: k(shape.both_list()),
+            last_clear: k(shape.both_list() >> bank_bits),
             pointer_mask: k(pointer_mask(d)),
             zero2: k(0),
             zero16: k(0),
@@ -396,7 +395,7 @@ impl Controller {
             scan_hit_base: Default::default(),
             scan_data_active_r: Default::default(),
             scan_found: Default::default(),
-            post_hash: ListHash::new(bins),
+            post_hash: ListHash::new(shape.bins()),
             p_same: Default::default(),
             p_seq: Default::default(),
         }

@@ -30,7 +30,17 @@ impl ThreadArrayShape {
     /// Banks of the head and tail tables: the lane count rounded up to a power of two, at
     /// most the bins per index (`tagmatch_sim::optimistic::cost::head_banks`).
     pub fn banks(&self) -> usize {
-        self.lanes.next_power_of_two().min(1 << (self.head_bits - 2)).max(1)
+        self.lanes.next_power_of_two().min(self.bins() as usize).max(1)
+    }
+
+    /// Bins per hashed index: `2^(head_bits - 2)`.
+    pub fn bins(&self) -> u64 {
+        1 << (self.head_bits - 2)
+    }
+
+    /// The list of receives with both wildcards, after the three indexes' `3B` lists.
+    pub fn both_list(&self) -> u64 {
+        3 * self.bins()
     }
 }
 

@@ -250,7 +250,6 @@ impl ThreadArray {
             *shape;
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
-        let bins = 1u64 << (h - 2);
         let nb = shape.banks();
         let pointer_bits = bits_to_hold(d);
         ThreadArray {
@@ -285,10 +284,10 @@ impl ThreadArray {
             src_keep: k(low_bits(fields.src)),
             tag_keep: k(low_bits(fields.tag)),
             handle_keep: k(low_bits(fields.handle)),
-            both_list: k(3 * bins),
+            both_list: k(shape.both_list()),
             lane_index: (0..n).map(|i| k(i as u64)).collect(),
             lane_pointer1: (0..n).map(|i| k(i as u64 + 1)).collect(),
-            lane_hash: (0..n).map(|_| ListHash::new(bins)).collect(),
+            lane_hash: (0..n).map(|_| ListHash::new(shape.bins())).collect(),
             zero16: k(0),
             one8: k(1),
             two8: k(2),

@@ -78,7 +78,7 @@
 use rust_hdl::prelude::*;
 
 use crate::fields::{unused_sink, FieldWidths, INDEX_BITS};
-use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
+use crate::primitives::trees::{balanced, bits_to_hold, encode_one_hot, prefix_or};
 
 /// Widths of the thread array's field ports: the widest fields it can be generated with.
 pub const COMM_BITS: usize = 16;
@@ -269,15 +269,6 @@ fn pair(d: usize, a: usize, b: usize) -> usize {
     a * d - a * (a + 1) / 2 + (b - a - 1)
 }
 
-/// `terms` ORed as a balanced tree (synthesis keeps the shape it is given).
-fn balanced_or(terms: &[String]) -> String {
-    match terms.len() {
-        0 => "1'b0".into(),
-        1 => terms[0].clone(),
-        n => format!("({} | {})", balanced_or(&terms[..n / 2]), balanced_or(&terms[n / 2..])),
-    }
-}
-
 /// `free_first`, the one-hot lowest free slot of `d`, by a prefix OR over the free bits.
 fn lowest_free(d: usize) -> String {
     format!(
@@ -374,7 +365,7 @@ pub fn unexpected_cam_body(d: usize, fields: FieldWidths) -> String {
             let (lo, hi) = (pair(d, s, s + 1), pair(d, s, d - 1));
             terms.push(format!("(|(hits[{}:{}] & ~older[{hi}:{lo}]))", d - 1, s + 1));
         }
-        lines.push(format!("assign beaten[{s}] = {};", balanced_or(&terms)));
+        lines.push(format!("assign beaten[{s}] = {};", balanced(&terms, "|", "1'b0")));
     }
     lines.push(
         "always @(posedge clock) begin\n    hit_q <= |hits;\n    first_q <= hits & ~beaten;\nend".into(),

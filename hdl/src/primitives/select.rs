@@ -395,22 +395,11 @@ impl Logic for PrefixCount {
             }
             let sum = match terms.is_empty() {
                 true => "16'd0".to_string(),
-                false => extend(&balanced_sum(&terms), width, 16),
+                false => extend(&crate::primitives::trees::balanced(&terms, "+", "0"), width, 16),
             };
             text += &format!("always @(*) counts${i} = {sum};\n");
         }
         Verilog::Custom(text)
-    }
-}
-
-/// `terms` added as a balanced tree: `((a + b) + (c + d))`.
-fn balanced_sum(terms: &[String]) -> String {
-    match terms {
-        [one] => one.clone(),
-        _ => {
-            let (low, high) = terms.split_at(terms.len() / 2);
-            format!("({} + {})", balanced_sum(low), balanced_sum(high))
-        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Verilog text for the logarithmic structures the custom blocks share: a parallel-prefix
-//! OR (oldest/lowest set bit in `log2 n` levels instead of a chain of `n` ifs) and a
-//! one-hot to binary encoder (one balanced OR reduction per index bit).
+//! OR (oldest/lowest set bit in `log2 n` levels instead of a chain of `n` ifs), a
+//! one-hot to binary encoder (one balanced OR reduction per index bit), and a balanced
+//! expression over any associative operator.
 
 /// Bits of the binary number `largest` (0 for 0): the width a value up to it needs.
 pub fn bits_to_hold(largest: usize) -> usize {
@@ -10,6 +11,20 @@ pub fn bits_to_hold(largest: usize) -> usize {
 /// Levels of a tree over `n` leaves: the smallest `l` with `2^l >= n`.
 pub fn levels(n: usize) -> usize {
     n.next_power_of_two().trailing_zeros() as usize
+}
+
+/// `terms` joined by the associative operator `op` as a balanced tree, `((a op b) op (c
+/// op d))` (synthesis keeps the shape it is given); `empty` when there are none.
+pub fn balanced(terms: &[String], op: &str, empty: &str) -> String {
+    match terms.len() {
+        0 => empty.to_string(),
+        1 => terms[0].clone(),
+        n => format!(
+            "({} {op} {})",
+            balanced(&terms[..n / 2], op, empty),
+            balanced(&terms[n / 2..], op, empty)
+        ),
+    }
 }
 
 /// Declares `wire [n-1:0] {out}` with `out[i] = |{input}[i:0]`: a Kogge–Stone prefix OR
