@@ -90,11 +90,12 @@ fn barrier_lints_and_synthesizes() {
     lints_and_synthesizes("barrier-1", &mut Barrier::new(1));
 }
 
-/// Three lanes, 5 descriptors, 4 banks; one lane, 2 descriptors, one bank.
+/// Three lanes, 5 descriptors, 4 banks, with the fast path's registers; one lane, 2
+/// descriptors, one bank, without.
 #[test]
 fn descriptor_table_lints_and_synthesizes() {
-    lints_and_synthesizes("descriptor-table-3x5x4", &mut DescriptorTable::new(3, 5, 4));
-    lints_and_synthesizes("descriptor-table-1x2x1", &mut DescriptorTable::new(1, 2, 1));
+    lints_and_synthesizes("descriptor-table-3x5x4", &mut DescriptorTable::new(3, 5, 4, true));
+    lints_and_synthesizes("descriptor-table-1x2x1", &mut DescriptorTable::new(1, 2, 1, false));
 }
 
 /// Three lanes over 5 descriptors at narrow fields, and one lane over 2 at the widest.

@@ -8,7 +8,9 @@
 //! Writes, later ones winning within a cycle:
 //! - **takes:** a lane's slot is marked taken a cycle after its take, from registers (the
 //!   next reader is a slow lane's walk, which starts at least a cycle after the take, or
-//!   the block's end); the fast path's run is marked whole when it is taken;
+//!   the block's end); the fast path's run is marked whole a cycle after it is taken, from
+//!   a register of the take and one of each slot's membership (so the take, an OR over the
+//!   lanes' decisions, ends at one flip-flop instead of fanning out to every slot's flag);
 //! - **a post** (`insert`): the new receive at `insert_slot`, appended after `insert_tail`
 //!   (0: the list was empty), whose `next` it becomes;
 //! - **a cancel's removal** (`remove`) and **a flush** (`clear`) free slots;
@@ -106,6 +108,10 @@ pub struct DescriptorTable {
     /// mux, not a compare of the link with 0 in front of it.
     d_has_next: Vec<DFF<Bit>>,
     d_has_prev: Vec<DFF<Bit>>,
+    /// With the fast path only (empty without, so that array has no such registers): the
+    /// run was taken last cycle, and each slot's membership of it then.
+    r_run_taken: Vec<DFF<Bit>>,
+    r_in_run: Vec<DFF<Bit>>,
     /// Per slot: taken this cycle; it links to a receive leaving this cycle (`before`:
     /// its `next` does; `after`: its `prev` does), and the new links from its bank's unit.
     s_take: Vec<Signal<Local, Bit>>,
@@ -126,12 +132,14 @@ pub struct DescriptorTable {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
+    /// 1 with the fast path, else 0: the length of `r_run_taken`.
+    _run_registers: usize,
 }
 
 impl DescriptorTable {
     /// `descriptors` slots, taken by `lanes` lanes, unlinked by `banks` units (a power of
-    /// two: list `l` is in bank `l mod banks`).
-    pub fn new(lanes: usize, descriptors: usize, banks: usize) -> Self {
+    /// two: list `l` is in bank `l mod banks`); `fast_path`: the run's takes come in.
+    pub fn new(lanes: usize, descriptors: usize, banks: usize, fast_path: bool) -> Self {
         assert!(lanes > 0 && descriptors > 0 && banks.is_power_of_two(), "{lanes}, {descriptors}, {banks}");
         let (n, d, nb) = (lanes, descriptors, banks);
         DescriptorTable {
@@ -189,6 +197,8 @@ impl DescriptorTable {
             d_taken: dffs(d),
             d_has_next: dffs(d),
             d_has_prev: dffs(d),
+            r_run_taken: dffs(usize::from(fast_path)),
+            r_in_run: dffs(if fast_path { d } else { 0 }),
             s_take: signals(d),
             s_before: signals(d),
             s_after: signals(d),
@@ -207,6 +217,7 @@ impl DescriptorTable {
             _lanes: n,
             _descriptors: d,
             _banks: nb,
+            _run_registers: usize::from(fast_path),
         }
     }
 }
@@ -214,6 +225,10 @@ impl DescriptorTable {
 impl Logic for DescriptorTable {
     #[hdl_gen]
     fn update(&mut self) {
+        for r in 0..self._run_registers {
+            self.r_run_taken[r].clock.next = self.clock.val();
+            self.r_run_taken[r].d.next = self.run_taken.val();
+        }
         for s in 0..self._descriptors {
             self.d_valid[s].clock.next = self.clock.val();
             self.d_label[s].clock.next = self.clock.val();
@@ -235,6 +250,11 @@ impl Logic for DescriptorTable {
             self.d_has_prev[s].d.next = self.d_has_prev[s].q.val();
             // Takes.
             self.s_take[s].next = self.run_taken.val() & self.in_run[s].val();
+            for r in 0..self._run_registers {
+                self.r_in_run[s].clock.next = self.clock.val();
+                self.r_in_run[s].d.next = self.in_run[s].val();
+                self.s_take[s].next = self.r_run_taken[r].q.val() & self.r_in_run[s].q.val();
+            }
             for i in 0..self._lanes {
                 if self.lane_took[i].val() & (self.lane_slot[i].val() == self.slot1[s].val()) {
                     self.s_take[s].next = true;

@@ -296,7 +296,7 @@ impl ThreadArray {
             ends: ListEnds::new(n, nb, h, pointer_bits),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
             barrier: Barrier::new(n),
-            slots: DescriptorTable::new(n, d, nb),
+            slots: DescriptorTable::new(n, d, nb, fast_path),
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
