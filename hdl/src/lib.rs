@@ -11,6 +11,8 @@
 //! - [`passes`]: rewrites of emitted Verilog ([`passes::event_safe`] for event-driven
 //!   simulators);
 //! - [`fields`]: the field widths every engine is generated with;
+//! - [`ports`]: port bundles (an entry's fields, the thread array's command) and how their
+//!   signals are named in the emitted Verilog;
 //! - [`generate`]: what every design's Verilog generation shares (a large stack, a stable
 //!   hash).
 //!
@@ -22,5 +24,6 @@ pub mod generate;
 pub mod onesided;
 pub mod optimistic;
 pub mod passes;
+pub mod ports;
 pub mod primitives;
 pub mod two_level;

@@ -11,24 +11,24 @@ type Entry = (u64, u64, u64, bool, bool, u64);
 
 fn set_insert(x: &mut CamTop, e: Entry) {
     x.insert.next = true;
-    x.in_comm.next = e.0.to_bits();
-    x.in_src.next = e.1.to_bits();
-    x.in_tag.next = e.2.to_bits();
-    x.in_src_any.next = e.3;
-    x.in_tag_any.next = e.4;
-    x.in_handle.next = e.5.to_bits();
+    x.r#in.comm.next = e.0.to_bits();
+    x.r#in.src.next = e.1.to_bits();
+    x.r#in.tag.next = e.2.to_bits();
+    x.r#in.src_any.next = e.3;
+    x.r#in.tag_any.next = e.4;
+    x.r#in.handle.next = e.5.to_bits();
 }
 
 /// Loads the key at the next edge (a search compares the key loaded before it).
 fn set_key(x: &mut CamTop, mode: u64, comm: u64, src: u64, tag: u64, handle: u64) {
     x.key_load.next = true;
     x.search_mode.next = mode.to_bits();
-    x.key_comm.next = comm.to_bits();
-    x.key_src.next = src.to_bits();
-    x.key_tag.next = tag.to_bits();
-    x.key_src_any.next = false;
-    x.key_tag_any.next = false;
-    x.key_handle.next = handle.to_bits();
+    x.key.comm.next = comm.to_bits();
+    x.key.src.next = src.to_bits();
+    x.key.tag.next = tag.to_bits();
+    x.key.src_any.next = false;
+    x.key.tag_any.next = false;
+    x.key.handle.next = handle.to_bits();
 }
 
 #[test]

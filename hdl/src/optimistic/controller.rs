@@ -29,6 +29,7 @@ use crate::fields::FieldWidths;
 use crate::optimistic::list_hash::ListHash;
 use crate::optimistic::shape::ThreadArrayShape;
 use crate::optimistic::vectors::{k, low_bits, pointer_mask};
+use crate::ports::ThreadCommandPorts;
 use crate::two_level::receive_engine::{
     OP_ARRIVE, OP_CANCEL, OP_FLUSH, OP_MATCHED_PROBE, OP_POST, OP_PROBE, RESP_CANCELLED, RESP_FLUSHED,
     RESP_MATCHED, RESP_NOT_FOUND, RESP_OVERFLOW, RESP_PROBE_FOUND, RESP_PROBE_NONE, RESP_QUEUED,
@@ -62,14 +63,7 @@ pub struct Controller {
     pub reset: Signal<In, Bit>,
     /// The command ports, as the array receives them.
     pub cmd_valid: Signal<In, Bit>,
-    pub cmd_op: Signal<In, Bits<3>>,
-    pub cmd_comm: Signal<In, Bits<16>>,
-    pub cmd_src: Signal<In, Bits<16>>,
-    pub cmd_tag: Signal<In, Bits<32>>,
-    pub cmd_src_any: Signal<In, Bit>,
-    pub cmd_tag_any: Signal<In, Bit>,
-    pub cmd_handle: Signal<In, Bits<32>>,
-    pub cmd_count: Signal<In, Bits<8>>,
+    pub cmd: ThreadCommandPorts,
     /// The command has a field wider than generated ([`crate::optimistic::command_width`]).
     pub cmd_wide: Signal<In, Bit>,
     pub resp_ready: Signal<In, Bit>,
@@ -255,14 +249,7 @@ impl Controller {
             clock: Default::default(),
             reset: Default::default(),
             cmd_valid: Default::default(),
-            cmd_op: Default::default(),
-            cmd_comm: Default::default(),
-            cmd_src: Default::default(),
-            cmd_tag: Default::default(),
-            cmd_src_any: Default::default(),
-            cmd_tag_any: Default::default(),
-            cmd_handle: Default::default(),
-            cmd_count: Default::default(),
+            cmd: Default::default(),
             cmd_wide: Default::default(),
             resp_ready: Default::default(),
             all_done: Default::default(),
@@ -524,37 +511,37 @@ impl Logic for Controller {
         // ---- The states. ----
         if self.state.q.val() == self.c_idle.val() {
             if self.cmd_valid.val() {
-                self.op.d.next = self.cmd_op.val();
-                self.comm_r.d.next = self.cmd_comm.val() & self.comm_keep.val();
-                self.src_r.d.next = self.cmd_src.val() & self.src_keep.val();
-                self.tag_r.d.next = self.cmd_tag.val() & self.tag_keep.val();
-                self.src_any_r.d.next = self.cmd_src_any.val();
-                self.tag_any_r.d.next = self.cmd_tag_any.val();
-                self.handle_r.d.next = self.cmd_handle.val() & self.handle_keep.val();
-                self.count_r.d.next = self.cmd_count.val();
-                self.recv_r.d.next = self.cmd_handle.val() & self.handle_keep.val();
+                self.op.d.next = self.cmd.op.val();
+                self.comm_r.d.next = self.cmd.comm.val() & self.comm_keep.val();
+                self.src_r.d.next = self.cmd.src.val() & self.src_keep.val();
+                self.tag_r.d.next = self.cmd.tag.val() & self.tag_keep.val();
+                self.src_any_r.d.next = self.cmd.src_any.val();
+                self.tag_any_r.d.next = self.cmd.tag_any.val();
+                self.handle_r.d.next = self.cmd.handle.val() & self.handle_keep.val();
+                self.count_r.d.next = self.cmd.count.val();
+                self.recv_r.d.next = self.cmd.handle.val() & self.handle_keep.val();
                 self.msg_r.d.next = self.zero32.val();
                 self.kind_r.d.next = self.r_overflow.val();
                 if self.cmd_wide.val() {
                     // A field wider than generated: overflow, nothing applied.
                     self.state.d.next = self.c_respond.val();
-                } else if self.cmd_op.val() == self.op_post.val() {
+                } else if self.cmd.op.val() == self.op_post.val() {
                     self.state.d.next = self.c_post.val();
-                } else if self.cmd_op.val() == self.op_flush.val() {
+                } else if self.cmd.op.val() == self.op_flush.val() {
                     self.clear_at_r.d.next = self.zero16.val();
                     self.state.d.next = self.c_flush.val();
-                } else if self.cmd_op.val() == self.op_cancel.val() {
+                } else if self.cmd.op.val() == self.op_cancel.val() {
                     self.scan_at.d.next = self.zero16.val();
                     self.scan_base_r.d.next = self.zero16.val();
                     self.scan_found.d.next = false;
                     self.state.d.next = self.c_cancel.val();
-                } else if (self.cmd_op.val() == self.op_probe.val())
-                    | (self.cmd_op.val() == self.op_matched_probe.val())
+                } else if (self.cmd.op.val() == self.op_probe.val())
+                    | (self.cmd.op.val() == self.op_matched_probe.val())
                 {
                     self.state.d.next = self.c_probe.val();
-                } else if (self.cmd_op.val() == self.op_arrive.val())
-                    & (self.cmd_count.val() >= self.one8.val())
-                    & (self.cmd_count.val() <= self.lanes.val())
+                } else if (self.cmd.op.val() == self.op_arrive.val())
+                    & (self.cmd.count.val() >= self.one8.val())
+                    & (self.cmd.count.val() <= self.lanes.val())
                 {
                     self.state.d.next = self.c_block.val();
                     self.kind_r.d.next = self.r_block.val();

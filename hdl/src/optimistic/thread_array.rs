@@ -132,6 +132,7 @@ use crate::optimistic::umq_placement::UmqPlacement;
 use crate::optimistic::unexpected_cam::UnexpectedCam;
 use crate::optimistic::unlink::UnlinkUnits;
 use crate::optimistic::vectors::{k, low_bits, signals};
+use crate::ports::ThreadCommandPorts;
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
 use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
@@ -152,15 +153,8 @@ pub struct ThreadArray {
     pub reset: Signal<In, Bit>,
     pub cmd_valid: Signal<In, Bit>,
     pub cmd_ready: Signal<Out, Bit>,
-    pub cmd_op: Signal<In, Bits<3>>,
-    pub cmd_comm: Signal<In, Bits<16>>,
-    pub cmd_src: Signal<In, Bits<16>>,
-    pub cmd_tag: Signal<In, Bits<32>>,
-    pub cmd_src_any: Signal<In, Bit>,
-    pub cmd_tag_any: Signal<In, Bit>,
-    pub cmd_handle: Signal<In, Bits<32>>,
-    /// Messages in an arrival block, on lanes `0..cmd_count`.
-    pub cmd_count: Signal<In, Bits<8>>,
+    /// The command's fields (its handshake is `cmd_valid` / `cmd_ready`).
+    pub cmd: ThreadCommandPorts,
     pub msg_comm: Vec<Signal<In, Bits<16>>>,
     pub msg_src: Vec<Signal<In, Bits<16>>>,
     pub msg_tag: Vec<Signal<In, Bits<32>>>,
@@ -257,14 +251,7 @@ impl ThreadArray {
             reset: Default::default(),
             cmd_valid: Default::default(),
             cmd_ready: Default::default(),
-            cmd_op: Default::default(),
-            cmd_comm: Default::default(),
-            cmd_src: Default::default(),
-            cmd_tag: Default::default(),
-            cmd_src_any: Default::default(),
-            cmd_tag_any: Default::default(),
-            cmd_handle: Default::default(),
-            cmd_count: Default::default(),
+            cmd: Default::default(),
             msg_comm: signals(n),
             msg_src: signals(n),
             msg_tag: signals(n),
@@ -342,11 +329,11 @@ impl Logic for ThreadArray {
         // ---- The UMQ: searched with the command being accepted (registered: a post or
         // probe uses the answer in the cycle after; the UMQ does not change while the
         // array is idle), written by the block's tail ([`UmqPlacement`]). ----
-        self.umq_cam.search_comm.next = self.cmd_comm.val();
-        self.umq_cam.search_src.next = self.cmd_src.val();
-        self.umq_cam.search_tag.next = self.cmd_tag.val();
-        self.umq_cam.search_src_any.next = self.cmd_src_any.val();
-        self.umq_cam.search_tag_any.next = self.cmd_tag_any.val();
+        self.umq_cam.search_comm.next = self.cmd.comm.val();
+        self.umq_cam.search_src.next = self.cmd.src.val();
+        self.umq_cam.search_tag.next = self.cmd.tag.val();
+        self.umq_cam.search_src_any.next = self.cmd.src_any.val();
+        self.umq_cam.search_tag_any.next = self.cmd.tag_any.val();
         self.umq_cam.remove_first.next = self.ctl.umq_remove.val();
         self.umq_cam.clear.next = self.ctl.clearing.val();
         self.umq_cam.insert.next = self.ctl.umq_insert.val();
@@ -389,7 +376,7 @@ impl Logic for ThreadArray {
             self.lane[i].post_label.next = self.ctl.post_label.val();
             self.lane[i].post_handle.next = self.ctl.handle.val();
             self.lane[i].start.next = self.ctl.start.val();
-            self.lane[i].has_message.next = self.lane_index[i].val() < self.cmd_count.val();
+            self.lane[i].has_message.next = self.lane_index[i].val() < self.cmd.count.val();
             self.lane[i].message_comm.next = self.msg_comm[i].val() & self.comm_keep.val();
             self.lane[i].message_src.next = self.msg_src[i].val() & self.src_keep.val();
             self.lane[i].message_tag.next = self.msg_tag[i].val() & self.tag_keep.val();
@@ -577,14 +564,14 @@ impl Logic for ThreadArray {
         }
 
         // ---- Field widths: a command with a field wider than generated (module docs). ----
-        self.command_width.op.next = self.cmd_op.val();
-        self.command_width.comm.next = self.cmd_comm.val();
-        self.command_width.src.next = self.cmd_src.val();
-        self.command_width.tag.next = self.cmd_tag.val();
-        self.command_width.src_any.next = self.cmd_src_any.val();
-        self.command_width.tag_any.next = self.cmd_tag_any.val();
-        self.command_width.handle.next = self.cmd_handle.val();
-        self.command_width.count.next = self.cmd_count.val();
+        self.command_width.op.next = self.cmd.op.val();
+        self.command_width.comm.next = self.cmd.comm.val();
+        self.command_width.src.next = self.cmd.src.val();
+        self.command_width.tag.next = self.cmd.tag.val();
+        self.command_width.src_any.next = self.cmd.src_any.val();
+        self.command_width.tag_any.next = self.cmd.tag_any.val();
+        self.command_width.handle.next = self.cmd.handle.val();
+        self.command_width.count.next = self.cmd.count.val();
         for i in 0..self._lanes {
             self.command_width.msg_comm[i].next = self.msg_comm[i].val();
             self.command_width.msg_src[i].next = self.msg_src[i].val();
@@ -594,14 +581,14 @@ impl Logic for ThreadArray {
 
         // ---- The controller ([`Controller`]). ----
         self.ctl.cmd_valid.next = self.cmd_valid.val();
-        self.ctl.cmd_op.next = self.cmd_op.val();
-        self.ctl.cmd_comm.next = self.cmd_comm.val();
-        self.ctl.cmd_src.next = self.cmd_src.val();
-        self.ctl.cmd_tag.next = self.cmd_tag.val();
-        self.ctl.cmd_src_any.next = self.cmd_src_any.val();
-        self.ctl.cmd_tag_any.next = self.cmd_tag_any.val();
-        self.ctl.cmd_handle.next = self.cmd_handle.val();
-        self.ctl.cmd_count.next = self.cmd_count.val();
+        self.ctl.cmd.op.next = self.cmd.op.val();
+        self.ctl.cmd.comm.next = self.cmd.comm.val();
+        self.ctl.cmd.src.next = self.cmd.src.val();
+        self.ctl.cmd.tag.next = self.cmd.tag.val();
+        self.ctl.cmd.src_any.next = self.cmd.src_any.val();
+        self.ctl.cmd.tag_any.next = self.cmd.tag_any.val();
+        self.ctl.cmd.handle.next = self.cmd.handle.val();
+        self.ctl.cmd.count.next = self.cmd.count.val();
         self.ctl.cmd_wide.next = self.command_width.wide.val();
         self.ctl.resp_ready.next = self.resp_ready.val();
         self.ctl.all_done.next = self.g_done.val();

@@ -32,6 +32,7 @@
 //! - `remove`: removes the element the last successful search found (one cycle).
 
 use crate::fields::FieldWidths;
+use crate::ports::EntryPorts;
 use crate::primitives::field_ram::FieldRam;
 use rust_hdl::prelude::*;
 
@@ -48,21 +49,11 @@ pub struct BramList<const A: usize> {
     pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<32>>,
-    pub in_src: Signal<In, Bits<32>>,
-    pub in_tag: Signal<In, Bits<32>>,
-    pub in_src_any: Signal<In, Bit>,
-    pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<32>>,
+    pub r#in: EntryPorts,
     pub in_label: Signal<In, Bits<32>>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<32>>,
-    pub key_src: Signal<In, Bits<32>>,
-    pub key_tag: Signal<In, Bits<32>>,
-    pub key_src_any: Signal<In, Bit>,
-    pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<32>>,
+    pub key: EntryPorts,
     pub found: Signal<Out, Bit>,
     pub found_handle: Signal<Out, Bits<32>>,
     pub found_label: Signal<Out, Bits<32>>,
@@ -167,21 +158,11 @@ impl<const A: usize> BramList<A> {
             count: Default::default(),
             full: Default::default(),
             insert: Default::default(),
-            in_comm: Default::default(),
-            in_src: Default::default(),
-            in_tag: Default::default(),
-            in_src_any: Default::default(),
-            in_tag_any: Default::default(),
-            in_handle: Default::default(),
+            r#in: Default::default(),
             in_label: Default::default(),
             search: Default::default(),
             search_mode: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
+            key: Default::default(),
             found: Default::default(),
             found_handle: Default::default(),
             found_label: Default::default(),
@@ -423,24 +404,24 @@ impl<const A: usize> Logic for BramList<A> {
                 if !((self.free_top.q.val() == self.zero.val())
                     & (self.fresh.q.val() == self.last_node.val()))
                 {
-                    self.e_comm.d.next = self.in_comm.val();
-                    self.e_src.d.next = self.in_src.val();
-                    self.e_tag.d.next = self.in_tag.val();
-                    self.e_src_any.d.next = self.in_src_any.val();
-                    self.e_tag_any.d.next = self.in_tag_any.val();
-                    self.e_handle.d.next = self.in_handle.val();
+                    self.e_comm.d.next = self.r#in.comm.val();
+                    self.e_src.d.next = self.r#in.src.val();
+                    self.e_tag.d.next = self.r#in.tag.val();
+                    self.e_src_any.d.next = self.r#in.src_any.val();
+                    self.e_tag_any.d.next = self.r#in.tag_any.val();
+                    self.e_handle.d.next = self.r#in.handle.val();
                     self.e_label.d.next = self.in_label.val();
                     // The free stack's top is being read (address set above).
                     self.state.d.next = self.s_alloc.val();
                 }
             } else if self.search.val() {
                 self.mode.d.next = self.search_mode.val();
-                self.k_comm.d.next = self.key_comm.val();
-                self.k_src.d.next = self.key_src.val();
-                self.k_tag.d.next = self.key_tag.val();
-                self.k_src_any.d.next = self.key_src_any.val();
-                self.k_tag_any.d.next = self.key_tag_any.val();
-                self.k_handle.d.next = self.key_handle.val();
+                self.k_comm.d.next = self.key.comm.val();
+                self.k_src.d.next = self.key.src.val();
+                self.k_tag.d.next = self.key.tag.val();
+                self.k_src_any.d.next = self.key.src_any.val();
+                self.k_tag_any.d.next = self.key.tag_any.val();
+                self.k_handle.d.next = self.key.handle.val();
                 self.hit.d.next = false;
                 self.compared.d.next = self.zero16.val();
                 self.prev.d.next = self.zero.val();
@@ -556,7 +537,7 @@ impl<const A: usize> Logic for BramList<A> {
 pub fn bram_list_verilog<const A: usize>() -> String {
     let mut uut = BramList::<A>::default();
     uut.connect_all();
-    generate_verilog(&uut)
+    crate::ports::flatten_bundle_names(&generate_verilog(&uut))
 }
 
 /// Ports of [`BramList`] as (name, width, is input).

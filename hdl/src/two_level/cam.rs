@@ -108,6 +108,7 @@
 //! generator would unroll the priority search into a chain of nested ifs); `update` here is
 //! the same behaviour, register by register, for rust-hdl's simulator.
 
+use crate::ports::EntryPorts;
 use rust_hdl::prelude::*;
 
 pub use crate::fields::INDEX_BITS;
@@ -203,12 +204,7 @@ pub struct Cam {
     pub key_load: Signal<In, Bit>,
     /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<FIELD_BITS>>,
-    pub key_src: Signal<In, Bits<FIELD_BITS>>,
-    pub key_tag: Signal<In, Bits<FIELD_BITS>>,
-    pub key_src_any: Signal<In, Bit>,
-    pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<FIELD_BITS>>,
+    pub key: EntryPorts,
     /// The last search's answer is out (`hit`, `hit_*`, `frees`); low from the search's
     /// edge until then, and after a removal.
     pub answered: Signal<Out, Bit>,
@@ -223,12 +219,7 @@ pub struct Cam {
     pub remove: Signal<In, Bit>,
     /// Appends an entry, younger than every stored one (ignored while `full`).
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<FIELD_BITS>>,
-    pub in_src: Signal<In, Bits<FIELD_BITS>>,
-    pub in_tag: Signal<In, Bits<FIELD_BITS>>,
-    pub in_src_any: Signal<In, Bit>,
-    pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<FIELD_BITS>>,
+    pub r#in: EntryPorts,
     /// Stored entries (an up/down counter).
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     /// An insert would be ignored: the open bank is used up and no bank is empty.
@@ -253,12 +244,7 @@ impl Cam {
             search: Default::default(),
             key_load: Default::default(),
             search_mode: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
+            key: Default::default(),
             answered: Default::default(),
             hit: Default::default(),
             hit_handle: Default::default(),
@@ -267,12 +253,7 @@ impl Cam {
             frees: Default::default(),
             remove: Default::default(),
             insert: Default::default(),
-            in_comm: Default::default(),
-            in_src: Default::default(),
-            in_tag: Default::default(),
-            in_src_any: Default::default(),
-            in_tag_any: Default::default(),
-            in_handle: Default::default(),
+            r#in: Default::default(),
             count: Default::default(),
             full: Default::default(),
             _depth: depth,
@@ -308,13 +289,13 @@ impl Cam {
     fn load_key(&mut self) {
         let w = self._widths;
         let k = Key {
-            comm: self.key_of(&self.key_comm, w.comm),
-            src: self.key_of(&self.key_src, w.src),
-            tag: self.key_of(&self.key_tag, w.tag),
-            src_any: self.key_src_any.val(),
-            tag_any: self.key_tag_any.val(),
+            comm: self.key_of(&self.key.comm, w.comm),
+            src: self.key_of(&self.key.src, w.src),
+            tag: self.key_of(&self.key.tag, w.tag),
+            src_any: self.key.src_any.val(),
+            tag_any: self.key.tag_any.val(),
         };
-        let (mode, handle) = (self.search_mode.val().index() as u64, self.key_of(&self.key_handle, w.handle));
+        let (mode, handle) = (self.search_mode.val().index() as u64, self.key_of(&self.key.handle, w.handle));
         (self._r.k, self._r.k_mode, self._r.k_handle) = (k, mode, handle);
     }
 
@@ -358,11 +339,11 @@ impl Cam {
         let target =
             if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
         let new_key = Key {
-            comm: self.key_of(&self.in_comm, w.comm),
-            src: self.key_of(&self.in_src, w.src),
-            tag: self.key_of(&self.in_tag, w.tag),
-            src_any: self.in_src_any.val(),
-            tag_any: self.in_tag_any.val(),
+            comm: self.key_of(&self.r#in.comm, w.comm),
+            src: self.key_of(&self.r#in.src, w.src),
+            tag: self.key_of(&self.r#in.tag, w.tag),
+            src_any: self.r#in.src_any.val(),
+            tag_any: self.r#in.tag_any.val(),
         };
         let mut valid = r.valid.clone();
         if rm {
@@ -403,9 +384,9 @@ impl Cam {
         if ins {
             n.keys[target] = new_key;
             n.mem[target] = Word {
-                src: self.key_of(&self.in_src, w.src),
-                tag: self.key_of(&self.in_tag, w.tag),
-                handle: self.key_of(&self.in_handle, w.handle),
+                src: self.key_of(&self.r#in.src, w.src),
+                tag: self.key_of(&self.r#in.tag, w.tag),
+                handle: self.key_of(&self.r#in.handle, w.handle),
             };
             if r.exhausted {
                 let opened = target / s;
@@ -557,12 +538,7 @@ pub struct CamTop {
     pub search: Signal<In, Bit>,
     pub key_load: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<FIELD_BITS>>,
-    pub key_src: Signal<In, Bits<FIELD_BITS>>,
-    pub key_tag: Signal<In, Bits<FIELD_BITS>>,
-    pub key_src_any: Signal<In, Bit>,
-    pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<FIELD_BITS>>,
+    pub key: EntryPorts,
     pub answered: Signal<Out, Bit>,
     pub hit: Signal<Out, Bit>,
     pub hit_handle: Signal<Out, Bits<FIELD_BITS>>,
@@ -571,12 +547,7 @@ pub struct CamTop {
     pub frees: Signal<Out, Bit>,
     pub remove: Signal<In, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<FIELD_BITS>>,
-    pub in_src: Signal<In, Bits<FIELD_BITS>>,
-    pub in_tag: Signal<In, Bits<FIELD_BITS>>,
-    pub in_src_any: Signal<In, Bit>,
-    pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<FIELD_BITS>>,
+    pub r#in: EntryPorts,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
     cam: Cam,
@@ -590,12 +561,7 @@ impl CamTop {
             search: Default::default(),
             key_load: Default::default(),
             search_mode: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
+            key: Default::default(),
             answered: Default::default(),
             hit: Default::default(),
             hit_handle: Default::default(),
@@ -604,12 +570,7 @@ impl CamTop {
             frees: Default::default(),
             remove: Default::default(),
             insert: Default::default(),
-            in_comm: Default::default(),
-            in_src: Default::default(),
-            in_tag: Default::default(),
-            in_src_any: Default::default(),
-            in_tag_any: Default::default(),
-            in_handle: Default::default(),
+            r#in: Default::default(),
             count: Default::default(),
             full: Default::default(),
             cam: Cam::new(depth, widths),
@@ -625,12 +586,12 @@ impl Logic for CamTop {
         self.cam.search.next = self.search.val();
         self.cam.key_load.next = self.key_load.val();
         self.cam.search_mode.next = self.search_mode.val();
-        self.cam.key_comm.next = self.key_comm.val();
-        self.cam.key_src.next = self.key_src.val();
-        self.cam.key_tag.next = self.key_tag.val();
-        self.cam.key_src_any.next = self.key_src_any.val();
-        self.cam.key_tag_any.next = self.key_tag_any.val();
-        self.cam.key_handle.next = self.key_handle.val();
+        self.cam.key.comm.next = self.key.comm.val();
+        self.cam.key.src.next = self.key.src.val();
+        self.cam.key.tag.next = self.key.tag.val();
+        self.cam.key.src_any.next = self.key.src_any.val();
+        self.cam.key.tag_any.next = self.key.tag_any.val();
+        self.cam.key.handle.next = self.key.handle.val();
         self.answered.next = self.cam.answered.val();
         self.frees.next = self.cam.frees.val();
         self.hit.next = self.cam.hit.val();
@@ -639,12 +600,12 @@ impl Logic for CamTop {
         self.hit_tag.next = self.cam.hit_tag.val();
         self.cam.remove.next = self.remove.val();
         self.cam.insert.next = self.insert.val();
-        self.cam.in_comm.next = self.in_comm.val();
-        self.cam.in_src.next = self.in_src.val();
-        self.cam.in_tag.next = self.in_tag.val();
-        self.cam.in_src_any.next = self.in_src_any.val();
-        self.cam.in_tag_any.next = self.in_tag_any.val();
-        self.cam.in_handle.next = self.in_handle.val();
+        self.cam.r#in.comm.next = self.r#in.comm.val();
+        self.cam.r#in.src.next = self.r#in.src.val();
+        self.cam.r#in.tag.next = self.r#in.tag.val();
+        self.cam.r#in.src_any.next = self.r#in.src_any.val();
+        self.cam.r#in.tag_any.next = self.r#in.tag_any.val();
+        self.cam.r#in.handle.next = self.r#in.handle.val();
         self.count.next = self.cam.count.val();
         self.full.next = self.cam.full.val();
     }
@@ -660,5 +621,5 @@ pub fn cam_verilog(depth: usize) -> String {
 pub fn cam_verilog_with(depth: usize, widths: FieldWidths) -> String {
     let mut uut = CamTop::new(depth, widths);
     uut.connect_all();
-    with_cam_modules(generate_verilog(&uut))
+    with_cam_modules(crate::ports::flatten_bundle_names(&generate_verilog(&uut)))
 }

@@ -35,6 +35,7 @@
 
 use crate::fields::FieldWidths;
 use crate::generate::fill;
+use crate::ports::EntryPorts;
 use crate::primitives::trees::{encode_one_hot, levels, prefix_or};
 use crate::two_level::bram_list::BramList;
 use rust_hdl::prelude::*;
@@ -59,22 +60,12 @@ pub struct ParallelLists<const A: usize> {
     /// No list holds an entry.
     pub empty: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<32>>,
-    pub in_src: Signal<In, Bits<32>>,
-    pub in_tag: Signal<In, Bits<32>>,
-    pub in_src_any: Signal<In, Bit>,
-    pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<32>>,
+    pub r#in: EntryPorts,
     /// A list insert now would keep every live label within half the label space.
     pub label_room: Signal<Out, Bit>,
     pub search: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<32>>,
-    pub key_src: Signal<In, Bits<32>>,
-    pub key_tag: Signal<In, Bits<32>>,
-    pub key_src_any: Signal<In, Bit>,
-    pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<32>>,
+    pub key: EntryPorts,
     /// High for one cycle when the last search's answer is in `found*`.
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
@@ -131,21 +122,11 @@ impl<const A: usize> ParallelLists<A> {
             count: Default::default(),
             empty: Default::default(),
             insert: Default::default(),
-            in_comm: Default::default(),
-            in_src: Default::default(),
-            in_tag: Default::default(),
-            in_src_any: Default::default(),
-            in_tag_any: Default::default(),
-            in_handle: Default::default(),
+            r#in: Default::default(),
             label_room: Default::default(),
             search: Default::default(),
             search_mode: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
+            key: Default::default(),
             done: Default::default(),
             found: Default::default(),
             found_handle: Default::default(),
@@ -269,21 +250,21 @@ impl<const A: usize> Logic for ParallelLists<A> {
             l.clock.next = self.clock.val();
             l.reset.next = self.reset.val();
             l.insert.next = self.insert.val() && i == target;
-            l.in_comm.next = self.in_comm.val();
-            l.in_src.next = self.in_src.val();
-            l.in_tag.next = self.in_tag.val();
-            l.in_src_any.next = self.in_src_any.val();
-            l.in_tag_any.next = self.in_tag_any.val();
-            l.in_handle.next = self.in_handle.val();
+            l.r#in.comm.next = self.r#in.comm.val();
+            l.r#in.src.next = self.r#in.src.val();
+            l.r#in.tag.next = self.r#in.tag.val();
+            l.r#in.src_any.next = self.r#in.src_any.val();
+            l.r#in.tag_any.next = self.r#in.tag_any.val();
+            l.r#in.handle.next = self.r#in.handle.val();
             l.in_label.next = self._label.to_bits();
             l.search.next = self.search.val();
             l.search_mode.next = self.search_mode.val();
-            l.key_comm.next = self.key_comm.val();
-            l.key_src.next = self.key_src.val();
-            l.key_tag.next = self.key_tag.val();
-            l.key_src_any.next = self.key_src_any.val();
-            l.key_tag_any.next = self.key_tag_any.val();
-            l.key_handle.next = self.key_handle.val();
+            l.key.comm.next = self.key.comm.val();
+            l.key.src.next = self.key.src.val();
+            l.key.tag.next = self.key.tag.val();
+            l.key.src_any.next = self.key.src_any.val();
+            l.key.tag_any.next = self.key.tag_any.val();
+            l.key.handle.next = self.key.handle.val();
             l.remove.next = self.remove.val() && self._armed && self._found.0 .0 && self._found.0 .2 == i;
         }
         let (c, handle, src, tag, comm, src_any, tag_any) = self._found;
@@ -321,21 +302,21 @@ impl<const A: usize> Logic for ParallelLists<A> {
             l.clock.connect();
             l.reset.connect();
             l.insert.connect();
-            l.in_comm.connect();
-            l.in_src.connect();
-            l.in_tag.connect();
-            l.in_src_any.connect();
-            l.in_tag_any.connect();
-            l.in_handle.connect();
+            l.r#in.comm.connect();
+            l.r#in.src.connect();
+            l.r#in.tag.connect();
+            l.r#in.src_any.connect();
+            l.r#in.tag_any.connect();
+            l.r#in.handle.connect();
             l.in_label.connect();
             l.search.connect();
             l.search_mode.connect();
-            l.key_comm.connect();
-            l.key_src.connect();
-            l.key_tag.connect();
-            l.key_src_any.connect();
-            l.key_tag_any.connect();
-            l.key_handle.connect();
+            l.key.comm.connect();
+            l.key.src.connect();
+            l.key.tag.connect();
+            l.key.src_any.connect();
+            l.key.tag_any.connect();
+            l.key.handle.connect();
             l.remove.connect();
         }
     }
@@ -494,7 +475,7 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
 pub fn parallel_lists_verilog<const A: usize>(lists: usize) -> String {
     let mut uut = ParallelLists::<A>::new(lists, FieldWidths::default(), 32);
     uut.connect_all();
-    generate_verilog(&uut)
+    crate::ports::flatten_bundle_names(&generate_verilog(&uut))
 }
 
 /// Ports of [`ParallelLists`] as (name, width, is input).

@@ -45,6 +45,7 @@
 //! module's handshake back into itself.
 
 use crate::fields::FieldWidths;
+use crate::ports::EntryPorts;
 use crate::two_level::cam::Cam;
 use crate::two_level::parallel_lists::ParallelLists;
 use rust_hdl::prelude::*;
@@ -59,22 +60,12 @@ pub struct TwoLevelQueue<const A: usize> {
     pub count: Signal<Out, Bits<16>>,
     pub cam_count: Signal<Out, Bits<16>>,
     pub insert: Signal<In, Bit>,
-    pub in_comm: Signal<In, Bits<32>>,
-    pub in_src: Signal<In, Bits<32>>,
-    pub in_tag: Signal<In, Bits<32>>,
-    pub in_src_any: Signal<In, Bit>,
-    pub in_tag_any: Signal<In, Bit>,
-    pub in_handle: Signal<In, Bits<32>>,
+    pub r#in: EntryPorts,
     pub search: Signal<In, Bit>,
     /// Load the key (`search_mode`, `key_*`) at this edge for the searches after it.
     pub key_load: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
-    pub key_comm: Signal<In, Bits<32>>,
-    pub key_src: Signal<In, Bits<32>>,
-    pub key_tag: Signal<In, Bits<32>>,
-    pub key_src_any: Signal<In, Bit>,
-    pub key_tag_any: Signal<In, Bit>,
-    pub key_handle: Signal<In, Bits<32>>,
+    pub key: EntryPorts,
     /// The search's answer is in `found*` this cycle.
     pub done: Signal<Out, Bit>,
     pub found: Signal<Out, Bit>,
@@ -133,21 +124,11 @@ impl<const A: usize> TwoLevelQueue<A> {
             count: Default::default(),
             cam_count: Default::default(),
             insert: Default::default(),
-            in_comm: Default::default(),
-            in_src: Default::default(),
-            in_tag: Default::default(),
-            in_src_any: Default::default(),
-            in_tag_any: Default::default(),
-            in_handle: Default::default(),
+            r#in: Default::default(),
             search: Default::default(),
             key_load: Default::default(),
             search_mode: Default::default(),
-            key_comm: Default::default(),
-            key_src: Default::default(),
-            key_tag: Default::default(),
-            key_src_any: Default::default(),
-            key_tag_any: Default::default(),
-            key_handle: Default::default(),
+            key: Default::default(),
             done: Default::default(),
             found: Default::default(),
             found_handle: Default::default(),
@@ -203,28 +184,28 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.cam_level.search.next = false;
         self.cam_level.key_load.next = self.key_load.val();
         self.cam_level.search_mode.next = self.search_mode.val();
-        self.cam_level.key_comm.next = self.key_comm.val();
-        self.cam_level.key_src.next = self.key_src.val();
-        self.cam_level.key_tag.next = self.key_tag.val();
-        self.cam_level.key_src_any.next = self.key_src_any.val();
-        self.cam_level.key_tag_any.next = self.key_tag_any.val();
-        self.cam_level.key_handle.next = self.key_handle.val();
+        self.cam_level.key.comm.next = self.key.comm.val();
+        self.cam_level.key.src.next = self.key.src.val();
+        self.cam_level.key.tag.next = self.key.tag.val();
+        self.cam_level.key.src_any.next = self.key.src_any.val();
+        self.cam_level.key.tag_any.next = self.key.tag_any.val();
+        self.cam_level.key.handle.next = self.key.handle.val();
         self.lists.search.next = false;
         self.lists.search_mode.next = self.l_mode.q.val();
-        self.lists.key_comm.next = self.l_comm.q.val();
-        self.lists.key_src.next = self.l_src.q.val();
-        self.lists.key_tag.next = self.l_tag.q.val();
-        self.lists.key_src_any.next = self.l_src_any.q.val();
-        self.lists.key_tag_any.next = self.l_tag_any.q.val();
-        self.lists.key_handle.next = self.l_handle.q.val();
+        self.lists.key.comm.next = self.l_comm.q.val();
+        self.lists.key.src.next = self.l_src.q.val();
+        self.lists.key.tag.next = self.l_tag.q.val();
+        self.lists.key.src_any.next = self.l_src_any.q.val();
+        self.lists.key.tag_any.next = self.l_tag_any.q.val();
+        self.lists.key.handle.next = self.l_handle.q.val();
         if self.key_load.val() {
             self.k_mode.d.next = self.search_mode.val();
-            self.k_comm.d.next = self.key_comm.val();
-            self.k_src.d.next = self.key_src.val();
-            self.k_tag.d.next = self.key_tag.val();
-            self.k_src_any.d.next = self.key_src_any.val();
-            self.k_tag_any.d.next = self.key_tag_any.val();
-            self.k_handle.d.next = self.key_handle.val();
+            self.k_comm.d.next = self.key.comm.val();
+            self.k_src.d.next = self.key.src.val();
+            self.k_tag.d.next = self.key.tag.val();
+            self.k_src_any.d.next = self.key.src_any.val();
+            self.k_tag_any.d.next = self.key.tag_any.val();
+            self.k_handle.d.next = self.key.handle.val();
         }
         if self.search.val() {
             self.l_mode.d.next = self.k_mode.q.val();
@@ -241,19 +222,19 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.take_list.d.next = false;
         // Inserts take the engine's entry; the data mover's come from the lists' answer.
         self.cam_level.insert.next = false;
-        self.cam_level.in_comm.next = self.in_comm.val();
-        self.cam_level.in_src.next = self.in_src.val();
-        self.cam_level.in_tag.next = self.in_tag.val();
-        self.cam_level.in_src_any.next = self.in_src_any.val();
-        self.cam_level.in_tag_any.next = self.in_tag_any.val();
-        self.cam_level.in_handle.next = self.in_handle.val();
+        self.cam_level.r#in.comm.next = self.r#in.comm.val();
+        self.cam_level.r#in.src.next = self.r#in.src.val();
+        self.cam_level.r#in.tag.next = self.r#in.tag.val();
+        self.cam_level.r#in.src_any.next = self.r#in.src_any.val();
+        self.cam_level.r#in.tag_any.next = self.r#in.tag_any.val();
+        self.cam_level.r#in.handle.next = self.r#in.handle.val();
         self.lists.insert.next = false;
-        self.lists.in_comm.next = self.in_comm.val();
-        self.lists.in_src.next = self.in_src.val();
-        self.lists.in_tag.next = self.in_tag.val();
-        self.lists.in_src_any.next = self.in_src_any.val();
-        self.lists.in_tag_any.next = self.in_tag_any.val();
-        self.lists.in_handle.next = self.in_handle.val();
+        self.lists.r#in.comm.next = self.r#in.comm.val();
+        self.lists.r#in.src.next = self.r#in.src.val();
+        self.lists.r#in.tag.next = self.r#in.tag.val();
+        self.lists.r#in.src_any.next = self.r#in.src_any.val();
+        self.lists.r#in.tag_any.next = self.r#in.tag_any.val();
+        self.lists.r#in.handle.next = self.r#in.handle.val();
 
         self.blocking.next = self.lists.busy.val()
             | (self.state.q.val() == self.s_list_start.val())
@@ -360,12 +341,12 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             if self.lists.done.val() {
                 self.lists.remove.next = true;
                 self.cam_level.insert.next = true;
-                self.cam_level.in_comm.next = self.lists.found_comm.val();
-                self.cam_level.in_src.next = self.lists.found_src.val();
-                self.cam_level.in_tag.next = self.lists.found_tag.val();
-                self.cam_level.in_src_any.next = self.lists.found_src_any.val();
-                self.cam_level.in_tag_any.next = self.lists.found_tag_any.val();
-                self.cam_level.in_handle.next = self.lists.found_handle.val();
+                self.cam_level.r#in.comm.next = self.lists.found_comm.val();
+                self.cam_level.r#in.src.next = self.lists.found_src.val();
+                self.cam_level.r#in.tag.next = self.lists.found_tag.val();
+                self.cam_level.r#in.src_any.next = self.lists.found_src_any.val();
+                self.cam_level.r#in.tag_any.next = self.lists.found_tag_any.val();
+                self.cam_level.r#in.handle.next = self.lists.found_handle.val();
                 self.state.d.next = self.s_move_wait.val();
             }
         }
@@ -381,9 +362,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
 pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -> String {
     let mut uut = TwoLevelQueue::<A>::new(cam_depth, lists, FieldWidths::default(), 32);
     uut.connect_all();
-    crate::two_level::cam::with_cam_modules(crate::primitives::trees::isolate_outputs(&generate_verilog(
-        &uut,
-    )))
+    let verilog = crate::ports::flatten_bundle_names(&generate_verilog(&uut));
+    crate::two_level::cam::with_cam_modules(crate::primitives::trees::isolate_outputs(&verilog))
 }
 
 /// Ports of [`TwoLevelQueue`] as (name, width, is input).

@@ -503,35 +503,35 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         if self.cmd_op.val() == self.op_cancel.val() {
             self.prq_queue.search_mode.next = self.mode_handle.val();
         }
-        self.prq_queue.key_comm.next = self.cmd_comm.val() & self.comm_keep.val();
-        self.prq_queue.key_src.next = self.cmd_src.val() & self.src_keep.val();
-        self.prq_queue.key_tag.next = self.cmd_tag.val() & self.tag_keep.val();
-        self.prq_queue.key_src_any.next = false;
-        self.prq_queue.key_tag_any.next = false;
-        self.prq_queue.key_handle.next = self.cmd_handle.val();
+        self.prq_queue.key.comm.next = self.cmd_comm.val() & self.comm_keep.val();
+        self.prq_queue.key.src.next = self.cmd_src.val() & self.src_keep.val();
+        self.prq_queue.key.tag.next = self.cmd_tag.val() & self.tag_keep.val();
+        self.prq_queue.key.src_any.next = false;
+        self.prq_queue.key.tag_any.next = false;
+        self.prq_queue.key.handle.next = self.cmd_handle.val();
         self.umq_queue.search_mode.next = self.mode_envelope.val();
-        self.umq_queue.key_comm.next = self.cmd_comm.val() & self.comm_keep.val();
-        self.umq_queue.key_src.next = self.cmd_src.val() & self.src_keep.val();
-        self.umq_queue.key_tag.next = self.cmd_tag.val() & self.tag_keep.val();
-        self.umq_queue.key_src_any.next = self.cmd_src_any.val();
-        self.umq_queue.key_tag_any.next = self.cmd_tag_any.val();
-        self.umq_queue.key_handle.next = self.cmd_handle.val();
+        self.umq_queue.key.comm.next = self.cmd_comm.val() & self.comm_keep.val();
+        self.umq_queue.key.src.next = self.cmd_src.val() & self.src_keep.val();
+        self.umq_queue.key.tag.next = self.cmd_tag.val() & self.tag_keep.val();
+        self.umq_queue.key.src_any.next = self.cmd_src_any.val();
+        self.umq_queue.key.tag_any.next = self.cmd_tag_any.val();
+        self.umq_queue.key.handle.next = self.cmd_handle.val();
         // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
         // message into the UMQ, or the answer out of the queue that gave it.
         self.prq_queue.insert.next = self.insert_prq.q.val();
-        self.prq_queue.in_comm.next = self.p_comm.q.val();
-        self.prq_queue.in_src.next = self.p_src.q.val();
-        self.prq_queue.in_tag.next = self.p_tag.q.val();
-        self.prq_queue.in_src_any.next = self.p_src_any.q.val();
-        self.prq_queue.in_tag_any.next = self.p_tag_any.q.val();
-        self.prq_queue.in_handle.next = self.p_handle.q.val();
+        self.prq_queue.r#in.comm.next = self.p_comm.q.val();
+        self.prq_queue.r#in.src.next = self.p_src.q.val();
+        self.prq_queue.r#in.tag.next = self.p_tag.q.val();
+        self.prq_queue.r#in.src_any.next = self.p_src_any.q.val();
+        self.prq_queue.r#in.tag_any.next = self.p_tag_any.q.val();
+        self.prq_queue.r#in.handle.next = self.p_handle.q.val();
         self.umq_queue.insert.next = self.insert_umq.q.val();
-        self.umq_queue.in_comm.next = self.p_comm.q.val();
-        self.umq_queue.in_src.next = self.p_src.q.val();
-        self.umq_queue.in_tag.next = self.p_tag.q.val();
-        self.umq_queue.in_src_any.next = false;
-        self.umq_queue.in_tag_any.next = false;
-        self.umq_queue.in_handle.next = self.p_handle.q.val();
+        self.umq_queue.r#in.comm.next = self.p_comm.q.val();
+        self.umq_queue.r#in.src.next = self.p_src.q.val();
+        self.umq_queue.r#in.tag.next = self.p_tag.q.val();
+        self.umq_queue.r#in.src_any.next = false;
+        self.umq_queue.r#in.tag_any.next = false;
+        self.umq_queue.r#in.handle.next = self.p_handle.q.val();
         self.prq_queue.remove.next = self.remove_prq.q.val();
         self.umq_queue.remove.next = self.remove_umq.q.val();
         self.remove_prq.d.next = false;
@@ -763,8 +763,9 @@ fn verilog_of<const A: usize>(shape: &EngineShape) -> String {
     let mut uut = ReceiveEngine::<A>::new(shape);
     uut.connect_all();
     // rust-hdl names array elements `name$i`; Verilator's C++ wants plain identifiers.
+    let verilog = crate::ports::flatten_bundle_names(&generate_verilog(&uut));
     crate::two_level::cam::with_cam_modules(
-        crate::primitives::trees::isolate_outputs(&generate_verilog(&uut)).replace('$', "_"),
+        crate::primitives::trees::isolate_outputs(&verilog).replace('$', "_"),
     )
 }
 
