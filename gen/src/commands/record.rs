@@ -1,11 +1,11 @@
 //! `tagmatch record`: a live MPI run recorded as a DUMPI trace, then reported.
 //!
-//! The recorder is a PMPI interposition library in C (`recorder/tagmatch_record.c`, see its
-//! header for the format and what it stores). C, not Rust: it has to export the MPI
+//! The recorder is a PMPI interposition library in C (`recorder/`: `recorder.h` holds the
+//! format and what it stores). C, not Rust: it has to export the MPI
 //! symbols with the C ABI of the MPI the program links, so it is compiled by that MPI's
 //! `mpicc` against that MPI's `mpi.h`, on the user's machine. The source is compiled into
 //! this binary, and the library is built on first use next to it
-//! (`recorder/libtagmatch_record-HASH.so`, HASH the source's), so a changed source is a
+//! (`recorder/libtagmatch_record-HASH.so`, HASH the sources'), so a changed source is a
 //! new build and two checkouts never share a stale one.
 //!
 //! Open MPI's `mpirun` starts ranks with a clean environment except what `-x` names, so
@@ -20,7 +20,15 @@ use std::process::Command;
 use tagmatch_sim::cycle::two_level::EngineShape;
 use tagmatch_sim::traces::replay::pending::BinHash;
 
-const SOURCE: &str = include_str!("../../../recorder/tagmatch_record.c");
+/// The recorder's files (name, text): its header, then the files `mpicc` compiles.
+const SOURCES: [(&str, &str); 6] = [
+    ("recorder.h", include_str!("../../../recorder/recorder.h")),
+    ("handles.c", include_str!("../../../recorder/handles.c")),
+    ("trace_file.c", include_str!("../../../recorder/trace_file.c")),
+    ("point_to_point.c", include_str!("../../../recorder/point_to_point.c")),
+    ("collectives.c", include_str!("../../../recorder/collectives.c")),
+    ("communicators.c", include_str!("../../../recorder/communicators.c")),
+];
 /// Launchers that forward environment variables only when `-x` names them (Open MPI).
 const LAUNCHERS: [&str; 5] = ["mpirun", "mpiexec", "orterun", "mpirun.openmpi", "mpiexec.openmpi"];
 const DEFAULT_PREFIX: &str = "trace";
@@ -93,10 +101,13 @@ fn remove_old_trace(out: &Path, prefix: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The recorder's shared library, built with `mpicc` if this source has not been yet.
+/// The recorder's shared library, built with `mpicc` if these sources have not been yet.
 pub fn library() -> Result<PathBuf, String> {
     let mut hash = tagmatch_hdl::generate::Fnv1a::default();
-    hash.update(SOURCE.as_bytes());
+    for (name, text) in SOURCES {
+        hash.update(name.as_bytes());
+        hash.update(text.as_bytes());
+    }
     let dir = std::env::current_exe()
         .ok()
         .and_then(|e| e.parent().map(|p| p.join("recorder")))
@@ -105,17 +116,20 @@ pub fn library() -> Result<PathBuf, String> {
     if lib.exists() {
         return Ok(lib);
     }
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
-    // Per process: tests (or users) building at once must not write over each other's source.
-    let source = dir.join(format!("tagmatch_record-{:016x}.{}.c", hash.finish(), std::process::id()));
-    std::fs::write(&source, SOURCE).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+    // Per process: tests (or users) building at once must not write over each other's sources.
+    let sources = dir.join(format!("src-{:016x}.{}", hash.finish(), std::process::id()));
+    std::fs::create_dir_all(&sources).map_err(|e| format!("cannot make {}: {e}", sources.display()))?;
+    for (name, text) in SOURCES {
+        let path = sources.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let mpicc = mpicc()?;
     let partial = lib.with_extension(format!("so.{}", std::process::id()));
     eprintln!("tagmatch: building the recorder with {mpicc} (once)");
     let out = Command::new(&mpicc)
         .args(["-O2", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-o"])
         .arg(&partial)
-        .arg(&source)
+        .args(SOURCES.iter().filter(|(name, _)| name.ends_with(".c")).map(|(name, _)| sources.join(name)))
         .output()
         .map_err(|e| {
             format!("cannot run {mpicc} ({e}); install Open MPI: apt-get install openmpi-bin libopenmpi-dev")
@@ -126,7 +140,7 @@ pub fn library() -> Result<PathBuf, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let _ = std::fs::remove_file(&source);
+    let _ = std::fs::remove_dir_all(&sources);
     std::fs::rename(&partial, &lib).map_err(|e| format!("cannot move the recorder into place: {e}"))?;
     Ok(lib)
 }
