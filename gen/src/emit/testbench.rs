@@ -23,15 +23,11 @@
 //! lines (`emit::vectors`), for testbenches of the shells.
 
 use crate::emit::engine::EngineShape;
+use crate::emit::vectors::{expected, Expected};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::path::Path;
-use tagmatch_sim::cycle::two_level::TwoLevelModel;
-use tagmatch_sim::cycle::{Applied, CycleEngine};
-use tagmatch_sim::model::bounded::BoundedGolden;
 use tagmatch_sim::workload::streams::random_stream;
-use tagmatch_sim::{Op, Outcome};
-use tagmatch_testbench::two_level::engine::{Command, Response};
 
 pub const TESTBENCH_FILE: &str = "tagmatch_engine_tb.v";
 pub const TESTBENCH_MODULE: &str = "tagmatch_engine_tb";
@@ -55,46 +51,6 @@ const LAYOUT: [(&str, u32); 14] = [
     ("accepted", 32),
     ("responded", 32),
 ];
-
-/// An operation with what the models expect of it.
-pub struct Expected {
-    pub command: Command,
-    pub response: Response,
-    /// The golden model's answer the response encodes.
-    pub outcome: Outcome,
-    pub applied: Applied,
-}
-
-/// The golden model's and the cycle model's answers to `ops` on `cfg`; an error if the
-/// two disagree on a pairing (then the models, not the RTL, need looking at).
-pub fn expected(cfg: &EngineShape, ops: &[Op]) -> Result<Vec<Expected>, String> {
-    let capacity = cfg.queue_capacity();
-    let mut golden = BoundedGolden::new(capacity, capacity);
-    let mut model = TwoLevelModel::with_config(*cfg);
-    let mut out = Vec::with_capacity(ops.len());
-    for (i, op) in ops.iter().enumerate() {
-        let applied = model.apply(op).map_err(|e| format!("operation {i} ({op}): {e}"))?;
-        // The CAM may refuse between the queue's guaranteed capacity and its most.
-        let want = golden.expect(op, &applied.outcome, cfg.guaranteed_capacity());
-        if applied.outcome != want {
-            return Err(format!(
-                "operation {i} ({op}): the cycle model answers \"{}\", the golden model \"{want}\"",
-                applied.outcome
-            ));
-        }
-        let too_late = applied.responded >= 1 << 32;
-        if too_late {
-            return Err("the stream runs past 2^32 cycles; use fewer operations".into());
-        }
-        out.push(Expected {
-            command: Command::of(op),
-            response: Response::of(&want),
-            outcome: want,
-            applied,
-        });
-    }
-    Ok(out)
-}
 
 /// The packed vector of one operation, as a hex literal's digits.
 fn vector(e: &Expected) -> String {
@@ -326,7 +282,7 @@ pub fn generate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tagmatch_sim::{Envelope, MsgId, RecvId, RecvSpec};
+    use tagmatch_sim::{Envelope, MsgId, Op, RecvId, RecvSpec};
 
     #[test]
     fn fields_pack_most_significant_first() {

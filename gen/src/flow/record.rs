@@ -12,6 +12,7 @@
 
 use crate::emit::engine::content_hash;
 use crate::flow::timing::{Timing, DEVICE};
+pub use crate::flow::timing_synthesis::{Synthesis, SYNTHESIS_FILE};
 use crate::output::table::{field, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -98,18 +99,6 @@ pub struct Measurement {
 fn flow_device() -> String {
     DEVICE.to_string()
 }
-
-/// A synthesized netlist's cells (yosys `synth_ecp5`), before nextpnr packs them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Synthesis {
-    pub dp16kd: u64,
-    pub flip_flops: u64,
-    pub lut4s: u64,
-}
-
-/// Where the flow leaves the figures of its synthesis, in the output folder: what a failed
-/// run records ([`Synthesis`]). The flow removes it before it synthesizes.
-pub const SYNTHESIS_FILE: &str = "ecp5/synthesis.json";
 
 /// The clock's critical path after routing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

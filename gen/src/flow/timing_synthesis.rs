@@ -7,8 +7,21 @@ use super::settings::{CamComparators, Flow, Step, ECP5_DIR};
 use super::timing_tools::{clock_time, run_logged, tool_name, Halt, Logs, Phases};
 use crate::flow::netlist_cost::Costs;
 use crate::flow::netlist_depth::DeepInput;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Instant;
+
+/// A synthesized netlist's cells (yosys `synth_ecp5`), before nextpnr packs them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Synthesis {
+    pub dp16kd: u64,
+    pub flip_flops: u64,
+    pub lut4s: u64,
+}
+
+/// Where the flow leaves the figures of its synthesis, in the output folder: what a failed
+/// run records ([`Synthesis`]). The flow removes it before it synthesizes.
+pub const SYNTHESIS_FILE: &str = "ecp5/synthesis.json";
 
 /// yosys' log lines that start a phase, and its name.
 pub(super) const YOSYS_PHASES: Phases = &[
@@ -47,7 +60,7 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     ));
     let json_file = format!("{ECP5_DIR}/design.json");
     // A failed run records this run's figures or none, never an earlier run's.
-    let figures = f.dir.join(crate::flow::record::SYNTHESIS_FILE);
+    let figures = f.dir.join(SYNTHESIS_FILE);
     let _ = std::fs::remove_file(&figures);
     // Modules kept whole through synthesis (the CAM's key copies, so that they are not
     // merged) are flattened afterwards: nextpnr and the depth report see one netlist.
@@ -88,7 +101,7 @@ pub(super) fn synthesize(f: &Flow, xilinx_beside: bool) -> Result<Synthesized, S
     let deepest = crate::flow::netlist_depth::deepest(&netlist, DEEPEST_LISTED)?;
     let costs = crate::flow::netlist_cost::by_register(&netlist, COSTLIEST_LISTED)?;
     drop(netlist);
-    let synthesis = crate::flow::record::Synthesis {
+    let synthesis = Synthesis {
         lut4s: costs.total_lut4s.round() as u64,
         flip_flops: costs.flip_flops,
         dp16kd: costs.dp16kd,

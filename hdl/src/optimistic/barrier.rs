@@ -11,7 +11,7 @@
 //! lane before it is done and, if that one took its receive on the slow path, has
 //! unlinked it (`prev_done`: granted, and out of the unlink's second stage).
 
-use crate::optimistic::thread_array::MAX_LANES;
+use crate::optimistic::shape::MAX_LANES;
 use crate::optimistic::vectors::{k, signals};
 use rust_hdl::prelude::*;
 

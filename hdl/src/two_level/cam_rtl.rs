@@ -2,12 +2,12 @@
 //! of it): the body of the `Verilog::Custom` block, written out bank by bank and level by
 //! level, and the key-copy module its banks are made of.
 
-use super::cam::bank_size;
 use super::cam_match::{fields_match_module_name, with_fields_match_modules};
 use crate::fields::INDEX_BITS;
 use crate::fields::{outside, unused_sink, FieldWidths};
 use crate::generate::fill;
 use crate::primitives::trees::{bits_to_hold, encode_one_hot, prefix_or};
+use tagmatch_config::cam_banks::bank_size;
 
 /// The CAM's Verilog body for depth `d` and field widths `widths`.
 pub(super) fn cam_body(d: usize, widths: FieldWidths) -> String {
