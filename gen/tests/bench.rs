@@ -242,6 +242,38 @@ fn rate_bench_runs_the_small_tables_at_their_recorded_clock() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `bench rate --no-fast-path` runs nc on the array built without the fast path: the same
+/// cycles, at that build's recorded clock; wc-fp and other benchmarks refuse it.
+#[test]
+fn rate_bench_runs_nc_on_the_build_without_the_fast_path() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-rate-nofp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shape = ["--engine", "optimistic", "--threads", "4", "--descriptors", "32"];
+    let with = generate(&dir.join("with"), &shape);
+    let without = generate(&dir.join("without"), &[&shape[..], &["--no-fast-path"]].concat());
+    let entry = |m: &serde_json::Value, mhz: f64| {
+        serde_json::json!({"design": "optimistic", "parameters": m["parameters"], "fmax_mhz": mhz,
+            "device": "LFE5U-85F-8 (CABGA756)", "verilog_hash": m["hash"], "date": "2026-01-01"})
+    };
+    let record = dir.join("timing.json");
+    let file = serde_json::json!({"records": [entry(&with, 40.0), entry(&without, 60.0)]});
+    std::fs::write(&record, file.to_string()).unwrap();
+    let args = ["bench", "rate", "--threads", "4", "--scenario", "nc", "--descriptors", "32", "--k", "32"];
+    let run = |extra: &[&str]| {
+        let all = [&args[..], &["--sequences", "10", "--format", "json"], extra].concat();
+        let recs = json(&tagmatch_env(&all, &[("TAGMATCH_TIMING_RECORD", record.to_str().unwrap())]));
+        recs.into_iter().find(|r| r["design"] == "optimistic").unwrap()
+    };
+    let (fp, nofp) = (run(&[]), run(&["--no-fast-path"]));
+    assert_eq!((fp["fmax_mhz"].as_f64(), nofp["fmax_mhz"].as_f64()), (Some(40.0), Some(60.0)));
+    assert_eq!(fp["cycles"], nofp["cycles"], "nc takes the same cycles on both builds");
+    let e = one_line_error(&tagmatch(&["bench", "rate", "--scenario", "wc-fp", "--no-fast-path"]));
+    assert!(e.contains("wc-fp") && e.contains("wc-sp"), "{e}");
+    let e = one_line_error(&tagmatch(&["bench", "preposted", "--no-fast-path"]));
+    assert!(e.contains("--no-fast-path") && e.contains("bench rate"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A timing record file holding one measurement of the small engine with `lists` lists,
 /// as `gen --timing --record` writes it; `stale` records another design's hash.
 fn record_file(dir: &std::path::Path, lists: &str, fmax_mhz: f64, stale: bool) -> PathBuf {

@@ -34,6 +34,9 @@ pub struct RateOptions {
     pub tables: Option<Tables>,
     /// Run the thread array's RTL (Verilator) instead of only its model.
     pub rtl: bool,
+    /// Build the thread array with the fast path where the scenario allows
+    /// ([`Scenario::fast_path_build`]): `false` runs nc on the array without it.
+    pub fast_path: bool,
 }
 
 impl RateOptions {
@@ -79,9 +82,9 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     let rate = |scenario: Scenario, threads| {
         progress.set_message(format!("{}, {}", scenario.name(), lanes(threads)));
         let r = match (o.rtl, o.tables) {
-            (true, _) => rtl(scenario, threads, o.tables(), o.k, o.sequences, &progress),
-            (false, None) => optimistic(scenario, threads, o.k, o.sequences),
-            (false, Some(tables)) => model(scenario, threads, tables, o.k, o.sequences),
+            (true, _) => rtl(scenario, threads, o, &progress),
+            (false, None) => optimistic(scenario, threads, o.k, o.sequences, o.fast_path),
+            (false, Some(_)) => model(scenario, threads, o),
         };
         progress.inc(1);
         r
@@ -110,10 +113,17 @@ fn lanes(threads: usize) -> String {
     format!("{threads} lane{}", if threads == 1 { "" } else { "s" })
 }
 
-/// The thread array of `tables` as the scenario runs it (the fast path off for wc-sp),
+/// The thread array of `tables` as the scenario runs it ([`Scenario::fast_path_build`]),
 /// checked to hold a sequence.
-fn array(scenario: Scenario, threads: usize, tables: Tables, k: u32) -> Result<ThreadArrayConfig, String> {
-    let cfg = crate::emit::thread_array::configuration(threads, tables, scenario != Scenario::WcSlowPath)?;
+fn array(
+    scenario: Scenario,
+    threads: usize,
+    tables: Tables,
+    k: u32,
+    fast_path: bool,
+) -> Result<ThreadArrayConfig, String> {
+    let cfg =
+        crate::emit::thread_array::configuration(threads, tables, scenario.fast_path_build(fast_path)?)?;
     if k as usize > cfg.descriptors {
         return Err(format!(
             "--k {k}: the thread array holds {} receives (--descriptors, or a smaller --k)",
@@ -123,22 +133,17 @@ fn array(scenario: Scenario, threads: usize, tables: Tables, k: u32) -> Result<T
     Ok(cfg)
 }
 
-/// The benchmark on the cycle-level model of the thread array with `tables`.
-fn model(scenario: Scenario, threads: usize, tables: Tables, k: u32, sequences: u32) -> Result<Rate, String> {
-    let mut engine = OptimisticEngine::new(array(scenario, threads, tables, k)?.model_config())?;
-    measure(scenario, threads, k, sequences, &mut |ops| engine.apply(ops))
+/// The benchmark on the cycle-level model of the thread array with `o`'s tables.
+fn model(scenario: Scenario, threads: usize, o: &RateOptions) -> Result<Rate, String> {
+    let cfg = array(scenario, threads, o.tables(), o.k, o.fast_path)?;
+    let mut engine = OptimisticEngine::new(cfg.model_config())?;
+    measure(scenario, threads, o.k, o.sequences, &mut |ops| engine.apply(ops))
 }
 
 /// The benchmark on the thread array's RTL, the cycle-level model checking every answer.
-fn rtl(
-    scenario: Scenario,
-    threads: usize,
-    tables: Tables,
-    k: u32,
-    sequences: u32,
-    progress: &ProgressBar,
-) -> Result<Rate, String> {
-    let cfg = array(scenario, threads, tables, k)?;
+fn rtl(scenario: Scenario, threads: usize, o: &RateOptions, progress: &ProgressBar) -> Result<Rate, String> {
+    let (k, sequences) = (o.k, o.sequences);
+    let cfg = array(scenario, threads, o.tables(), k, o.fast_path)?;
     let name = cfg.build_name();
     crate::output::progress::note(
         progress,
@@ -171,10 +176,15 @@ fn rtl(
 
 /// Gives every record `fmax_mhz`, `device` and `matches_per_us` after `matches_per_cycle`:
 /// the thread array at the recorded Fmax of the generator's array with that many lanes
-/// (`tables`, fast path as the scenario runs it), the two-level engine at its
-/// configuration's; null where none was measured. Returns the warnings for records of
-/// older designs.
-pub fn annotate(records: &mut [Record], engine: EngineShape, tables: Tables) -> Result<Vec<String>, String> {
+/// (`tables`, fast path as the scenario runs it and `fast_path` allows), the two-level
+/// engine at its configuration's; null where none was measured. Returns the warnings for
+/// records of older designs.
+pub fn annotate(
+    records: &mut [Record],
+    engine: EngineShape,
+    tables: Tables,
+    fast_path: bool,
+) -> Result<Vec<String>, String> {
     let file = crate::flow::record::load()?;
     let mut warnings = Vec::new();
     let two_level = crate::flow::record::two_level_clock(
@@ -190,8 +200,8 @@ pub fn annotate(records: &mut [Record], engine: EngineShape, tables: Tables) -> 
             "two-level" => two_level.clone(),
             _ => {
                 let threads = field(r, "threads").as_u64().unwrap_or(0) as usize;
-                let fast_path = Scenario::parse(&text("scenario"))? != Scenario::WcSlowPath;
-                match crate::emit::thread_array::configuration(threads, tables, fast_path) {
+                let built = Scenario::parse(&text("scenario"))?.fast_path_build(fast_path)?;
+                match crate::emit::thread_array::configuration(threads, tables, built) {
                     Ok(cfg) => crate::flow::record::clock_of(
                         &file,
                         "optimistic",

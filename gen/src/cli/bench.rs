@@ -101,6 +101,11 @@ pub struct BenchArgs {
     /// [default: the generator's 128, grown to --k in the model].
     #[arg(long)]
     pub descriptors: Option<usize>,
+    /// Run nc on the thread array built without the fast path (rate), as `gen --engine
+    /// optimistic --no-fast-path` builds it: the same cycles (nc never takes the fast path)
+    /// at that build's clock. wc-sp always runs without it; wc-fp needs it.
+    #[arg(long)]
+    pub no_fast_path: bool,
     /// Sequences (rate): 1 to 2^32 - 1.
     #[arg(long, default_value_t = 500)]
     pub sequences: u32,

@@ -27,6 +27,9 @@ pub fn run(args: BenchArgs) -> Result<(), String> {
     if args.descriptors.is_some() && args.bench != BenchName::Rate {
         return Err("--descriptors sizes the thread array of bench rate".into());
     }
+    if args.no_fast_path && args.bench != BenchName::Rate {
+        return Err("--no-fast-path chooses the thread array's build for bench rate".into());
+    }
     match args.bench {
         BenchName::Onesided => run_onesided(args),
         BenchName::Throughput => run_throughput(args),
@@ -123,6 +126,7 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
         k,
         scenario,
         descriptors,
+        no_fast_path,
         threads,
         sequences,
         format,
@@ -150,8 +154,16 @@ fn run_rate(args: BenchArgs) -> Result<(), String> {
     let scenarios: Vec<Scenario> = scenario.iter().map(|s| Scenario::parse(s)).collect::<Result<_, _>>()?;
     check_points(&[("--scenario", scenarios.len()), ("--threads", threads.len())])?;
     let tables = descriptors.map(|d| emit::thread_array::Tables::with_descriptors(d, None, None));
-    let options =
-        bench::rate::RateOptions { threads, scenarios, k, sequences, engine: two_level, tables, rtl };
+    let options = bench::rate::RateOptions {
+        threads,
+        scenarios,
+        k,
+        sequences,
+        engine: two_level,
+        tables,
+        rtl,
+        fast_path: !no_fast_path,
+    };
     bench_rate(options, format, plot)
 }
 
@@ -303,7 +315,7 @@ fn bench_rate(
         return Err(format!("--threads {bad}: from 1 to {MAX_THREADS} (one booking bit each)"));
     }
     let mut records = bench::rate::run(&options)?;
-    for w in bench::rate::annotate(&mut records, options.engine, options.tables())? {
+    for w in bench::rate::annotate(&mut records, options.engine, options.tables(), options.fast_path)? {
         eprintln!("tagmatch: warning: {w}; rerun `tagmatch gen ... --timing --record`");
     }
     if let Some(svg) = plot {

@@ -42,6 +42,20 @@ impl Scenario {
             .ok_or_else(|| format!("unknown scenario {s:?}: nc, wc-fp or wc-sp"))
     }
 
+    /// Whether the thread array the scenario runs on is built with the fast path, where
+    /// `fast_path` is what the user asked for: wc-sp never, wc-fp always (it is the fast
+    /// path's scenario), nc as asked. nc never takes the fast path, so it runs the same
+    /// cycles on both builds, which differ in clock and size.
+    pub fn fast_path_build(self, fast_path: bool) -> Result<bool, String> {
+        match (self, fast_path) {
+            (Scenario::WcFastPath, false) => {
+                Err("wc-fp is the fast path's scenario; without the fast path, run wc-sp".into())
+            }
+            (Scenario::WcSlowPath, _) => Ok(false),
+            (_, asked) => Ok(asked),
+        }
+    }
+
     /// The `i`-th envelope of a sequence.
     fn envelope(self, i: u32) -> Envelope {
         match self {
@@ -90,10 +104,11 @@ fn check_matched(outcomes: &[Outcome], what: &str) -> Result<(), String> {
 }
 
 /// The thread array's configuration the benchmark runs: the generator's defaults
-/// ([`OptimisticConfig::hardware`]), with room for a whole sequence of receives.
-pub fn hardware_config(scenario: Scenario, threads: usize, k: u32) -> OptimisticConfig {
+/// ([`OptimisticConfig::hardware`]), with room for a whole sequence of receives, built with
+/// the fast path or not ([`Scenario::fast_path_build`]).
+pub fn hardware_config(threads: usize, k: u32, fast_path: bool) -> OptimisticConfig {
     let mut cfg = OptimisticConfig::hardware(threads, DEFAULT_DESCRIPTORS.max(k as usize), DEFAULT_BINS, 64);
-    cfg.fast_path = scenario != Scenario::WcSlowPath;
+    cfg.fast_path = fast_path;
     cfg
 }
 
@@ -104,8 +119,16 @@ pub const DEFAULT_BINS: usize = 64;
 /// The thread array's cycle-level model with `threads` lanes on `sequences` sequences of
 /// `k`: cycles from each block's acceptance to the next command's (the answer's cycle and
 /// the host's taking it included).
-pub fn optimistic(scenario: Scenario, threads: usize, k: u32, sequences: u32) -> Result<Rate, String> {
-    let mut engine = OptimisticEngine::new(hardware_config(scenario, threads, k))?;
+/// `fast_path`: as the user asked ([`Scenario::fast_path_build`]).
+pub fn optimistic(
+    scenario: Scenario,
+    threads: usize,
+    k: u32,
+    sequences: u32,
+    fast_path: bool,
+) -> Result<Rate, String> {
+    let cfg = hardware_config(threads, k, scenario.fast_path_build(fast_path)?);
+    let mut engine = OptimisticEngine::new(cfg)?;
     measure(scenario, threads, k, sequences, &mut |ops| engine.apply(ops))
 }
 
@@ -172,7 +195,7 @@ mod tests {
     /// linear; wc-fp within 2x of nc at every lane count; wc-sp never below one lane.
     #[test]
     fn lanes_scale_without_conflicts_and_conflicts_cost_no_more_than_one_lane() {
-        let rate = |s, t| optimistic(s, t, 100, 5).unwrap();
+        let rate = |s, t| optimistic(s, t, 100, 5, true).unwrap();
         let nc1 = rate(Scenario::Nc, 1);
         assert_eq!(nc1.conflicts, 0);
         let nc16 = rate(Scenario::Nc, 16);
@@ -186,6 +209,20 @@ mod tests {
             assert!(sp.slow > 0 && sp.fast == 0, "{t} lanes: {sp:?}");
             assert!(sp.per_cycle() >= sp1.per_cycle(), "{t} lanes: {sp:?} vs one lane {sp1:?}");
         }
+    }
+
+    /// nc never takes the fast path, so both builds take the same cycles; wc-fp refuses a
+    /// build without it.
+    #[test]
+    fn no_conflicts_take_the_same_cycles_with_or_without_the_fast_path() {
+        for t in [1, 4, 16] {
+            let (with, without) = (
+                optimistic(Scenario::Nc, t, 32, 4, true).unwrap(),
+                optimistic(Scenario::Nc, t, 32, 4, false).unwrap(),
+            );
+            assert_eq!((with.cycles, with.fast), (without.cycles, 0), "{t} lanes");
+        }
+        assert!(optimistic(Scenario::WcFastPath, 4, 32, 4, false).is_err());
     }
 
     #[test]
