@@ -5,86 +5,41 @@
 //! between the RAM and the compare.
 
 mod common;
-use common::{entry, matches, Entry};
+use common::{build, drive, list_cmd, matches, Entry, ListCmd};
 use proptest::prelude::*;
-use tagmatch_hdl::two_level::bram_list::{
-    bram_list_ports, bram_list_verilog, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE,
-};
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
+use tagmatch_hdl::two_level::bram_list::{bram_list_ports, bram_list_verilog};
+use tagmatch_testbench::verilator::Model;
 
 const A: usize = 4;
 const CAPACITY: usize = (1 << A) - 1;
 
 fn model() -> Result<Model, String> {
-    let spec = BuildSpec {
-        name: format!("bramlist{A}"),
-        verilog: bram_list_verilog::<A>(),
-        top: "top".into(),
-        clock: "clock".into(),
-        ports: ports_from(&bram_list_ports()),
-        trace: false,
-    };
-    Model::build(&spec).map(|(m, _)| m)
+    build(format!("bramlist{A}"), bram_list_verilog::<A>(), &bram_list_ports())
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Cmd {
-    Insert(Entry),
-    Search { mode: u64, key: Entry },
-    Delete,
-}
-
-fn cmd() -> impl Strategy<Value = Cmd> {
-    prop_oneof![
-        4 => entry(20).prop_map(Cmd::Insert),
-        3 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
-        1 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
-        1 => entry(20).prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
-        3 => Just(Cmd::Delete),
-    ]
-}
-
-fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
+fn run(m: &mut Model, cmds: &[ListCmd]) -> Result<(), String> {
     let p = |m: &Model, n: &str| m.port(n).unwrap();
     let mut reference: Vec<Entry> = Vec::new();
     let mut last_found: Option<usize> = None;
     let mut label = 0;
     for (i, c) in cmds.iter().enumerate() {
         let strobe = match *c {
-            Cmd::Insert(mut e) => {
+            ListCmd::Insert(mut e) => {
                 label += 1;
                 e.label = label;
-                for (n, v) in [
-                    ("in_comm", e.comm),
-                    ("in_src", e.src),
-                    ("in_tag", e.tag),
-                    ("in_src_any", e.src_any as u64),
-                    ("in_tag_any", e.tag_any as u64),
-                    ("in_handle", e.handle),
-                    ("in_label", e.label),
-                ] {
-                    m.set(p(m, n), v);
-                }
+                drive(m, "in_", &e);
+                m.set(p(m, "in_label"), e.label);
                 if reference.len() < CAPACITY {
                     reference.push(e);
                 }
                 "insert"
             }
-            Cmd::Search { mode, key } => {
-                for (n, v) in [
-                    ("search_mode", mode),
-                    ("key_comm", key.comm),
-                    ("key_src", key.src),
-                    ("key_tag", key.tag),
-                    ("key_src_any", key.src_any as u64),
-                    ("key_tag_any", key.tag_any as u64),
-                    ("key_handle", key.handle),
-                ] {
-                    m.set(p(m, n), v);
-                }
+            ListCmd::Search { mode, key } => {
+                m.set(p(m, "search_mode"), mode);
+                drive(m, "key_", &key);
                 "search"
             }
-            Cmd::Delete => "remove",
+            ListCmd::Remove => "remove",
         };
         let sp = p(m, strobe);
         m.set(sp, 1);
@@ -99,7 +54,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
             }
         }
         match *c {
-            Cmd::Search { mode, key } => {
+            ListCmd::Search { mode, key } => {
                 let want = reference.iter().position(|e| matches(mode, &key, e));
                 let found = m.get(p(m, "found")) == 1;
                 if found != want.is_some() {
@@ -137,12 +92,12 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 }
                 last_found = want;
             }
-            Cmd::Delete => {
+            ListCmd::Remove => {
                 if let Some(k) = last_found.take() {
                     reference.remove(k);
                 }
             }
-            Cmd::Insert(_) => {
+            ListCmd::Insert(_) => {
                 last_found = None; // the engine never deletes across an insert
             }
         }
@@ -158,7 +113,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn list_matches_the_reference(cmds in prop::collection::vec(cmd(), 1..300)) {
+    fn list_matches_the_reference(cmds in prop::collection::vec(list_cmd(20, 4), 1..300)) {
         let mut m = model().map_err(TestCaseError::fail)?;
         run(&mut m, &cmds).map_err(TestCaseError::fail)?;
     }

@@ -5,46 +5,20 @@
 //! list is empty).
 
 mod common;
-use common::{entry, matches, Entry};
+use common::{build, drive, list_cmd, matches, Entry, ListCmd};
 use proptest::prelude::*;
-use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::two_level::parallel_lists::{parallel_lists_ports, parallel_lists_verilog};
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
+use tagmatch_testbench::verilator::Model;
 
 const A: usize = 3; // 7 entries per list
 const N: usize = 4;
 const CAPACITY: usize = N * ((1 << A) - 1);
 
 fn model() -> Result<Model, String> {
-    let spec = BuildSpec {
-        name: format!("plists{A}x{N}"),
-        verilog: parallel_lists_verilog::<A>(N),
-        top: "top".into(),
-        clock: "clock".into(),
-        ports: ports_from(&parallel_lists_ports()),
-        trace: false,
-    };
-    Model::build(&spec).map(|(m, _)| m)
+    build(format!("plists{A}x{N}"), parallel_lists_verilog::<A>(N), &parallel_lists_ports())
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Cmd {
-    Insert(Entry),
-    Search { mode: u64, key: Entry },
-    Remove,
-}
-
-fn cmd() -> impl Strategy<Value = Cmd> {
-    prop_oneof![
-        5 => entry(30).prop_map(Cmd::Insert),
-        3 => entry(30).prop_map(|key| Cmd::Search { mode: MODE_ENVELOPE, key }),
-        1 => entry(30).prop_map(|key| Cmd::Search { mode: MODE_HANDLE, key }),
-        1 => entry(30).prop_map(|key| Cmd::Search { mode: MODE_ANY, key }),
-        3 => Just(Cmd::Remove),
-    ]
-}
-
-fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
+fn run(m: &mut Model, cmds: &[ListCmd]) -> Result<(), String> {
     let p = |m: &Model, n: &str| m.port(n).unwrap();
     // Reference: each list in posting order, plus the round-robin pointer.
     let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); N];
@@ -53,19 +27,10 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
     let mut label = 0;
     for (i, c) in cmds.iter().enumerate() {
         let strobe = match *c {
-            Cmd::Insert(mut e) => {
+            ListCmd::Insert(mut e) => {
                 label += 1;
                 e.label = label;
-                for (n, v) in [
-                    ("in_comm", e.comm),
-                    ("in_src", e.src),
-                    ("in_tag", e.tag),
-                    ("in_src_any", e.src_any as u64),
-                    ("in_tag_any", e.tag_any as u64),
-                    ("in_handle", e.handle),
-                ] {
-                    m.set(p(m, n), v);
-                }
+                drive(m, "in_", &e);
                 let room = |l: &Vec<Entry>| l.len() < (1 << A) - 1;
                 let target = if room(&lists[rr]) { Some(rr) } else { (0..N).find(|&k| room(&lists[k])) };
                 if let Some(t) = target {
@@ -75,21 +40,12 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 armed = None;
                 "insert"
             }
-            Cmd::Search { mode, key } => {
-                for (n, v) in [
-                    ("search_mode", mode),
-                    ("key_comm", key.comm),
-                    ("key_src", key.src),
-                    ("key_tag", key.tag),
-                    ("key_src_any", key.src_any as u64),
-                    ("key_tag_any", key.tag_any as u64),
-                    ("key_handle", key.handle),
-                ] {
-                    m.set(p(m, n), v);
-                }
+            ListCmd::Search { mode, key } => {
+                m.set(p(m, "search_mode"), mode);
+                drive(m, "key_", &key);
                 "search"
             }
-            Cmd::Remove => "remove",
+            ListCmd::Remove => "remove",
         };
         let sp = p(m, strobe);
         m.set(sp, 1);
@@ -97,7 +53,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
         m.set(sp, 0);
         let mut cycles = 1;
         let answered = |m: &Model| match c {
-            Cmd::Search { .. } => m.get(p(m, "done")) == 1,
+            ListCmd::Search { .. } => m.get(p(m, "done")) == 1,
             _ => m.get(p(m, "busy")) == 0,
         };
         while !answered(m) {
@@ -108,7 +64,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
             }
         }
         match *c {
-            Cmd::Search { mode, key } => {
+            ListCmd::Search { mode, key } => {
                 let per_list: Vec<Option<usize>> =
                     lists.iter().map(|l| l.iter().position(|e| matches(mode, &key, e))).collect();
                 let walk =
@@ -142,12 +98,12 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 armed = want.map(|(_, li, k)| (li, k));
                 m.tick(1);
             }
-            Cmd::Remove => {
+            ListCmd::Remove => {
                 if let Some((li, k)) = armed.take() {
                     lists[li].remove(k);
                 }
             }
-            Cmd::Insert(_) => {}
+            ListCmd::Insert(_) => {}
         }
         // The entry counter settles a cycle after the lists change.
         m.tick(1);
@@ -166,7 +122,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
     #[test]
-    fn parallel_lists_return_the_oldest_match(cmds in prop::collection::vec(cmd(), 1..300)) {
+    fn parallel_lists_return_the_oldest_match(cmds in prop::collection::vec(list_cmd(30, 5), 1..300)) {
         let mut m = model().map_err(TestCaseError::fail)?;
         run(&mut m, &cmds).map_err(TestCaseError::fail)?;
     }

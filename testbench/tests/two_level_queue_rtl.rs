@@ -5,12 +5,12 @@
 //! the next cycle takes the removal or not, as the engine drives it.
 
 mod common;
-use common::{entry, matches, Entry};
+use common::{build, drive, entry, matches, Entry};
 use proptest::prelude::*;
 use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_hdl::two_level::queue::{two_level_queue_ports, two_level_queue_verilog};
 use tagmatch_sim::cycle::two_level::EngineShape;
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
+use tagmatch_testbench::verilator::Model;
 
 const C: usize = 4;
 const A: usize = 3;
@@ -23,15 +23,7 @@ const CAPACITY: usize = SHAPE.queue_capacity();
 const GUARANTEED: usize = SHAPE.guaranteed_capacity();
 
 fn model() -> Result<Model, String> {
-    let spec = BuildSpec {
-        name: format!("tlq{C}x{A}x{N}"),
-        verilog: two_level_queue_verilog::<A>(C, N),
-        top: "top".into(),
-        clock: "clock".into(),
-        ports: ports_from(&two_level_queue_ports()),
-        trace: false,
-    };
-    Model::build(&spec).map(|(m, _)| m)
+    build(format!("tlq{C}x{A}x{N}"), two_level_queue_verilog::<A>(C, N), &two_level_queue_ports())
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -66,16 +58,7 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
         }
         let strobe = match *c {
             Cmd::Insert(e) => {
-                for (n, v) in [
-                    ("in_comm", e.comm),
-                    ("in_src", e.src),
-                    ("in_tag", e.tag),
-                    ("in_src_any", e.src_any as u64),
-                    ("in_tag_any", e.tag_any as u64),
-                    ("in_handle", e.handle),
-                ] {
-                    m.set(p(m, n), v);
-                }
+                drive(m, "in_", &e);
                 let full = m.get(p(m, "full")) == 1;
                 // Full at capacity, never below the guarantee (the CAM's banks may waste
                 // slots between the two).
