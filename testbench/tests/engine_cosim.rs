@@ -41,6 +41,13 @@ fn run_default(verilog: String, lists: usize, address_bits: u32, seed: u64) -> C
     run(verilog, (256, lists, address_bits), &random_stream_phased(seed, 8_000, 1_000))
 }
 
+/// The engine of `shape` in Verilator (cached by its CAM depth, address bits and lists).
+fn rtl_engine(shape: EngineShape) -> RtlEngine {
+    let name = format!("engine-c{}-a{}-n{}", shape.cam_depth, shape.list_address_bits(), shape.lists);
+    let (model, _) = Model::build(&engine_spec(&name, receive_engine_verilog(&shape), false)).unwrap();
+    RtlEngine::new(model).unwrap()
+}
+
 #[test]
 fn one_list_20000_ops() {
     run_small(receive_engine_verilog(&EngineShape::new(8, 1, 5).unwrap()), (8, 1, 5), 11);
@@ -84,13 +91,7 @@ fn default_cam_sixty_four_lists() {
 /// hits, the oldest hit and its fields read from RAM, then the response), whatever the queue held before.
 #[test]
 fn a_cam_hit_answers_in_four_cycles() {
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c4-a2-n4",
-        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(4, 4, 2).unwrap());
     for r in 1..=3 {
         let spec = RecvSpec::new(0, Some(r as u32), None);
         assert_eq!(rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap().outcome, Outcome::Queued);
@@ -121,13 +122,7 @@ fn reset_clears_power_up_garbage() {
 #[test]
 fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
     use tagmatch_hdl::two_level::receive_engine::RESP_ERROR;
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c4-a2-n4",
-        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(4, 4, 2).unwrap());
     let spec = RecvSpec::new(0, Some(1), Some(7));
     for r in 1..=10 {
         assert_eq!(rtl.apply(&Op::PostRecv { recv: RecvId(r), spec }).unwrap().outcome, Outcome::Queued);
@@ -162,13 +157,7 @@ fn unknown_op_codes_are_refused_and_reset_empties_the_engine() {
 #[test]
 fn whole_capacity_fills_overflows_and_drains_in_order() {
     const CAPACITY: u64 = 4 + 4 * 3;
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c4-a2-n4",
-        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(4, 4, 2).unwrap());
     let spec = RecvSpec::new(0, Some(1), Some(7));
     for r in 1..=CAPACITY {
         assert_eq!(
@@ -201,13 +190,7 @@ fn completion_unit_agrees_with_the_models() {
     use tagmatch_sim::model::completion::CompletionCounters;
     use tagmatch_sim::workload::streams::Rng;
 
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c8-a3-n4",
-        receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(8, 4, 3).unwrap());
     let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(8, 4, 3).unwrap());
     let mut golden = tagmatch_sim::model::bounded::BoundedGolden::new(36, 36);
     let mut counters = CompletionCounters::new();
@@ -254,13 +237,7 @@ fn completion_unit_agrees_with_the_models() {
 fn streamed_operations_overlap_as_the_model_says() {
     use tagmatch_sim::cycle::bench::{throughput, Traffic};
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c8-a3-n4",
-        receive_engine_verilog(&EngineShape::new(8, 4, 3).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(8, 4, 3).unwrap());
     let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(8, 4, 3).unwrap());
     for (traffic, ops, per_op) in
         [(Traffic::CamHits, 8, 3.0), (Traffic::Unexpected, 8, 3.0), (Traffic::MoverHits, 20, 210.0 / 19.0)]
@@ -279,13 +256,7 @@ fn streamed_operations_overlap_as_the_model_says() {
 fn a_slow_host_loses_no_response() {
     use tagmatch_sim::model::bounded::BoundedGolden;
     use tagmatch_sim::workload::streams::Rng;
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c4-a2-n4",
-        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(4, 4, 2).unwrap());
     let mut golden = BoundedGolden::new(16, 16);
     let ops = random_stream(41, 6000);
     let mut rng = Rng::new(5);
@@ -317,13 +288,7 @@ fn a_flush_waits_for_the_walk_and_the_mover_then_empties_the_engine() {
     use tagmatch_sim::cycle::two_level::TwoLevelModel;
     use tagmatch_sim::cycle::CycleEngine;
     use tagmatch_sim::model::bounded::BoundedGolden;
-    let (model, _) = Model::build(&engine_spec(
-        "engine-c4-a2-n4",
-        receive_engine_verilog(&EngineShape::new(4, 4, 2).unwrap()),
-        false,
-    ))
-    .unwrap();
-    let mut rtl = RtlEngine::new(model).unwrap();
+    let mut rtl = rtl_engine(EngineShape::new(4, 4, 2).unwrap());
     let mut cycle_model = TwoLevelModel::with_config(EngineShape::new(4, 4, 2).unwrap());
     let mut golden = BoundedGolden::new(16, 16);
     let port = |rtl: &RtlEngine, n: &str| rtl.model().get(rtl.model().port(n).unwrap());
