@@ -145,23 +145,7 @@ impl Matcher for FourIndexMatcher {
         }
     }
 
-    fn probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::Probed(self.take_unexpected(&spec, false))
-    }
-
-    fn matched_probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::MatchedProbed(self.take_unexpected(&spec, true))
-    }
-
-    fn flush(&mut self) {
-        let mut stats = self.stats;
-        stats.flushed();
-        *self = Self { stats, ..Self::new(self.bins) };
-    }
-
-    fn stats(&self) -> WorkStats {
-        self.stats
-    }
+    probe_flush_and_stats!(|matcher: &Self| Self::new(matcher.bins));
 
     fn memory_bytes(&self) -> usize {
         self.prq.memory_bytes()

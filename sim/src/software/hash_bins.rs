@@ -264,23 +264,7 @@ impl Matcher for HashBinsMatcher {
         }
     }
 
-    fn probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::Probed(self.take_unexpected(&spec, false))
-    }
-
-    fn matched_probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::MatchedProbed(self.take_unexpected(&spec, true))
-    }
-
-    fn flush(&mut self) {
-        let mut stats = self.stats;
-        stats.flushed();
-        *self = Self { stats, ..Self::new(self.config) };
-    }
-
-    fn stats(&self) -> WorkStats {
-        self.stats
-    }
+    probe_flush_and_stats!(|matcher: &Self| Self::new(matcher.config));
 
     fn memory_bytes(&self) -> usize {
         self.prq.lists.memory_bytes() + self.umq.lists.memory_bytes()

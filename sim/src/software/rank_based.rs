@@ -160,23 +160,7 @@ impl Matcher for RankBasedMatcher {
         }
     }
 
-    fn probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::Probed(self.take_unexpected(&spec, false))
-    }
-
-    fn matched_probe(&mut self, spec: RecvSpec) -> Outcome {
-        Outcome::MatchedProbed(self.take_unexpected(&spec, true))
-    }
-
-    fn flush(&mut self) {
-        let mut stats = self.stats;
-        stats.flushed();
-        *self = Self { stats, ..Self::new() };
-    }
-
-    fn stats(&self) -> WorkStats {
-        self.stats
-    }
+    probe_flush_and_stats!(|_: &Self| Self::new());
 
     fn memory_bytes(&self) -> usize {
         let arrays: usize =
