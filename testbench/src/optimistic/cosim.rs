@@ -58,12 +58,7 @@ pub fn cosim_thread_array_with_resets(
     let mut golden = BoundedGolden::new(array.config.descriptors, array.config.unexpected);
     let mut cycle_model = OptimisticEngine::new(array.config)?;
     cycle_model.reset(rtl.reset());
-    let mut report = CosimReport {
-        build_seconds: build.seconds,
-        build_cached: build.cached,
-        ops: ops.len(),
-        ..CosimReport::default()
-    };
+    let mut report = CosimReport::starting(&build, ops.len());
     let started = Instant::now();
     let mut reported = 0;
     for range in commands(ops, lanes) {

@@ -67,6 +67,16 @@ pub struct CosimReport {
 }
 
 impl CosimReport {
+    /// The report of a run of `ops` operations on a model `build` made, before it runs.
+    pub fn starting(build: &BuildReport, ops: usize) -> CosimReport {
+        CosimReport {
+            build_seconds: build.seconds,
+            build_cached: build.cached,
+            ops,
+            ..CosimReport::default()
+        }
+    }
+
     /// Counts one answer; `queues` are the golden model's queue lengths after it.
     pub fn count(&mut self, outcome: &Outcome, queues: (usize, usize)) {
         match outcome {
@@ -225,12 +235,7 @@ fn cosim_started(
     let capacity = engine.config.queue_capacity();
     let mut golden = BoundedGolden::new(capacity, capacity);
     let mut cycle_model = TwoLevelModel::with_config(engine.config);
-    let mut report = CosimReport {
-        build_seconds: build.seconds,
-        build_cached: build.cached,
-        ops: ops.len(),
-        ..CosimReport::default()
-    };
+    let mut report = CosimReport::starting(&build, ops.len());
     let started = Instant::now();
     for (run, streamed) in runs(ops.len()) {
         let at = run.start;
