@@ -89,8 +89,6 @@ struct handle_map groups = { .next = 3 };
 struct handle_map requests = { .next = 2 };
 static struct handle_map datatypes = { .next = 28 };
 static struct handle_map ops = { .next = 15 };
-/* Communicator of a matched message (MPI_Message), from its probe to its receive. */
-struct handle_map message_comms = { .next = 1 };
 
 int comm_id(MPI_Comm c)
 {

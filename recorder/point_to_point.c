@@ -361,6 +361,8 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
 
 /* Matched probes: stored as probes; the message's communicator, source and tag are kept
  * for its receive (values stored plus one: the maps take only positive values). */
+/* Communicator of a matched message (MPI_Message), from its probe to its receive. */
+static struct handle_map message_comms = { .next = 1 };
 static struct handle_map message_sources = { .next = 1 };
 static struct handle_map message_tags = { .next = 1 };
 

@@ -102,7 +102,7 @@ struct stamp {
 #pragma GCC visibility push(hidden)
 
 /* Handle numbering (handles.c). */
-extern struct handle_map comms, groups, requests, message_comms;
+extern struct handle_map comms, groups, requests;
 uint64_t key_of(const void *handle, size_t size);
 int *map_find(struct handle_map *m, uint64_t k);
 void map_put(struct handle_map *m, uint64_t k, int v);

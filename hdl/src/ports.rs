@@ -10,22 +10,24 @@
 //! Names. rust-hdl names a bundle's signal `bundle$field` (and keeps a raw identifier's
 //! `r#`), while the emitted Verilog's ports are `bundle_field`: the names the IP shells,
 //! harnesses, testbenches, waveforms and timing records know. [`flatten_bundle_names`]
-//! writes them so. A design that already replaces every `$` needs only the `r#` removed.
-//! Either way the emitted text is the one the flat ports gave, byte for byte.
+//! writes them so, in every generator of a design or block that holds a bundle (and in the
+//! blocks' lint tests). Either way the emitted text is the one the flat ports gave, byte for
+//! byte.
 
+use crate::fields::FIELD_BITS;
 use rust_hdl::prelude::*;
 
-/// An entry's fields as the two-level queue's blocks take them (32 bits each; the
+/// An entry's fields as the two-level queue's blocks take them ([`FIELD_BITS`] each; the
 /// generated widths apply inside the blocks, see [`crate::fields`]).
 #[derive(LogicInterface, Default)]
 pub struct EntryPorts {
-    pub comm: Signal<In, Bits<32>>,
-    pub src: Signal<In, Bits<32>>,
-    pub tag: Signal<In, Bits<32>>,
+    pub comm: Signal<In, Bits<FIELD_BITS>>,
+    pub src: Signal<In, Bits<FIELD_BITS>>,
+    pub tag: Signal<In, Bits<FIELD_BITS>>,
     /// The source, resp. the tag, is a wildcard (a receive's `MPI_ANY_*`).
     pub src_any: Signal<In, Bit>,
     pub tag_any: Signal<In, Bit>,
-    pub handle: Signal<In, Bits<32>>,
+    pub handle: Signal<In, Bits<FIELD_BITS>>,
 }
 
 /// The thread array's command fields (the ports carry the widest fields the array is

@@ -24,7 +24,7 @@ use tagmatch_hdl::optimistic::unlink::UnlinkUnits;
 
 fn lints_and_synthesizes(name: &str, block: &mut impl Block) {
     block.connect_all();
-    let file = write_top(name, &generate_verilog(block));
+    let file = write_top(name, &tagmatch_hdl::ports::flatten_bundle_names(&generate_verilog(block)));
     lint(&file, &["-Wno-UNUSEDSIGNAL"]);
     yosys(&file, "synth -top top; check -assert");
 }

@@ -71,18 +71,9 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                 Some("insert")
             }
             Cmd::Search { mode, key, .. } => {
-                for (n, v) in [
-                    ("search_mode", mode),
-                    ("key_comm", key.comm),
-                    ("key_src", key.src),
-                    ("key_tag", key.tag),
-                    ("key_src_any", key.src_any as u64),
-                    ("key_tag_any", key.tag_any as u64),
-                    ("key_handle", key.handle),
-                    ("key_load", 1),
-                ] {
-                    m.set(p(m, n), v);
-                }
+                m.set(p(m, "search_mode"), mode);
+                drive(m, "key_", &key);
+                m.set(p(m, "key_load"), 1);
                 // The key is loaded a cycle before the search.
                 m.tick(1);
                 m.set(p(m, "key_load"), 0);

@@ -75,6 +75,10 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
     if o.k == 0 || o.sequences == 0 {
         return Err("--k and --sequences must be at least 1".into());
     }
+    // Every scenario's build is decided before any runs (wc-fp refuses --no-fast-path).
+    for scenario in &o.scenarios {
+        scenario.fast_path_build(o.fast_path)?;
+    }
     // Per scenario: each thread count, the one-thread run if not among them, the engine.
     let extra = if o.threads.contains(&1) { 1 } else { 2 };
     let progress = crate::output::progress::bar("bench rate", o.scenarios.len() * (o.threads.len() + extra));

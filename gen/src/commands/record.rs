@@ -127,7 +127,8 @@ pub fn library() -> Result<PathBuf, String> {
     let partial = lib.with_extension(format!("so.{}", std::process::id()));
     eprintln!("tagmatch: building the recorder with {mpicc} (once)");
     let out = Command::new(&mpicc)
-        .args(["-O2", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-o"])
+        // -flto: the wrappers inline the trace writer's helpers across files, as one file did.
+        .args(["-O2", "-flto", "-Wall", "-Wextra", "-Werror", "-fPIC", "-shared", "-o"])
         .arg(&partial)
         .args(SOURCES.iter().filter(|(name, _)| name.ends_with(".c")).map(|(name, _)| sources.join(name)))
         .output()
@@ -255,4 +256,23 @@ fn report(
     );
     out.push((title, engine_record));
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library exports the MPI wrappers and nothing else: a helper of its own that
+    /// stayed visible would interpose on a program's symbol of the same name.
+    #[test]
+    fn the_recorder_exports_only_mpi_functions() {
+        let lib = library().unwrap();
+        let out = Command::new("nm").args(["-D", "--defined-only"]).arg(&lib).output().unwrap();
+        assert!(out.status.success(), "nm: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let symbols: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().nth(2)).collect();
+        assert!(symbols.contains(&"MPI_Irecv") && symbols.contains(&"MPI_Comm_split"), "{symbols:?}");
+        let others: Vec<_> = symbols.iter().filter(|s| !s.starts_with("MPI_")).collect();
+        assert!(others.is_empty(), "exported besides the MPI wrappers: {others:?}");
+    }
 }

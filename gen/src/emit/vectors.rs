@@ -1,6 +1,8 @@
-//! `tagmatch gen --testbench --testbench-vectors`: the testbench's operations as JSON lines,
-//! for testbenches that drive the engine's IP shells from outside this project (the cocotb
-//! tests in `testbench/cocotb/`).
+//! What the engine is expected to answer to a stream of operations ([`expected`]: the golden
+//! model's pairing and the cycle model's cycles, which the Verilog testbench of
+//! [`crate::emit::testbench`] checks), and `tagmatch gen --testbench --testbench-vectors`:
+//! the testbench's operations as JSON lines, for testbenches that drive the engine's IP
+//! shells from outside this project (the cocotb tests in `testbench/cocotb/`).
 //!
 //! The file is `tagmatch_engine_vectors.jsonl`, beside the Verilog testbench. It holds one
 //! [`Vector`] per line, one line per operation, in stream order:

@@ -41,7 +41,8 @@ pub struct DescriptorTable {
     /// Per lane: it took its receive last cycle, and the receive's slot pointer.
     pub lane_took: Vec<Signal<In, Bit>>,
     pub lane_slot: Vec<Signal<In, Bits<16>>>,
-    /// The fast path's run is taken: its members (`in_run`, per slot) are marked.
+    /// The fast path's run is taken: its members (`in_run`, per slot) are marked, a cycle
+    /// later from registers (module docs).
     pub run_taken: Signal<In, Bit>,
     pub in_run: Vec<Signal<In, Bit>>,
     /// A post: the receive's slot pointer, label, sequence id and list, and its list's
@@ -138,7 +139,8 @@ pub struct DescriptorTable {
 
 impl DescriptorTable {
     /// `descriptors` slots, taken by `lanes` lanes, unlinked by `banks` units (a power of
-    /// two: list `l` is in bank `l mod banks`); `fast_path`: the run's takes come in.
+    /// two: list `l` is in bank `l mod banks`); `fast_path`: the array has the fast path, so
+    /// the run's takes come in (`run_taken`, `in_run`) and get their registers.
     pub fn new(lanes: usize, descriptors: usize, banks: usize, fast_path: bool) -> Self {
         assert!(lanes > 0 && descriptors > 0 && banks.is_power_of_two(), "{lanes}, {descriptors}, {banks}");
         let (n, d, nb) = (lanes, descriptors, banks);

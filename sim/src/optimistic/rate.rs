@@ -48,9 +48,9 @@ impl Scenario {
     /// cycles on both builds, which differ in clock and size.
     pub fn fast_path_build(self, fast_path: bool) -> Result<bool, String> {
         match (self, fast_path) {
-            (Scenario::WcFastPath, false) => {
-                Err("wc-fp is the fast path's scenario; without the fast path, run wc-sp".into())
-            }
+            (Scenario::WcFastPath, false) => Err("--no-fast-path builds the thread array without the \
+                 fast path, which wc-fp needs: choose --scenario nc,wc-sp"
+                .into()),
             (Scenario::WcSlowPath, _) => Ok(false),
             (_, asked) => Ok(asked),
         }
