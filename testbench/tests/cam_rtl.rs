@@ -5,34 +5,19 @@
 //! (it must see the slots after it). The answer, the cycle after the search, must be the
 //! OLDEST matching entry.
 
+mod common;
+use common::{build, drive, matches, Entry};
 use proptest::prelude::*;
 use tagmatch_hdl::two_level::cam::{
     cam_verilog, handle_search_cycles, CAM_PORTS, MODE_ANY, MODE_ENVELOPE, MODE_HANDLE,
 };
 use tagmatch_sim::cycle::cam_banks::CamBanks;
-use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
+use tagmatch_testbench::verilator::Model;
 
 const DEPTH: usize = 8;
 
-fn spec() -> BuildSpec {
-    BuildSpec {
-        name: format!("cam{DEPTH}"),
-        verilog: cam_verilog(DEPTH),
-        top: "top".into(),
-        clock: "clock".into(),
-        ports: ports_from(&CAM_PORTS),
-        trace: false,
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Entry {
-    comm: u64,
-    src: u64,
-    tag: u64,
-    src_any: bool,
-    tag_any: bool,
-    handle: u64,
+fn model() -> Result<Model, String> {
+    build(format!("cam{DEPTH}"), cam_verilog(DEPTH), &CAM_PORTS)
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -47,7 +32,15 @@ struct Step {
 
 fn entry() -> impl Strategy<Value = Entry> {
     (0..2u64, 0..4u64, 0..4u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..64u64).prop_map(
-        |(comm, src, tag, src_any, tag_any, handle)| Entry { comm, src, tag, src_any, tag_any, handle },
+        |(comm, src, tag, src_any, tag_any, handle)| Entry {
+            comm,
+            src,
+            tag,
+            src_any,
+            tag_any,
+            handle,
+            label: 0,
+        },
     )
 }
 
@@ -57,18 +50,6 @@ fn step() -> impl Strategy<Value = Step> {
         .prop_map(|(key, mode, remove, insert, overlap)| Step { key, mode, remove, insert, overlap })
 }
 
-fn matches(mode: u64, k: &Entry, e: &Entry) -> bool {
-    match mode {
-        MODE_ANY => true,
-        MODE_HANDLE => e.handle == k.handle,
-        _ => {
-            e.comm == k.comm
-                && (e.src == k.src || e.src_any || k.src_any)
-                && (e.tag == k.tag || e.tag_any || k.tag_any)
-        }
-    }
-}
-
 /// What a step does after its answer: remove it, insert an entry.
 type Act = (Option<usize>, bool, Option<Entry>);
 
@@ -76,19 +57,9 @@ type Act = (Option<usize>, bool, Option<Entry>);
 fn set_act(m: &mut Model, act: &Act) {
     let port = |m: &Model, n: &str| m.port(n).unwrap();
     let (_, remove, insert) = act;
-    let ins = insert.unwrap_or(Entry { comm: 0, src: 0, tag: 0, src_any: false, tag_any: false, handle: 0 });
-    for (n, v) in [
-        ("remove", *remove as u64),
-        ("insert", insert.is_some() as u64),
-        ("in_comm", ins.comm),
-        ("in_src", ins.src),
-        ("in_tag", ins.tag),
-        ("in_src_any", ins.src_any as u64),
-        ("in_tag_any", ins.tag_any as u64),
-        ("in_handle", ins.handle),
-    ] {
-        m.set(port(m, n), v);
-    }
+    m.set(port(m, "remove"), *remove as u64);
+    m.set(port(m, "insert"), insert.is_some() as u64);
+    drive(m, "in_", &insert.unwrap_or_default());
 }
 
 /// The reference: the entries oldest first, each with its bank, and the banks.
@@ -127,18 +98,9 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     for (i, s) in steps.iter().enumerate() {
         // The key is loaded a cycle before the search (the CAM compares the loaded key); the
         // pending act, if any, still shares its edge with the search.
-        for (n, v) in [
-            ("search_mode", s.mode),
-            ("key_comm", s.key.comm),
-            ("key_src", s.key.src),
-            ("key_tag", s.key.tag),
-            ("key_src_any", s.key.src_any as u64),
-            ("key_tag_any", s.key.tag_any as u64),
-            ("key_handle", s.key.handle),
-            ("key_load", 1),
-        ] {
-            m.set(port(m, n), v);
-        }
+        m.set(port(m, "search_mode"), s.mode);
+        drive(m, "key_", &s.key);
+        m.set(port(m, "key_load"), 1);
         m.tick(1);
         m.set(port(m, "key_load"), 0);
         m.set(port(m, "search"), 1);
@@ -208,14 +170,14 @@ proptest! {
 
     #[test]
     fn cam_returns_the_oldest_match(steps in prop::collection::vec(step(), 1..300)) {
-        let (mut m, _) = Model::build(&spec()).map_err(TestCaseError::fail)?;
+        let mut m = model().map_err(TestCaseError::fail)?;
         run(&mut m, &steps).map_err(TestCaseError::fail)?;
     }
 }
 
 #[test]
 fn reset_empties_the_cam() {
-    let (mut m, _) = Model::build(&spec()).unwrap();
+    let mut m = model().unwrap();
     let (insert, reset, count) =
         (m.port("insert").unwrap(), m.port("reset").unwrap(), m.port("count").unwrap());
     m.set(insert, 1);

@@ -1,13 +1,15 @@
-//! What the list and queue RTL tests share: an entry as the hardware stores it, a proptest
+//! What the CAM, list and queue RTL tests share: an entry as the hardware stores it, a proptest
 //! strategy for entries with few distinct envelopes (so searches hit), the reference
 //! match rule the RTL must follow, and the Verilator side: building a block and driving an
 //! entry onto its ports.
+// Each test binary includes this module and uses a part of it.
+#![allow(dead_code)]
 
 use proptest::prelude::*;
 use tagmatch_hdl::two_level::bram_list::{MODE_ANY, MODE_ENVELOPE, MODE_HANDLE};
 use tagmatch_testbench::verilator::{ports_from, BuildSpec, Model};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
     pub comm: u64,
     pub src: u64,
@@ -50,7 +52,6 @@ pub fn matches(mode: u64, key: &Entry, e: &Entry) -> bool {
 
 /// A list's command, for the list tests: insert an entry, search in a mode, remove the last
 /// search's answer.
-#[allow(dead_code)] // the queue's test has commands of its own
 #[derive(Clone, Copy, Debug)]
 pub enum ListCmd {
     Insert(Entry),
@@ -60,7 +61,6 @@ pub enum ListCmd {
 
 /// List commands with handles below `handles`, `inserts` inserts to 3 envelope searches, a
 /// search by handle, one for any entry and 3 removals.
-#[allow(dead_code)] // the queue's test has commands of its own
 pub fn list_cmd(handles: u64, inserts: u32) -> impl Strategy<Value = ListCmd> {
     prop_oneof![
         inserts => entry(handles).prop_map(ListCmd::Insert),
