@@ -22,8 +22,12 @@
 //!   too; writing its own link is harmless, since no list reaches it and posting rewrites
 //!   both. Links are masked to the pointer's bits: the loop link → unlink record → link is
 //!   where synthesis would otherwise keep all 16 bits of every pointer register;
-//! - **the block's end** (`free_taken`): taken receives, including this cycle's marks, are
-//!   free.
+//! - **the block's end** (`free_taken`): taken receives are freed a cycle later, from a
+//!   register of the finish (the finish waits on the UMQ placement and the unlinks, and
+//!   fanned out from there to every slot's valid and taken flag: the 16-lane array's
+//!   critical path). Nothing reads the flags in that cycle: the block's answer shows
+//!   then, and the next command is accepted a cycle later at the earliest. Marks landing
+//!   in that cycle are freed with the rest.
 //!
 //! Reads by pointer, one port per lane, each a mux tree over the slots
 //! ([`crate::primitives::select`]): a walk's entry (valid, taken, `next` and whether it
@@ -66,7 +70,7 @@ pub struct DescriptorTable {
     pub unlink_next: Vec<Signal<In, Bits<16>>>,
     pub unlink_has_prev: Vec<Signal<In, Bit>>,
     pub unlink_has_next: Vec<Signal<In, Bit>>,
-    /// The block ends: taken receives are freed.
+    /// The block ends: taken receives are freed, a cycle later (module docs).
     pub free_taken: Signal<In, Bit>,
     /// Per lane: the slot its walk reads (a pointer, 0: none), and that entry's flags and
     /// link.
@@ -113,6 +117,8 @@ pub struct DescriptorTable {
     /// run was taken last cycle, and each slot's membership of it then.
     r_run_taken: Vec<DFF<Bit>>,
     r_in_run: Vec<DFF<Bit>>,
+    /// The block ended last cycle.
+    r_free_taken: DFF<Bit>,
     /// Per slot: taken this cycle; it links to a receive leaving this cycle (`before`:
     /// its `next` does; `after`: its `prev` does), and the new links from its bank's unit.
     s_take: Vec<Signal<Local, Bit>>,
@@ -201,6 +207,7 @@ impl DescriptorTable {
             d_has_prev: dffs(d),
             r_run_taken: dffs(usize::from(fast_path)),
             r_in_run: dffs(if fast_path { d } else { 0 }),
+            r_free_taken: Default::default(),
             s_take: signals(d),
             s_before: signals(d),
             s_after: signals(d),
@@ -227,6 +234,8 @@ impl DescriptorTable {
 impl Logic for DescriptorTable {
     #[hdl_gen]
     fn update(&mut self) {
+        self.r_free_taken.clock.next = self.clock.val();
+        self.r_free_taken.d.next = self.free_taken.val();
         for r in 0..self._run_registers {
             self.r_run_taken[r].clock.next = self.clock.val();
             self.r_run_taken[r].d.next = self.run_taken.val();
@@ -316,7 +325,7 @@ impl Logic for DescriptorTable {
                 self.d_prev[s].d.next = self.s_new_prev[s].val() & self.pointer_mask.val();
                 self.d_has_prev[s].d.next = self.s_new_has_prev[s].val();
             }
-            if self.free_taken.val() & (self.d_taken[s].q.val() | self.s_take[s].val()) {
+            if self.r_free_taken.q.val() & (self.d_taken[s].q.val() | self.s_take[s].val()) {
                 self.d_valid[s].d.next = false;
                 self.d_taken[s].d.next = false;
             }

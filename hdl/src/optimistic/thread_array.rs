@@ -167,7 +167,8 @@ pub struct ThreadArray {
     /// The matched or probed message's source and tag (a probe's status).
     pub resp_src: Signal<Out, Bits<16>>,
     pub resp_tag: Signal<Out, Bits<32>>,
-    /// Unexpected messages held.
+    /// Unexpected messages held; a block's last one counts from the cycle after the
+    /// block's answer first shows ([`UmqPlacement`] writes a cycle after its insert).
     pub umq_count: Signal<Out, Bits<16>>,
     pub lane_kind: Vec<Signal<Out, Bits<2>>>,
     pub lane_recv: Vec<Signal<Out, Bits<32>>>,
@@ -336,11 +337,12 @@ impl Logic for ThreadArray {
         self.umq_cam.search_tag_any.next = self.cmd.tag_any.val();
         self.umq_cam.remove_first.next = self.ctl.umq_remove.val();
         self.umq_cam.clear.next = self.ctl.clearing.val();
-        self.umq_cam.insert.next = self.ctl.umq_insert.val();
+        self.umq_cam.insert.next = self.umq_place.write.val();
         self.umq_place.clock.next = self.clock.val();
         self.umq_place.count.next = self.umq_cam.count.val();
         self.umq_place.place.next = self.ctl.place.val();
         self.umq_place.insert.next = self.ctl.umq_insert.val();
+        self.umq_place.reset.next = self.reset.val();
         for i in 0..self._lanes {
             self.umq_place.unmatched[i].next =
                 self.lane[i].valid.val() & (self.lane[i].kind.val() != self.k_matched.val());
@@ -349,10 +351,10 @@ impl Logic for ThreadArray {
             self.umq_place.tag[i].next = self.lane[i].tag.val();
             self.umq_place.handle[i].next = self.lane[i].handle.val();
         }
-        self.umq_cam.insert_comm.next = self.umq_place.insert_comm.val();
-        self.umq_cam.insert_src.next = self.umq_place.insert_src.val();
-        self.umq_cam.insert_tag.next = self.umq_place.insert_tag.val();
-        self.umq_cam.insert_handle.next = self.umq_place.insert_handle.val();
+        self.umq_cam.insert_comm.next = self.umq_place.write_comm.val();
+        self.umq_cam.insert_src.next = self.umq_place.write_src.val();
+        self.umq_cam.insert_tag.next = self.umq_place.write_tag.val();
+        self.umq_cam.insert_handle.next = self.umq_place.write_handle.val();
 
         // ---- The descriptors' valid flags: the scan's reads, the lowest free slot. ----
         for s in 0..self._descriptors {

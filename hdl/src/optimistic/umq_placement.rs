@@ -4,12 +4,21 @@
 //! its rank among the unmatched (a prefix count over the lanes) against the UMQ's room,
 //! which depends on the count alone, so the compare is as narrow as a rank. Those past the
 //! room answer overflow (`overflow`). From the next cycle the lowest lane whose message
-//! fits and is not in yet puts it on the UMQ's one insert port (`found`, the message on
-//! `insert_*`; the array asserts `insert` to take it), a message a cycle: a priority
+//! fits and is not in yet is chosen for the UMQ's one insert port (`found`; the array
+//! asserts `insert` to take it), a message a cycle: a priority
 //! select and an AND-OR over the lanes' own registers. One port keeps the UMQ's slots
 //! free of a multiplexer per lane, and one message a cycle needs no packing network: the
 //! slide that packed the 16-lane array's messages in one cycle ended its routed critical
 //! path.
+//!
+//! The chosen message reaches the UMQ a cycle after its insert, from registers (`write`,
+//! `write_*`): the priority select and the AND-OR over 16 lanes' 96 bits, followed by the
+//! UMQ's write port, were the 16-lane array's critical path without the fast path. Nobody
+//! sees the delay: the last insert of a block is in its finishing cycle, the answer shows
+//! in the next, and the next command, the UMQ's next search, is accepted a cycle later at
+//! the earliest. Only the array's `umq_count` port counts a block's last message a cycle
+//! late. A reset in the insert's cycle drops the write, as the clearing pass after it
+//! would.
 
 use crate::optimistic::vectors::{dffs, k, signals};
 use crate::primitives::select::{LowestSet, OneHotSelect, PrefixCount};
@@ -30,21 +39,25 @@ pub struct UmqPlacement {
     pub count: Signal<In, Bits<16>>,
     /// The tail's first cycle: the messages that fit become pending.
     pub place: Signal<In, Bit>,
-    /// The message on `insert_*` goes into the UMQ this cycle.
+    /// The lowest pending message is taken this cycle (written a cycle later).
     pub insert: Signal<In, Bit>,
     /// Per lane: unmatched and past the UMQ's room.
     pub overflow: Vec<Signal<Out, Bit>>,
     /// Some lane's message is unmatched (an OR over the lanes, not a count: a carry chain
     /// over the lanes ended 16 lanes' critical path into the block's finish).
     pub any_unmatched: Signal<Out, Bit>,
-    /// A message is pending, and it is on `insert_*`.
+    /// A message is pending: the lowest pending lane's, which `insert` takes.
     pub found: Signal<Out, Bit>,
-    pub insert_comm: Signal<Out, Bits<16>>,
-    pub insert_src: Signal<Out, Bits<16>>,
-    pub insert_tag: Signal<Out, Bits<32>>,
-    pub insert_handle: Signal<Out, Bits<32>>,
     /// More than one message is pending: the inserts go on after this cycle's.
     pub more: Signal<Out, Bit>,
+    /// The array's reset: an insert in its cycle is not written.
+    pub reset: Signal<In, Bit>,
+    /// Last cycle's insert, for the UMQ's write port (module docs).
+    pub write: Signal<Out, Bit>,
+    pub write_comm: Signal<Out, Bits<16>>,
+    pub write_src: Signal<Out, Bits<16>>,
+    pub write_tag: Signal<Out, Bits<32>>,
+    pub write_handle: Signal<Out, Bits<32>>,
     umq_depth: Constant<Bits<16>>,
     /// The bits the UMQ's count (at most its depth) needs: the room and the ranks'
     /// compares are only as wide (the CAM's 16-bit count feeds back through its own
@@ -54,6 +67,11 @@ pub struct UmqPlacement {
     fits: Vec<Signal<Local, Bit>>,
     /// Per lane: its message fits and is not in the UMQ yet.
     pending: Vec<DFF<Bit>>,
+    w_insert: DFF<Bit>,
+    w_comm: DFF<Bits<16>>,
+    w_src: DFF<Bits<16>>,
+    w_tag: DFF<Bits<32>>,
+    w_handle: DFF<Bits<32>>,
     rank: PrefixCount,
     lowest_pending: LowestSet,
     comm_sel: OneHotSelect<16>,
@@ -81,16 +99,23 @@ impl UmqPlacement {
             overflow: signals(n),
             any_unmatched: Default::default(),
             found: Default::default(),
-            insert_comm: Default::default(),
-            insert_src: Default::default(),
-            insert_tag: Default::default(),
-            insert_handle: Default::default(),
             more: Default::default(),
+            reset: Default::default(),
+            write: Default::default(),
+            write_comm: Default::default(),
+            write_src: Default::default(),
+            write_tag: Default::default(),
+            write_handle: Default::default(),
             umq_depth: k(unexpected as u64),
             count_mask: k((1u64 << bits_to_hold(unexpected)) - 1),
             room: Default::default(),
             fits: signals(n),
             pending: dffs(n),
+            w_insert: Default::default(),
+            w_comm: Default::default(),
+            w_src: Default::default(),
+            w_tag: Default::default(),
+            w_handle: Default::default(),
             rank: PrefixCount::new(n),
             lowest_pending: LowestSet::new(n),
             comm_sel: OneHotSelect::new(n, 1),
@@ -137,9 +162,20 @@ impl Logic for UmqPlacement {
             self.handle_sel.selects[i].next = self.lowest_pending.first[i].val();
         }
         self.found.next = self.lowest_pending.found.val();
-        self.insert_comm.next = self.comm_sel.values[0].val();
-        self.insert_src.next = self.src_sel.values[0].val();
-        self.insert_tag.next = self.tag_sel.values[0].val();
-        self.insert_handle.next = self.handle_sel.values[0].val();
+        self.w_insert.clock.next = self.clock.val();
+        self.w_comm.clock.next = self.clock.val();
+        self.w_src.clock.next = self.clock.val();
+        self.w_tag.clock.next = self.clock.val();
+        self.w_handle.clock.next = self.clock.val();
+        self.w_insert.d.next = self.insert.val() & !self.reset.val();
+        self.w_comm.d.next = self.comm_sel.values[0].val();
+        self.w_src.d.next = self.src_sel.values[0].val();
+        self.w_tag.d.next = self.tag_sel.values[0].val();
+        self.w_handle.d.next = self.handle_sel.values[0].val();
+        self.write.next = self.w_insert.q.val();
+        self.write_comm.next = self.w_comm.q.val();
+        self.write_src.next = self.w_src.q.val();
+        self.write_tag.next = self.w_tag.q.val();
+        self.write_handle.next = self.w_handle.q.val();
     }
 }
