@@ -7,12 +7,13 @@ use std::path::PathBuf;
 pub struct VerifyArgs {
     /// Also run the seeded mutations (priority reversed, an insert dropped, a flush that
     /// leaves entries, and more) and fail unless the checks catch each with a
-    /// counterexample. Their shortest counterexamples take 4 to 12 cycles, so a `--depth`
-    /// below 12 misses some.
+    /// counterexample. Their shortest counterexamples take 4 to 12 cycles (30 in the labels
+    /// harness, at its own depth), so a `--depth` below 12 misses some.
     #[arg(long)]
     pub mutations: bool,
     /// Bounded-model-checking depth in cycles of the receive engine's checks (1 to 200);
-    /// default: each configuration's own. The one-sided unit's check keeps its depth.
+    /// default: each configuration's own. The labels and one-sided harnesses keep their
+    /// depths.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=200))]
     pub depth: Option<u32>,
     /// Only the configurations whose name contains this (e.g. `cam2`).

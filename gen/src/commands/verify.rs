@@ -8,7 +8,8 @@ use crate::output::progress::{note, spinner};
 use crate::output::table::{render, Record};
 use crate::verify::mutations::MUTATIONS;
 use crate::verify::{
-    check, properties, sources, Harness, Outcome, Start, Target, ONESIDED_TARGET, POWER_UP_DEPTH, TARGETS,
+    check, labels_sources, properties, sources, Harness, Outcome, Start, Target, LABELS_TARGET,
+    ONESIDED_TARGET, POWER_UP_DEPTH, TARGETS,
 };
 use serde_json::json;
 
@@ -16,20 +17,26 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     let wanted = |name: &str| args.only.as_deref().is_none_or(|o| name.contains(o));
     let targets: Vec<&Target> = TARGETS.iter().filter(|t| wanted(t.name)).collect();
     let onesided = wanted(ONESIDED_TARGET.name);
-    if targets.is_empty() && !onesided {
+    let labels = wanted(LABELS_TARGET.name);
+    if targets.is_empty() && !onesided && !labels {
         let mut names: Vec<&str> = TARGETS.iter().map(|t| t.name).collect();
-        names.push(ONESIDED_TARGET.name);
+        names.extend([LABELS_TARGET.name, ONESIDED_TARGET.name]);
         return Err(format!("--only matches no configuration (there are: {})", names.join(", ")));
     }
     let mut rows: Vec<Record> = Vec::new();
     let mut failures = Vec::new();
-    // Every harness of the engine on every engine configuration, then the one-sided unit's.
+    // Every harness of the engine on every engine configuration, then the labels harness
+    // and the one-sided unit's.
     let mut runs: Vec<(Harness, &str, String, String, u32)> = Vec::new();
     for target in &targets {
         let (verilog, params) = sources(target)?;
         for harness in Harness::ENGINE {
             runs.push((harness, target.name, verilog.clone(), params.clone(), target.depth));
         }
+    }
+    if labels {
+        let (verilog, params) = labels_sources()?;
+        runs.push((Harness::Labels, LABELS_TARGET.name, verilog, params, LABELS_TARGET.depth));
     }
     if onesided {
         let (verilog, params) = ONESIDED_TARGET.sources()?;
@@ -111,10 +118,11 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
 }
 
 /// A check's depth: `--depth` sets the receive engine's; the one-sided unit's harness keeps
-/// its own (its solver time grows faster with depth).
+/// its own (its solver time grows faster with depth), and so does the labels harness (its
+/// schedule's length decides the depth it needs).
 fn depth_of(args: &VerifyArgs, harness: Harness, default: u32) -> u32 {
     match harness {
-        Harness::OneSided => default,
+        Harness::OneSided | Harness::Labels => default,
         Harness::Engine | Harness::Completion => args.depth.unwrap_or(default),
     }
 }

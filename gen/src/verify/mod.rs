@@ -44,19 +44,22 @@ pub enum Harness {
     Completion,
     /// `formal/onesided.sv`: the one-sided unit's FINs and its counters' limit.
     OneSided,
+    /// `formal/labels.sv`: order across the posting labels' wrap, on a fixed schedule.
+    Labels,
 }
 
 impl Harness {
     /// The harnesses of the receive engine, run on every [`Target`].
     pub const ENGINE: [Harness; 2] = [Harness::Engine, Harness::Completion];
     #[cfg(test)]
-    pub const ALL: [Harness; 3] = [Harness::Engine, Harness::Completion, Harness::OneSided];
+    pub const ALL: [Harness; 4] = [Harness::Engine, Harness::Completion, Harness::OneSided, Harness::Labels];
 
     pub fn name(self) -> &'static str {
         match self {
             Harness::Engine => "engine",
             Harness::Completion => "completion",
             Harness::OneSided => "onesided",
+            Harness::Labels => "labels",
         }
     }
 
@@ -65,6 +68,7 @@ impl Harness {
             Harness::Engine => include_str!("../../../formal/engine.sv"),
             Harness::Completion => include_str!("../../../formal/completion.sv"),
             Harness::OneSided => include_str!("../../../formal/onesided.sv"),
+            Harness::Labels => include_str!("../../../formal/labels.sv"),
         }
     }
 
@@ -73,6 +77,7 @@ impl Harness {
             Harness::Engine => "engine.sv",
             Harness::Completion => "completion.sv",
             Harness::OneSided => "onesided.sv",
+            Harness::Labels => "labels.sv",
         }
     }
 
@@ -81,13 +86,14 @@ impl Harness {
             Harness::Engine => "harness",
             Harness::Completion => "completion_harness",
             Harness::OneSided => "onesided_harness",
+            Harness::Labels => "labels_harness",
         }
     }
 
     /// Files of `formal/` it includes besides its parameters, as (name, text).
     fn includes(self) -> &'static [(&'static str, &'static str)] {
         match self {
-            Harness::Engine | Harness::Completion => {
+            Harness::Engine | Harness::Completion | Harness::Labels => {
                 &[("engine_dut.vh", include_str!("../../../formal/engine_dut.vh"))]
             }
             Harness::OneSided => &[],
@@ -97,7 +103,7 @@ impl Harness {
     /// The Verilog file it wraps and the parameter file it includes.
     fn design_files(self) -> (&'static str, &'static str) {
         match self {
-            Harness::Engine | Harness::Completion => ("tagmatch_engine.v", "params.vh"),
+            Harness::Engine | Harness::Completion | Harness::Labels => ("tagmatch_engine.v", "params.vh"),
             Harness::OneSided => ("tagmatch_onesided.v", "onesided_params.vh"),
         }
     }
@@ -106,7 +112,7 @@ impl Harness {
     pub fn starts(self) -> &'static [Start] {
         match self {
             Harness::Engine => &[Start::Garbage, Start::Zeroed],
-            Harness::Completion | Harness::OneSided => &[Start::Zeroed],
+            Harness::Completion | Harness::OneSided | Harness::Labels => &[Start::Zeroed],
         }
     }
 }
@@ -177,14 +183,46 @@ impl Target {
         let f = self.fields;
         Ok(format!(
             "// Written by `tagmatch verify` for {}.\nlocalparam CB = {}, SB = {}, TB = {}, HB = {}, \
-             GUARANTEED = {guaranteed}, MAX_AGE = {MAX_AGE};\n",
+             GUARANTEED = {guaranteed}, MAX_AGE = {MAX_AGE}, CAM = {cam};\n",
             self.describe(),
             f.comm,
             f.src,
             f.tag,
-            f.handle
+            f.handle,
+            cam = self.cam_depth,
         ))
     }
+}
+
+/// The configuration the labels harness runs on: the smallest with two lists (labels
+/// order entries across lists only; within one, the links do), a 2-entry CAM that the
+/// schedule fills first, and 4-bit labels.
+pub const LABELS_TARGET: Target = Target {
+    name: "cam2-l2x3",
+    cam_depth: 2,
+    lists: 2,
+    list_capacity: 8,
+    fields: FieldWidths { comm: 1, src: 1, tag: 2, handle: 3 },
+    label_bits: 4,
+    depth: 44,
+};
+
+/// `verilog` (an engine of `label_bits`-bit labels) with every list's label counter
+/// starting at the same arbitrary value after reset (`anyconst`) instead of zero, for the
+/// labels harness. Sound: a counter at any value over empty lists is where any run of
+/// inserts and removals can leave it, and reset empties the lists.
+pub fn labels_start_anywhere(verilog: &str, label_bits: u32) -> Result<String, String> {
+    let (declared, reset) = ("reg [31:0] label;", "label <= 32'd0;");
+    if !verilog.contains(declared) || !verilog.contains(reset) {
+        return Err(format!(
+            "the lists' label counter (`{declared}`, `{reset}`) is not in the generated Verilog: \
+             update `labels_start_anywhere` to the generator"
+        ));
+    }
+    let bits = label_bits;
+    Ok(verilog
+        .replace(declared, &format!("(* anyconst *) reg [{}:0] label_start;\n{declared}", bits - 1))
+        .replace(reset, &format!("label <= {{label_start, {}'d0}};", 32 - bits)))
 }
 
 /// The one-sided unit's configuration its harness runs on: the smallest (4 windows, 3-bit
@@ -433,7 +471,7 @@ fn bmc3_frame(line: &str) -> Option<u32> {
 /// `failed assertion ... at engine.sv:LINE.COL-... step N` and `counterexample trace: PATH`.
 fn parse(log: &str, dir: &Path) -> Outcome {
     let passed = log.lines().any(|l| l.contains("DONE (PASS"));
-    let harness_files = ["engine.sv:", "completion.sv:", "onesided.sv:"];
+    let harness_files = ["engine.sv:", "completion.sv:", "onesided.sv:", "labels.sv:"];
     let mut failed_lines = Vec::new();
     let mut failed_step = None;
     let mut trace = None;
@@ -461,6 +499,14 @@ fn parse(log: &str, dir: &Path) -> Outcome {
 pub fn sources(target: &Target) -> Result<(String, String), String> {
     let cfg = target.config()?;
     Ok((verilog(&cfg)?, target.params(&cfg)?))
+}
+
+/// The labels harness' engine ([`LABELS_TARGET`], labels starting anywhere) and its
+/// `params.vh`.
+pub fn labels_sources() -> Result<(String, String), String> {
+    let (verilog, params) = sources(&LABELS_TARGET)?;
+    let params = format!("{params}localparam DEPTH = {};\n", LABELS_TARGET.depth);
+    Ok((labels_start_anywhere(&verilog, LABELS_TARGET.label_bits)?, params))
 }
 
 #[cfg(test)]

@@ -65,6 +65,13 @@ pub const MUTATIONS: &[Mutation] = &[
         )],
     },
     Mutation {
+        harness: Harness::Labels,
+        name: "labels compared without the wrap",
+        what: "the PRQ's lists take the smaller label as the older, as plain numbers",
+        module: "top_prq_queue_lists",
+        patches: &[("older = d[31];", "older = a < b;")],
+    },
+    Mutation {
         harness: Harness::OneSided,
         name: "FIN one request early",
         what: "window 0's flush is answered when all but one of its requests have completed",
