@@ -86,3 +86,19 @@ fn an_unknown_configuration_is_refused_by_name() {
     let err = one_line_error(&tagmatch(&["verify", "--only", "nonesuch"]));
     assert!(err.contains("cam2-l1x3") && err.contains("cam2-l2x3") && err.contains("w4-c3"), "{err}");
 }
+
+#[test]
+fn one_harness_runs_alone_and_an_unknown_one_is_refused() {
+    let dir = std::env::temp_dir().join(format!("tagmatch-verify-one-{}", std::process::id()));
+    let out =
+        tagmatch(&["verify", "--harness", "labels", "--format", "json", "--out", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert!(!rows.is_empty() && rows.iter().all(|r| r["harness"] == "labels"), "{rows:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = one_line_error(&tagmatch(&["verify", "--harness", "nonesuch"]));
+    assert!(err.contains("engine") && err.contains("labels") && err.contains("onesided"), "{err}");
+    let err = one_line_error(&tagmatch(&["verify", "--harness", "onesided", "--only", "cam2"]));
+    assert!(err.contains("select no check"), "{err}");
+}

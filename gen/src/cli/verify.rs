@@ -19,6 +19,10 @@ pub struct VerifyArgs {
     /// Only the configurations whose name contains this (e.g. `cam2`).
     #[arg(long)]
     pub only: Option<String>,
+    /// Only this harness: `engine`, `completion`, `labels` or `onesided` (e.g. one harness
+    /// to a deeper `--depth`).
+    #[arg(long)]
+    pub harness: Option<String>,
     /// Working folder: the harness, the generated Verilog, SymbiYosys' logs and any
     /// counterexample's waveform (VCD).
     #[arg(long, default_value = "target/verify")]

@@ -23,6 +23,12 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
         names.extend([LABELS_TARGET.name, ONESIDED_TARGET.name]);
         return Err(format!("--only matches no configuration (there are: {})", names.join(", ")));
     }
+    if let Some(h) = &args.harness {
+        if !Harness::ALL.iter().any(|x| x.name() == h) {
+            let names: Vec<&str> = Harness::ALL.iter().map(|x| x.name()).collect();
+            return Err(format!("--harness {h}: no such harness (there are: {})", names.join(", ")));
+        }
+    }
     let mut rows: Vec<Record> = Vec::new();
     let mut failures = Vec::new();
     // Every harness of the engine on every engine configuration, then the labels harness
@@ -41,6 +47,10 @@ pub fn run(args: VerifyArgs) -> Result<(), String> {
     if onesided {
         let (verilog, params) = ONESIDED_TARGET.sources()?;
         runs.push((Harness::OneSided, ONESIDED_TARGET.name, verilog, params, ONESIDED_TARGET.depth));
+    }
+    runs.retain(|r| args.harness.as_deref().is_none_or(|h| r.0.name() == h));
+    if runs.is_empty() {
+        return Err("--only and --harness together select no check".into());
     }
     for (harness, name, verilog, params, default_depth) in &runs {
         let mut results: Vec<(Start, u32, Outcome)> = Vec::new();

@@ -51,7 +51,6 @@ pub enum Harness {
 impl Harness {
     /// The harnesses of the receive engine, run on every [`Target`].
     pub const ENGINE: [Harness; 2] = [Harness::Engine, Harness::Completion];
-    #[cfg(test)]
     pub const ALL: [Harness; 4] = [Harness::Engine, Harness::Completion, Harness::OneSided, Harness::Labels];
 
     pub fn name(self) -> &'static str {
