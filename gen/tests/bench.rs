@@ -267,6 +267,10 @@ fn rate_bench_runs_nc_on_the_build_without_the_fast_path() {
     let (fp, nofp) = (run(&[]), run(&["--no-fast-path"]));
     assert_eq!((fp["fmax_mhz"].as_f64(), nofp["fmax_mhz"].as_f64()), (Some(40.0), Some(60.0)));
     assert_eq!(fp["cycles"], nofp["cycles"], "nc takes the same cycles on both builds");
+    assert_eq!(
+        (&fp["fast_path_build"], &nofp["fast_path_build"]),
+        (&serde_json::json!(true), &serde_json::json!(false))
+    );
     // The default scenarios include wc-fp: refused before anything runs.
     let e = one_line_error(&tagmatch(&["bench", "rate", "--no-fast-path"]));
     assert!(e.contains("wc-fp") && e.contains("--scenario nc,wc-sp"), "{e}");

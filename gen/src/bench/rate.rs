@@ -46,6 +46,8 @@ impl RateOptions {
     }
 }
 
+/// One row; `fast_path_build`: whether the thread array that ran was built with the fast path
+/// (`None` for the two-level engine).
 fn record(
     scenario: Scenario,
     design: &str,
@@ -53,6 +55,7 @@ fn record(
     r: &Rate,
     scaling: Option<f64>,
     rtl: bool,
+    fast_path_build: Option<bool>,
 ) -> Record {
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     vec![
@@ -60,6 +63,7 @@ fn record(
         ("engine", json!(if rtl { "rtl" } else { "model" })),
         ("design", json!(design)),
         ("scenario", json!(scenario.name())),
+        ("fast_path_build", json!(fast_path_build)),
         ("threads", json!(threads)),
         ("matches", json!(r.matches)),
         ("cycles", json!(r.cycles)),
@@ -102,12 +106,13 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
         };
         for (&threads, r) in o.threads.iter().zip(&rates) {
             let scaling = r.per_cycle() / (single * threads as f64);
-            out.push(record(scenario, "optimistic", threads, r, Some(scaling), o.rtl));
+            let build = scenario.fast_path_build(o.fast_path)?;
+            out.push(record(scenario, "optimistic", threads, r, Some(scaling), o.rtl, Some(build)));
         }
         progress.set_message(format!("{}, two-level engine", scenario.name()));
         let r = two_level(scenario, o.engine, o.k, o.sequences)?;
         progress.inc(1);
-        out.push(record(scenario, "two-level", 1, &r, None, false));
+        out.push(record(scenario, "two-level", 1, &r, None, false, None));
     }
     progress.finish_and_clear();
     Ok(out)
