@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use tagmatch_hdl::primitives::banked_table::BankedTable;
 use tagmatch_hdl::primitives::field_ram::FieldRam;
 use tagmatch_hdl::primitives::select::{
-    AnySet, LowestSet, OneHotPointers, OneHotSelect, PrefixCount, Select,
+    AnySet, LowestSet, LowestSetPerGroup, OneHotPointers, OneHotSelect, PrefixCount, Select,
 };
 use tagmatch_hdl::primitives::table_ram::TableRam;
 
@@ -88,6 +88,13 @@ fn any_set_lints_and_synthesizes() {
 fn lowest_set_lints_and_synthesizes() {
     lints_and_synthesizes("lowest-set-1", &mut LowestSet::new(1));
     lints_and_synthesizes("lowest-set-5", &mut LowestSet::new(5));
+}
+
+/// LowestSetPerGroup: a prefix OR per group, one group of 1 bit and three of 5.
+#[test]
+fn lowest_set_per_group_lints_and_synthesizes() {
+    lints_and_synthesizes("lowest-set-per-group-1x1", &mut LowestSetPerGroup::new(1, 1));
+    lints_and_synthesizes("lowest-set-per-group-3x5", &mut LowestSetPerGroup::new(3, 5));
 }
 
 /// OneHotSelect: an AND-OR per port, 3 entries on 2 ports.

@@ -13,6 +13,7 @@
 
 use crate::optimistic::shape::MAX_LANES;
 use crate::optimistic::vectors::{k, signals};
+use crate::primitives::select::LowestSet;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -50,9 +51,15 @@ pub struct Barrier {
     w_conflict: Vec<Signal<Local, Bit>>,
     /// The lanes with a message.
     g_mask: Signal<Local, Bits<MAX_LANES>>,
+    /// The prefixes over the lanes, as prefix-OR trees (a ripple chain over 16 lanes was
+    /// as deep as the lanes are many): the lowest lane that has not reached the barrier,
+    /// and the lowest with a conflict.
+    not_reached: LowestSet,
+    conflicted: LowestSet,
     _lanes: usize,
-    /// `lanes + 1`: rust-hdl evaluates an index from loop variables only.
-    _lanes_once: usize,
+    /// `lanes - 1` and `lanes`: rust-hdl evaluates an index from loop variables only, so
+    /// the last lane's is written inside `for last in _last.._lanes`.
+    _last: usize,
 }
 
 impl Barrier {
@@ -82,8 +89,10 @@ impl Barrier {
             w_reached: signals(n),
             w_conflict: signals(n),
             g_mask: Default::default(),
+            not_reached: LowestSet::new(n),
+            conflicted: LowestSet::new(n),
             _lanes: n,
-            _lanes_once: n + 1,
+            _last: n - 1,
         }
     }
 }
@@ -113,16 +122,21 @@ impl Logic for Barrier {
                 self.g_mask.next = self.g_mask.val() | self.lane_bit[i].val();
             }
         }
-        // Prefixes over the lanes.
-        self.barrier[0].next = self.w_reached[0].val();
-        self.resolving[0].next = self.w_conflict[0].val();
-        for i in 1..self._lanes {
-            self.barrier[i].next = self.w_reached[i].val() & self.barrier[i - 1].val();
-            self.resolving[i].next = self.w_conflict[i].val() | self.resolving[i - 1].val();
+        // Prefixes over the lanes: lane i is reached when no lane up to i is unreached, and
+        // resolves when a lane up to i has a conflict.
+        for i in 0..self._lanes {
+            self.not_reached.bits[i].next = !self.w_reached[i].val();
+            self.conflicted.bits[i].next = self.w_conflict[i].val();
         }
-        for lanes in self._lanes..self._lanes_once {
-            self.all_booked.next = self.barrier[lanes - 1].val();
+        for i in 0..self._last {
+            self.barrier[i].next = !self.not_reached.reached[i].val();
+            self.resolving[i].next = self.conflicted.reached[i].val();
         }
+        for last in self._last..self._lanes {
+            self.barrier[last].next = !self.not_reached.found.val();
+            self.resolving[last].next = self.conflicted.found.val();
+        }
+        self.all_booked.next = !self.not_reached.found.val();
         self.all_share_first.next = self.w_bitmap[0].val() == self.g_mask.val();
         self.prev_done[0].next = true;
         for i in 1..self._lanes {

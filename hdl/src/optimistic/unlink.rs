@@ -4,7 +4,8 @@
 //!
 //! - **Arbitration and first stage** (combinational, registered into the second): per
 //!   bank, the lowest eligible lane whose receive's list is in the bank is granted (a
-//!   prefix OR over the lanes). Every lane has read its receive's neighbours by its own
+//!   prefix-OR tree over the lanes, [`LowestSetPerGroup`]; the ripple OR it replaced was most of
+//!   the 16-lane array's critical path, lane state → grant → record). Every lane has read its receive's neighbours by its own
 //!   pointer while the banks arbitrate, so the grant picks one lane's record with an
 //!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
 //!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
@@ -23,6 +24,7 @@
 //! ([`crate::optimistic::list_ends`]).
 
 use crate::optimistic::vectors::{bank_indexes, dffs, k, signals};
+use crate::primitives::select::LowestSetPerGroup;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -75,13 +77,15 @@ pub struct UnlinkUnits {
     bank_mask: Constant<Bits<16>>,
     bank_index: Vec<Constant<Bits<16>>>,
     zero16: Constant<Bits<16>>,
-    /// Per bank × lane: the lane wants the bank; a lower lane does; the grant (one-hot).
+    /// Per bank × lane: the lane wants the bank; the grant (one-hot).
     a_wants: Vec<Signal<Local, Bit>>,
-    a_below: Vec<Signal<Local, Bit>>,
-    /// Per bank × lane: the lane's pending receive is in the bank; a lower lane's is too.
-    c_pending: Vec<Signal<Local, Bit>>,
-    c_below: Vec<Signal<Local, Bit>>,
     a_grant: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lane's pending receive is in the bank.
+    c_pending: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lowest lane that wants the bank; the lanes with a pending
+    /// receive there (`many`: two or more).
+    grant_of: LowestSetPerGroup,
+    pending_per_bank: LowestSetPerGroup,
     /// Per bank: the first stage's record.
     u_en: Vec<Signal<Local, Bit>>,
     u_list: Vec<Signal<Local, Bits<16>>>,
@@ -161,10 +165,10 @@ impl UnlinkUnits {
             bank_index: bank_indexes(banks),
             zero16: k(0),
             a_wants: signals(banks * lanes),
-            a_below: signals(banks * lanes),
-            c_pending: signals(banks * lanes),
-            c_below: signals(banks * lanes),
             a_grant: signals(banks * lanes),
+            c_pending: signals(banks * lanes),
+            grant_of: LowestSetPerGroup::new(banks, lanes),
+            pending_per_bank: LowestSetPerGroup::new(banks, lanes),
             u_en: signals(banks),
             u_list: signals(banks),
             u_prev: signals(banks),
@@ -213,24 +217,10 @@ impl Logic for UnlinkUnits {
                 for i in 0..self._lanes {
                     self.a_wants[b * lanes + i].next = self.eligible[i].val()
                         & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
-                }
-                // A lower lane wants this bank: a prefix OR, one signal per lane.
-                self.a_below[b * lanes].next = false;
-                for i in 1..self._lanes {
-                    self.a_below[b * lanes + i].next =
-                        self.a_below[b * lanes + i - 1].val() | self.a_wants[b * lanes + i - 1].val();
-                }
-                for i in 0..self._lanes {
+                    self.grant_of.bits[b * lanes + i].next = self.a_wants[b * lanes + i].val();
                     self.c_pending[b * lanes + i].next = self.pending[i].val()
                         & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
-                }
-                self.c_below[b * lanes].next = false;
-                for i in 1..self._lanes {
-                    self.c_below[b * lanes + i].next =
-                        self.c_below[b * lanes + i - 1].val() | self.c_pending[b * lanes + i - 1].val();
-                    if self.c_pending[b * lanes + i].val() & self.c_below[b * lanes + i].val() {
-                        self.crowded.next = true;
-                    }
+                    self.pending_per_bank.bits[b * lanes + i].next = self.c_pending[b * lanes + i].val();
                 }
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
@@ -240,8 +230,7 @@ impl Logic for UnlinkUnits {
                 self.u_front[b].next = self.zero16.val();
                 self.u_back[b].next = self.zero16.val();
                 for i in 0..self._lanes {
-                    self.a_grant[b * lanes + i].next =
-                        self.a_wants[b * lanes + i].val() & !self.a_below[b * lanes + i].val();
+                    self.a_grant[b * lanes + i].next = self.grant_of.first[b * lanes + i].val();
                     if self.a_grant[b * lanes + i].val() {
                         self.granted[i].next = true;
                         self.u_prev[b].next = self.u_prev[b].val() | self.prev_of[i].val();
@@ -253,8 +242,10 @@ impl Logic for UnlinkUnits {
                         self.u_back[b].next = self.u_back[b].val() | self.slot[i].val();
                     }
                 }
-                self.u_en[b].next =
-                    self.a_below[b * lanes + lanes - 1].val() | self.a_wants[b * lanes + lanes - 1].val();
+                self.u_en[b].next = self.grant_of.found[b].val();
+                if self.pending_per_bank.many[b].val() {
+                    self.crowded.next = true;
+                }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.run_taken.val() & self.a_grant[b * lanes].val() {
                     self.u_next[b].next = self.run_next.val();

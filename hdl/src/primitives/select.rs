@@ -210,6 +210,76 @@ impl Logic for LowestSet {
     }
 }
 
+/// [`LowestSet`] over each of `groups` groups of `width` bits, side by side: `bits` and
+/// `first` are flat (group `g`'s bit `i` at `g * width + i`, since rust-hdl cannot index
+/// a vector of blocks and then their ports), `found` and `many` (two or more set) are one
+/// per group. The thread array's unlink units arbitrate the lanes once per bank with it.
+#[derive(LogicBlock)]
+pub struct LowestSetPerGroup {
+    pub bits: Vec<Signal<In, Bit>>,
+    pub first: Vec<Signal<Out, Bit>>,
+    pub found: Vec<Signal<Out, Bit>>,
+    pub many: Vec<Signal<Out, Bit>>,
+    _width: usize,
+}
+
+impl LowestSetPerGroup {
+    pub fn new(groups: usize, width: usize) -> Self {
+        assert!(groups > 0 && (1..1 << 15).contains(&(groups * width)), "{groups} groups of {width} bits");
+        LowestSetPerGroup {
+            bits: (0..groups * width).map(|_| Default::default()).collect(),
+            first: (0..groups * width).map(|_| Default::default()).collect(),
+            found: (0..groups).map(|_| Default::default()).collect(),
+            many: (0..groups).map(|_| Default::default()).collect(),
+            _width: width,
+        }
+    }
+}
+
+impl Logic for LowestSetPerGroup {
+    fn update(&mut self) {
+        let w = self._width;
+        for g in 0..self.found.len() {
+            let first = (0..w).position(|i| self.bits[g * w + i].val());
+            self.found[g].next = first.is_some();
+            self.many[g].next = (0..w).filter(|&i| self.bits[g * w + i].val()).count() > 1;
+            for i in 0..w {
+                self.first[g * w + i].next = first == Some(i);
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        for f in self.first.iter_mut().chain(self.found.iter_mut()).chain(self.many.iter_mut()) {
+            f.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        let w = self._width;
+        let mut text = String::new();
+        for g in 0..self.found.len() {
+            text += &format!("wire [{}:0] group{g}_set = {};\n", w - 1, concat("bits", g * w, w));
+            text += &prefix_or(&format!("group{g}_upto"), &format!("group{g}_set"), w);
+            text += &if w == 1 {
+                format!("wire [0:0] group{g}_first = group{g}_set;\n")
+            } else {
+                format!(
+                    "wire [{}:0] group{g}_first = group{g}_set & ~{{group{g}_upto[{}:0], 1'b0}};\n",
+                    w - 1,
+                    w - 2
+                )
+            };
+            text += &format!("always @(*) found${g} = group{g}_upto[{}];\n", w - 1);
+            text += &format!("always @(*) many${g} = |(group{g}_set & ~group{g}_first);\n");
+            for i in 0..w {
+                text += &format!("always @(*) first${} = group{g}_first[{i}];\n", g * w + i);
+            }
+        }
+        Verilog::Custom(text)
+    }
+}
+
 /// `values[p]` = the OR of the entries whose bit `selects[p * entries + j]` is set: with
 /// a one-hot select (a [`LowestSet`]'s `first`), the selected entry, as an AND-OR of
 /// `log4 n` levels, with no pointer to encode and decode in between.
