@@ -535,10 +535,22 @@ mod tests {
     }
 
     #[test]
+    fn the_labels_start_anywhere_only_where_the_counter_is() {
+        let v = "reg [31:0] label;\nalways @(posedge clock) if (reset) label <= 32'd0;\n";
+        let out = labels_start_anywhere(v, 4).unwrap();
+        assert!(out.contains("(* anyconst *) reg [3:0] label_start;\nreg [31:0] label;"), "{out}");
+        assert!(out.contains("label <= {label_start, 28'd0};"), "{out}");
+        let err = labels_start_anywhere("reg [31:0] label;\n", 4).unwrap_err();
+        assert!(err.contains("labels_start_anywhere"), "{err}");
+    }
+
+    #[test]
     fn every_assertion_of_a_harness_belongs_to_a_named_property() {
         for harness in Harness::ALL {
             let props = properties(harness);
-            assert!(props.len() >= 4, "{props:?}");
+            // The labels harness checks one thing, order, and that its stream completes.
+            let fewest = if harness == Harness::Labels { 2 } else { 4 };
+            assert!(props.len() >= fewest, "{props:?}");
             let first = props[0].2.start;
             for (i, line) in harness.text().lines().enumerate() {
                 if line.contains("assert (") {
@@ -554,5 +566,6 @@ mod tests {
         assert!(properties(Harness::Engine).iter().any(|(n, _, _)| n == "order (PRQ)"));
         assert!(properties(Harness::Completion).iter().any(|(n, _, _)| n == "wake-up"));
         assert!(properties(Harness::OneSided).iter().any(|(n, _, _)| n == "fin"));
+        assert!(properties(Harness::Labels).iter().any(|(n, _, _)| n == "order across the wrap"));
     }
 }
