@@ -1,5 +1,5 @@
 // The receive engine under proof, shared by the harnesses that drive it (engine.sv,
-// completion.sv): the first-cycle reset, the engine's outputs as wires, and the command
+// completion.sv, labels.sv): the first-cycle reset, the engine's outputs as wires, and the command
 // numbering. Included inside a harness module whose ports are the engine's inputs.
 
 // The first cycle is a reset (from power-up garbage or from zeroed registers, as the

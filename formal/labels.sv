@@ -4,12 +4,14 @@
 // arithmetic, so the order must hold when the label counter wraps. From reset, reaching
 // the wrap takes more list inserts than a free command stream can make within a provable
 // depth, so this harness does two things the engine harness does not:
-//   - `tagmatch verify` writes the label counters' reset value as an `anyconst`: every
-//     start is as reachable as zero (empty lists after any number of inserts), so the
-//     solver may start the labels just before the wrap;
+//   - `tagmatch verify` writes the reset values of each queue's label counter and
+//     round-robin list pointer as `anyconst`s: every start is as reachable as zero (empty
+//     lists after some run of inserts), so the solver may start the labels just before
+//     the wrap, and the older of two list entries in either list;
 //   - the stream is short and dense: COMMANDS commands back to back, the host always
 //     ready, each a post or an arrival as the solver picks, with the solver's envelopes
-//     and wildcards. Command i carries handle i.
+//     and wildcards. Command i carries handle i. The timing is fixed by the stream (no
+//     gaps, no stalls): the engine harness covers the free timing, from label zero.
 // A queue takes at most CAM + 2 of them, so at most 2 of its entries go to the lists, one
 // in each, and their labels never span more than two quarters of the label space (no
 // insert is refused for label room). The harness then knows both queues whole, and checks
@@ -18,7 +20,8 @@
 // older list entry after a CAM entry leaves.
 //
 // `tagmatch verify` writes `params.vh` beside this file: CB, SB, TB, HB, the field widths;
-// CAM, the CAM's entries; MAX_AGE as for the engine harness; DEPTH, the check's depth.
+// CAM, the CAM's entries; MAX_AGE (unused here); DEPTH, the check's depth. HB must hold
+// COMMANDS (the command numbers are handles): `tagmatch verify` checks it.
 `include "params.vh"
 
 module labels_harness (
@@ -62,19 +65,19 @@ module labels_harness (
     reg c_tany [0:COMMANDS-1];
     reg [COMMANDS-1:0] live;
     reg [7:0] answered;
-    reg [7:0] age;
     reg [7:0] cycle = 0;
     always @(posedge clock) cycle <= cycle + 8'd1;
 
     wire done = resp_valid & resp_ready;
-    wire [2:0] r = answered[2:0];
+    // Commands are numbered in HB bits (their handles), which hold COMMANDS.
+    wire [HB-1:0] r = answered[HB-1:0];
     wire r_post = c_post[r];
     wire [HB-1:0] got = r_post ? resp_msg[HB-1:0] : resp_recv[HB-1:0];
 
     // The oldest queued entry of the other queue that pairs with command r: a receive's
     // pattern (its wildcards) taking a message's envelope.
     reg expect_found;
-    reg [2:0] expect_handle;
+    reg [HB-1:0] expect_handle;
     integer i;
     always @(*) begin
         expect_found = 0;
@@ -91,30 +94,27 @@ module labels_harness (
     always @(posedge clock) begin
         if (reset) begin
             answered <= 0;
-            age <= 0;
             live <= 0;
             posts <= 0;
         end else begin
             if (done) answered <= answered + 8'd1;
-            age <= (accepted == answered || done) ? 8'd0 : age + 8'd1;
             if (take && post) posts <= posts + 8'd1;
             if (done && resp_kind == QUEUED) live[r] <= 1;
             if (done && resp_kind == MATCHED) live[got] <= 0;
         end
         if (take) begin
-            c_post[accepted[2:0]] <= post;
-            c_comm[accepted[2:0]] <= cmd_comm[CB-1:0];
-            c_src[accepted[2:0]] <= cmd_src[SB-1:0];
-            c_tag[accepted[2:0]] <= cmd_tag[TB-1:0];
-            c_sany[accepted[2:0]] <= cmd_src_any;
-            c_tany[accepted[2:0]] <= cmd_tag_any;
+            c_post[accepted[HB-1:0]] <= post;
+            c_comm[accepted[HB-1:0]] <= cmd_comm[CB-1:0];
+            c_src[accepted[HB-1:0]] <= cmd_src[SB-1:0];
+            c_tag[accepted[HB-1:0]] <= cmd_tag[TB-1:0];
+            c_sany[accepted[HB-1:0]] <= cmd_src_any;
+            c_tany[accepted[HB-1:0]] <= cmd_tag_any;
         end
     end
 
     // ---- Properties. ----
     always @(*) if (started && !reset) begin
         // @property answered: every command is answered, in order, all of them within the depth
-        assert (age < MAX_AGE);
         if (done) assert (resp_id == answered && answered < COMMANDS);
         if (cycle == DEPTH - 1) assert (answered == COMMANDS);
         if (done) begin

@@ -98,6 +98,7 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
         r
     };
     for &scenario in &o.scenarios {
+        let build = scenario.fast_path_build(o.fast_path)?;
         let rates = o.threads.iter().map(|&t| rate(scenario, t)).collect::<Result<Vec<_>, _>>()?;
         // The one-thread rate scaling is measured against, run again only if not asked for.
         let single = match o.threads.iter().position(|&t| t == 1) {
@@ -106,7 +107,6 @@ pub fn run(o: &RateOptions) -> Result<Vec<Record>, String> {
         };
         for (&threads, r) in o.threads.iter().zip(&rates) {
             let scaling = r.per_cycle() / (single * threads as f64);
-            let build = scenario.fast_path_build(o.fast_path)?;
             out.push(record(scenario, "optimistic", threads, r, Some(scaling), o.rtl, Some(build)));
         }
         progress.set_message(format!("{}, two-level engine", scenario.name()));

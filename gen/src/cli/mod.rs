@@ -72,8 +72,8 @@ pub enum Command {
         check: bool,
     },
     /// Formal checks with SymbiYosys: the receive engine's MPI order, conservation,
-    /// handshakes, capacity, reset, flush and completion unit, and the one-sided unit's
-    /// FINs, by bounded model checking on small configurations.
+    /// handshakes, capacity, reset, flush, order across the label wrap and completion unit,
+    /// and the one-sided unit's FINs, by bounded model checking on small configurations.
     Verify(VerifyArgs),
 }
 

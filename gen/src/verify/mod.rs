@@ -7,7 +7,8 @@
 //! answers against shadow state it keeps from the commands it saw accepted and the answers
 //! it saw taken. MPI order and conservation are checked on two receives and two messages the
 //! solver picks (`anyconst`): a property of any two entries is a property of every pair,
-//! so no harness models a whole queue.
+//! so the engine harness never models a whole queue. The labels harness does, on a short
+//! stream (`formal/labels.sv`).
 //!
 //! The RAMs (the lists', the CAMs' word RAMs, the harness' tables) are turned into
 //! registers before the solver sees them (`memory_map`): the AIGER model ABC reads is
@@ -44,7 +45,7 @@ pub enum Harness {
     Completion,
     /// `formal/onesided.sv`: the one-sided unit's FINs and its counters' limit.
     OneSided,
-    /// `formal/labels.sv`: order across the posting labels' wrap, on a fixed schedule.
+    /// `formal/labels.sv`: order across the posting labels' wrap, on a short dense stream.
     Labels,
 }
 
@@ -206,22 +207,34 @@ pub const LABELS_TARGET: Target = Target {
     depth: 44,
 };
 
-/// `verilog` (an engine of `label_bits`-bit labels) with every list's label counter
-/// starting at the same arbitrary value after reset (`anyconst`) instead of zero, for the
-/// labels harness. Sound: a counter at any value over empty lists is where any run of
-/// inserts and removals can leave it, and reset empties the lists.
-pub fn labels_start_anywhere(verilog: &str, label_bits: u32) -> Result<String, String> {
-    let (declared, reset) = ("reg [31:0] label;", "label <= 32'd0;");
-    if !verilog.contains(declared) || !verilog.contains(reset) {
-        return Err(format!(
-            "the lists' label counter (`{declared}`, `{reset}`) is not in the generated Verilog: \
-             update `labels_start_anywhere` to the generator"
-        ));
+/// `verilog` (an engine of `label_bits`-bit labels and `lists` lists) with each queue's
+/// label counter and round-robin list pointer starting, after reset, at values the solver
+/// picks (`anyconst`, one pair per queue) instead of zero, for the labels harness. Sound:
+/// over empty lists, any counter and any next list are where some run of inserts and
+/// removals leaves them, and reset empties the lists. The pointer matters because labels
+/// order entries across lists: with it at zero, the older of two list entries would
+/// always sit in list 0, and the tree's "the right one is older" side would go unchecked.
+pub fn lists_start_anywhere(verilog: &str, label_bits: u32, lists: u32) -> Result<String, String> {
+    if !lists.is_power_of_two() {
+        // Any pointer value must name a list.
+        return Err(format!("{lists} lists: the labels harness needs a power of two"));
     }
-    let bits = label_bits;
+    let pointer_bits = lists.next_power_of_two().trailing_zeros().max(1);
+    let label = ("reg [31:0] label;", "label <= 32'd0;");
+    let pointer = (format!("reg [{}:0] rr;", pointer_bits - 1), format!("rr <= {pointer_bits}'d0;"));
+    for (declared, reset) in [(label.0, label.1), (pointer.0.as_str(), pointer.1.as_str())] {
+        if !verilog.contains(declared) || !verilog.contains(reset) {
+            return Err(format!(
+                "the lists' `{declared}` reset by `{reset}` is not in the generated Verilog: \
+                 update `lists_start_anywhere` to the generator"
+            ));
+        }
+    }
     Ok(verilog
-        .replace(declared, &format!("(* anyconst *) reg [{}:0] label_start;\n{declared}", bits - 1))
-        .replace(reset, &format!("label <= {{label_start, {}'d0}};", 32 - bits)))
+        .replace(label.0, &format!("(* anyconst *) reg [{}:0] label_start;\n{}", label_bits - 1, label.0))
+        .replace(label.1, &format!("label <= {{label_start, {}'d0}};", 32 - label_bits))
+        .replace(&pointer.0, &format!("(* anyconst *) reg [{}:0] rr_start;\n{}", pointer_bits - 1, pointer.0))
+        .replace(&pointer.1, "rr <= rr_start;"))
 }
 
 /// The one-sided unit's configuration its harness runs on: the smallest (4 windows, 3-bit
@@ -504,8 +517,22 @@ pub fn sources(target: &Target) -> Result<(String, String), String> {
 /// `params.vh`.
 pub fn labels_sources() -> Result<(String, String), String> {
     let (verilog, params) = sources(&LABELS_TARGET)?;
+    // The harness numbers its commands with their handles: the handle bits must hold them.
+    let commands: u32 = Harness::Labels
+        .text()
+        .split("localparam COMMANDS = ")
+        .nth(1)
+        .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .ok_or("formal/labels.sv declares no `localparam COMMANDS = N`")?;
+    if commands > 1 << LABELS_TARGET.fields.handle {
+        return Err(format!(
+            "the labels harness' {commands} commands need more than {} handle bits",
+            LABELS_TARGET.fields.handle
+        ));
+    }
     let params = format!("{params}localparam DEPTH = {};\n", LABELS_TARGET.depth);
-    Ok((labels_start_anywhere(&verilog, LABELS_TARGET.label_bits)?, params))
+    Ok((lists_start_anywhere(&verilog, LABELS_TARGET.label_bits, LABELS_TARGET.lists)?, params))
 }
 
 #[cfg(test)]
@@ -535,13 +562,16 @@ mod tests {
     }
 
     #[test]
-    fn the_labels_start_anywhere_only_where_the_counter_is() {
-        let v = "reg [31:0] label;\nalways @(posedge clock) if (reset) label <= 32'd0;\n";
-        let out = labels_start_anywhere(v, 4).unwrap();
+    fn the_lists_start_anywhere_only_where_their_registers_are() {
+        let v = "reg [31:0] label;\nreg [0:0] rr;\nalways @(posedge clock) if (reset) begin\n\
+                 rr <= 1'd0;\nlabel <= 32'd0;\nend\n";
+        let out = lists_start_anywhere(v, 4, 2).unwrap();
         assert!(out.contains("(* anyconst *) reg [3:0] label_start;\nreg [31:0] label;"), "{out}");
         assert!(out.contains("label <= {label_start, 28'd0};"), "{out}");
-        let err = labels_start_anywhere("reg [31:0] label;\n", 4).unwrap_err();
-        assert!(err.contains("labels_start_anywhere"), "{err}");
+        assert!(out.contains("(* anyconst *) reg [0:0] rr_start;\nreg [0:0] rr;"), "{out}");
+        assert!(out.contains("rr <= rr_start;"), "{out}");
+        let err = lists_start_anywhere(v, 4, 4).unwrap_err();
+        assert!(err.contains("reg [1:0] rr;") && err.contains("lists_start_anywhere"), "{err}");
     }
 
     #[test]

@@ -112,11 +112,11 @@ pub struct Controller {
     /// The block's tail, its first cycle: the unmatched messages learn whether they fit
     /// (those that do not answer overflow).
     pub place: Signal<Out, Bit>,
-    /// The message on the UMQ placement's port goes into the UMQ.
+    /// The UMQ placement's chosen message goes into the UMQ (written a cycle later).
     pub umq_insert: Signal<Out, Bit>,
     /// The UMQ's hit leaves it (a post matched it, or a matched probe found it).
     pub umq_remove: Signal<Out, Bit>,
-    /// The block answers this cycle: its taken descriptors are freed.
+    /// The block answers this cycle: its taken descriptors are freed (a cycle later).
     pub finish: Signal<Out, Bit>,
     /// The fast path's run was taken this block: lane 0's unlink removes it all.
     pub fast_taken: Signal<Out, Bit>,

@@ -17,8 +17,8 @@
 //! sees the delay: the last insert of a block is in its finishing cycle, the answer shows
 //! in the next, and the next command, the UMQ's next search, is accepted a cycle later at
 //! the earliest. Only the array's `umq_count` port counts a block's last message a cycle
-//! late. A reset in the insert's cycle drops the write, as the clearing pass after it
-//! would.
+//! late. A reset in the insert's cycle drops the write (defensive: the clearing pass that
+//! follows a reset empties the UMQ in the same edge anyway).
 
 use crate::optimistic::vectors::{dffs, k, signals};
 use crate::primitives::select::{LowestSet, OneHotSelect, PrefixCount};

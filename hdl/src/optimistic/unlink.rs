@@ -4,9 +4,10 @@
 //!
 //! - **Arbitration and first stage** (combinational, registered into the second): per
 //!   bank, the lowest eligible lane whose receive's list is in the bank is granted (a
-//!   prefix-OR tree over the lanes, [`LowestSetPerGroup`]; the ripple OR it replaced was most of
-//!   the 16-lane array's critical path, lane state → grant → record). Every lane has read its receive's neighbours by its own
-//!   pointer while the banks arbitrate, so the grant picks one lane's record with an
+//!   prefix-OR tree over the lanes, [`LowestSetPerGroup`]; the ripple OR it replaced was
+//!   most of the 16-lane array's critical path, lane state → grant → record). Every lane
+//!   has read its receive's neighbours by its own pointer while the banks arbitrate, so
+//!   the grant picks one lane's record with an
 //!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
 //!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
 //!   back end and successor are the run's last receive's.
@@ -83,7 +84,7 @@ pub struct UnlinkUnits {
     /// Per bank × lane: the lane's pending receive is in the bank.
     c_pending: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lowest lane that wants the bank; the lanes with a pending
-    /// receive there (`many`: two or more).
+    /// receive there (only its `many`, two or more, is read).
     grant_of: LowestSetPerGroup,
     pending_per_bank: LowestSetPerGroup,
     /// Per bank: the first stage's record.
