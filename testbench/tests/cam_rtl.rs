@@ -30,18 +30,9 @@ struct Step {
     overlap: bool,
 }
 
+/// Four sources and tags, 64 handles: more distinct envelopes than the shared default.
 fn entry() -> impl Strategy<Value = Entry> {
-    (0..2u64, 0..4u64, 0..4u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..64u64).prop_map(
-        |(comm, src, tag, src_any, tag_any, handle)| Entry {
-            comm,
-            src,
-            tag,
-            src_any,
-            tag_any,
-            handle,
-            label: 0,
-        },
-    )
+    common::entry_over(4, 64)
 }
 
 fn step() -> impl Strategy<Value = Step> {

@@ -61,10 +61,10 @@
 //! the cycle after it is taken (slow lanes take one after another, so nothing else is
 //! unlinking), and the next slow lane walks once its writes are in. The tail's last
 //! writes land in the cycle the block answers. Descriptors of taken receives are freed
-//! together a cycle after the block's finish, from a register. The block's unmatched messages go into the UMQ in the
-//! tail ([`UmqPlacement`]): in its first cycle they learn whether they fit, and those past
-//! the room answer overflow; from its second, one goes in a cycle. The block answers with
-//! one result per lane.
+//! together a cycle after the block's finish, from a register. The block's unmatched
+//! messages go into the UMQ in the tail ([`UmqPlacement`]): in its first cycle they learn
+//! whether they fit, and those past the room answer overflow; from its second, one goes
+//! in a cycle. The block answers with one result per lane.
 //!
 //! Blocks: [`Controller`] (states, command and answer registers, posting, the cancel
 //! scan), [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),

@@ -109,6 +109,20 @@ fn concat(name: &str, from: usize, n: usize) -> String {
     format!("{{{}}}", all.join(", "))
 }
 
+/// The wires of a lowest-set search over the `n` bits of `bits` (a Verilog expression),
+/// named with `prefix`: `{prefix}set`, their prefix OR `{prefix}upto` (a tree), and the
+/// one-hot `{prefix}first`, a set bit with nothing set below it.
+fn lowest_set_wires(prefix: &str, bits: &str, n: usize) -> String {
+    let mut text = format!("wire [{}:0] {prefix}set = {bits};\n", n - 1);
+    text += &prefix_or(&format!("{prefix}upto"), &format!("{prefix}set"), n);
+    text += &if n == 1 {
+        format!("wire [0:0] {prefix}first = {prefix}set;\n")
+    } else {
+        format!("wire [{}:0] {prefix}first = {prefix}set & ~{{{prefix}upto[{}:0], 1'b0}};\n", n - 1, n - 2)
+    };
+    text
+}
+
 /// Whether any of `bits` is set: a reduction OR, which synthesis builds as a tree.
 #[derive(LogicBlock)]
 pub struct AnySet {
@@ -190,14 +204,7 @@ impl Logic for LowestSet {
 
     fn hdl(&self) -> Verilog {
         let n = self.bits.len();
-        let mut text = format!("wire [{}:0] set = {};\n", n - 1, concat("bits", 0, n));
-        text += &prefix_or("upto", "set", n);
-        // The first set bit: set, with nothing set below it.
-        text += &if n == 1 {
-            "wire [0:0] first = set;\n".to_string()
-        } else {
-            format!("wire [{}:0] first = set & ~{{upto[{}:0], 1'b0}};\n", n - 1, n - 2)
-        };
+        let mut text = lowest_set_wires("", &concat("bits", 0, n), n);
         text += &encode_one_hot_from("slot1", "first", n, 16, 1);
         text += &format!("always @(*) begin\n    found = upto[{}];\n    pointer = slot1;\nend\n", n - 1);
         for k in 0..n {
@@ -259,17 +266,7 @@ impl Logic for LowestSetPerGroup {
         let w = self._width;
         let mut text = String::new();
         for g in 0..self.found.len() {
-            text += &format!("wire [{}:0] group{g}_set = {};\n", w - 1, concat("bits", g * w, w));
-            text += &prefix_or(&format!("group{g}_upto"), &format!("group{g}_set"), w);
-            text += &if w == 1 {
-                format!("wire [0:0] group{g}_first = group{g}_set;\n")
-            } else {
-                format!(
-                    "wire [{}:0] group{g}_first = group{g}_set & ~{{group{g}_upto[{}:0], 1'b0}};\n",
-                    w - 1,
-                    w - 2
-                )
-            };
+            text += &lowest_set_wires(&format!("group{g}_"), &concat("bits", g * w, w), w);
             text += &format!("always @(*) found${g} = group{g}_upto[{}];\n", w - 1);
             text += &format!("always @(*) many${g} = |(group{g}_set & ~group{g}_first);\n");
             for i in 0..w {

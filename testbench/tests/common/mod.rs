@@ -24,8 +24,13 @@ pub struct Entry {
 /// Entries over two communicators, three sources and three tags, each wildcard one time in
 /// five, with handles below `handles`.
 pub fn entry(handles: u64) -> impl Strategy<Value = Entry> {
-    (0..2u64, 0..3u64, 0..3u64, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..handles).prop_map(
-        |(comm, src, tag, src_any, tag_any, handle)| Entry {
+    entry_over(3, handles)
+}
+
+/// [`entry`] with sources and tags below `values`.
+pub fn entry_over(values: u64, handles: u64) -> impl Strategy<Value = Entry> {
+    (0..2u64, 0..values, 0..values, prop::bool::weighted(0.2), prop::bool::weighted(0.2), 0..handles)
+        .prop_map(|(comm, src, tag, src_any, tag_any, handle)| Entry {
             comm,
             src,
             tag,
@@ -33,8 +38,7 @@ pub fn entry(handles: u64) -> impl Strategy<Value = Entry> {
             tag_any,
             handle,
             label: 0,
-        },
-    )
+        })
 }
 
 /// Whether stored entry `e` answers a search for `key` in `mode` (wildcards either side).
