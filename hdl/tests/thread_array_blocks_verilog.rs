@@ -29,11 +29,14 @@ fn lints_and_synthesizes(name: &str, block: &mut impl Block) {
     yosys(&file, "synth -top top; check -assert");
 }
 
-/// Three lanes on four banks (a lane count below the banks), and one lane on one bank.
+/// Three lanes on four banks (a lane count below the banks), one lane on one bank, and
+/// the split arbitration (the first lane count that builds it, on two banks).
 #[test]
 fn unlink_units_lint_and_synthesize() {
     lints_and_synthesizes("unlink-3x4", &mut UnlinkUnits::new(3, 4));
     lints_and_synthesizes("unlink-1x1", &mut UnlinkUnits::new(1, 1));
+    let split = tagmatch_hdl::optimistic::unlink::SPLIT_FROM_LANES;
+    lints_and_synthesizes("unlink-split-2", &mut UnlinkUnits::new(split, 2));
 }
 
 /// Three lanes over 5 descriptors, and one lane over 2.

@@ -236,6 +236,10 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
+    /// 1 when the unlink units split on "all done" ([`UnlinkUnits::splits`]), else 0: the
+    /// loop that drives their split inputs, so "all done" runs beside their grants, not
+    /// in front of them.
+    _unlink_split: usize,
 }
 
 impl ThreadArray {
@@ -304,6 +308,7 @@ impl ThreadArray {
             g_unlinking: Default::default(),
             unlink: UnlinkUnits::new(n, nb),
             _lanes: n,
+            _unlink_split: UnlinkUnits::splits(n) as usize,
             _descriptors: d,
             _banks: nb,
         }
@@ -327,9 +332,8 @@ impl Logic for ThreadArray {
         self.resp_tag.next = self.ctl.msg_tag.val();
         self.umq_count.next = self.umq_cam.count.val();
 
-        // ---- The UMQ: searched with the command being accepted (registered: a post or
-        // probe uses the answer in the cycle after; the UMQ does not change while the
-        // array is idle), written by the block's tail ([`UmqPlacement`]). ----
+        // ---- The UMQ: searched with the command being accepted (registered: the UMQ is
+        // still while idle), written by the block's tail ([`UmqPlacement`]). ----
         self.umq_cam.search_comm.next = self.cmd.comm.val();
         self.umq_cam.search_src.next = self.cmd.src.val();
         self.umq_cam.search_tag.next = self.cmd.tag.val();
@@ -518,9 +522,7 @@ impl Logic for ThreadArray {
         }
 
         // ---- Unlinking ([`UnlinkUnits`]): a slow lane's receive may leave at once, the
-        // others' when every lane is done. A cancel's found receive is loaded into the
-        // second stage: its links are lane 0's reads by its slot, which the scan set (no
-        // lane is walking). ----
+        // others' when every lane is done; a cancel's loads lane 0's reads (the scan's). ----
         self.unlink.clock.next = self.clock.val();
         for i in 0..self._lanes {
             self.unlink.eligible[i].next =
@@ -533,6 +535,13 @@ impl Logic for ThreadArray {
             self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             self.unlink.pending[i].next = self.lane[i].pending.val();
+        }
+        for once in 0..self._unlink_split {
+            self.unlink.all_done[once].next = self.g_done.val();
+            for i in 0..self._lanes {
+                self.unlink.eligible[i].next = self.lane[i].pending.val();
+                self.unlink.slow_eligible[i].next = self.lane[i].pending.val() & self.lane[i].slow.val();
+            }
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
         self.unlink.run_next.next = self.run_last.values[0].val();

@@ -11,6 +11,15 @@
 //!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
 //!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
 //!   back end and successor are the run's last receive's.
+//! - **Split on "all done"** (from [`SPLIT_FROM_LANES`] lanes): a lane's receive is
+//!   eligible when it is pending and either every lane is done or the lane took it on the
+//!   slow path. "Every lane is done" is an AND over all lanes, and in front of the grant it
+//!   was the 16-lane array's critical path (lane state → all done → eligible → grant →
+//!   record). So the arbitration and the record are built twice, for the two values of
+//!   "all done" (every pending receive; only slow lanes'), and `all_done` picks one just
+//!   before the second stage's registers: the AND runs beside the grant trees, not in
+//!   front of them. It costs a second grant tree and record AND-OR per bank, so smaller
+//!   arrays, where the AND is short, keep one.
 //! - **Second stage** (registers): the record `(list, prev, next, front, back)` and
 //!   whether `prev` and `next` exist. A cancel loads it directly (`load`), in the bank of
 //!   the found receive's list; nothing else unlinks outside a block.
@@ -28,12 +37,21 @@ use crate::optimistic::vectors::{bank_indexes, dffs, k, signals};
 use crate::primitives::select::LowestSetPerGroup;
 use rust_hdl::prelude::*;
 
+/// Lane counts from which the arbitration is built for both values of "all done"
+/// (module docs); below it the parent folds "all done" into `eligible`.
+pub const SPLIT_FROM_LANES: usize = 8;
+
 #[derive(LogicBlock)]
 pub struct UnlinkUnits {
     pub clock: Signal<In, Clock>,
     /// Per lane: its taken receive may leave now; it has a taken receive still to leave.
     pub eligible: Vec<Signal<In, Bit>>,
     pub pending: Vec<Signal<In, Bit>>,
+    /// Split arrays only ([`UnlinkUnits::splits`]; empty otherwise): `eligible` is then
+    /// the set for "all done" (every pending receive), `slow_eligible` the set otherwise
+    /// (slow lanes' pending receives), and `all_done` (one bit) picks between them.
+    pub slow_eligible: Vec<Signal<In, Bit>>,
+    pub all_done: Vec<Signal<In, Bit>>,
     /// Per lane: the taken receive's list, its pointer, and its neighbours (read by the
     /// lane's own pointer) and whether they exist.
     pub list: Vec<Signal<In, Bits<16>>>,
@@ -83,8 +101,12 @@ pub struct UnlinkUnits {
     a_grant: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lane's pending receive is in the bank.
     c_pending: Vec<Signal<Local, Bit>>,
-    /// Per bank × lane: the lowest lane that wants the bank; the lanes with a pending
-    /// receive there (only its `many`, two or more, is read).
+    /// Split arrays: per bank × lane, the lane's slow receive wants the bank; its grant.
+    s_wants: Vec<Signal<Local, Bit>>,
+    s_grant: Vec<Signal<Local, Bit>>,
+    /// Per bank × lane: the lowest lane that wants the bank (split arrays: groups
+    /// `banks..2 * banks` are the slow set's); the lanes with a pending receive there
+    /// (only its `many`, two or more, is read).
     grant_of: LowestSetPerGroup,
     pending_per_bank: LowestSetPerGroup,
     /// Per bank: the first stage's record.
@@ -96,6 +118,14 @@ pub struct UnlinkUnits {
     u_has_next: Vec<Signal<Local, Bit>>,
     u_front: Vec<Signal<Local, Bits<16>>>,
     u_back: Vec<Signal<Local, Bits<16>>>,
+    /// Split arrays, per bank: the slow set's record.
+    v_list: Vec<Signal<Local, Bits<16>>>,
+    v_prev: Vec<Signal<Local, Bits<16>>>,
+    v_next: Vec<Signal<Local, Bits<16>>>,
+    v_has_prev: Vec<Signal<Local, Bit>>,
+    v_has_next: Vec<Signal<Local, Bit>>,
+    v_front: Vec<Signal<Local, Bits<16>>>,
+    v_back: Vec<Signal<Local, Bits<16>>>,
     /// Per bank: the second stage.
     ur_en: Vec<DFF<Bit>>,
     ur_list: Vec<DFF<Bits<16>>>,
@@ -123,6 +153,10 @@ pub struct UnlinkUnits {
     /// `lanes + 1`: rust-hdl evaluates an index from loop variables only, so
     /// `a_grant[b * lanes + i]` is written inside `for lanes in _lanes.._lanes_once`.
     _lanes_once: usize,
+    /// `banks` and `banks + 1` when split, else an empty range: the slow set's loop, whose
+    /// variable is its groups' offset in `grant_of`.
+    _split_from: usize,
+    _split_to: usize,
 }
 
 impl UnlinkUnits {
@@ -130,10 +164,14 @@ impl UnlinkUnits {
     /// `lanes` lanes.
     pub fn new(lanes: usize, banks: usize) -> Self {
         assert!(lanes > 0 && banks.is_power_of_two(), "{lanes} lanes, {banks} banks");
+        let split = Self::splits(lanes);
+        let (sets, split_lanes, split_banks) = if split { (2, lanes, banks) } else { (1, 0, 0) };
         UnlinkUnits {
             clock: Default::default(),
             eligible: signals(lanes),
             pending: signals(lanes),
+            slow_eligible: signals(split_lanes),
+            all_done: signals(split as usize),
             list: signals(lanes),
             slot: signals(lanes),
             prev_of: signals(lanes),
@@ -168,7 +206,9 @@ impl UnlinkUnits {
             a_wants: signals(banks * lanes),
             a_grant: signals(banks * lanes),
             c_pending: signals(banks * lanes),
-            grant_of: LowestSetPerGroup::new(banks, lanes),
+            s_wants: signals(split_banks * lanes),
+            s_grant: signals(split_banks * lanes),
+            grant_of: LowestSetPerGroup::new(sets * banks, lanes),
             pending_per_bank: LowestSetPerGroup::new(banks, lanes),
             u_en: signals(banks),
             u_list: signals(banks),
@@ -178,6 +218,13 @@ impl UnlinkUnits {
             u_has_next: signals(banks),
             u_front: signals(banks),
             u_back: signals(banks),
+            v_list: signals(split_banks),
+            v_prev: signals(split_banks),
+            v_next: signals(split_banks),
+            v_has_prev: signals(split_banks),
+            v_has_next: signals(split_banks),
+            v_front: signals(split_banks),
+            v_back: signals(split_banks),
             ur_en: dffs(banks),
             ur_list: dffs(banks),
             ur_prev: dffs(banks),
@@ -200,7 +247,15 @@ impl UnlinkUnits {
             _lanes: lanes,
             _banks: banks,
             _lanes_once: lanes + 1,
+            _split_from: if split { banks } else { 0 },
+            _split_to: if split { banks + 1 } else { 0 },
         }
+    }
+
+    /// Whether an array of `lanes` lanes builds the arbitration for both values of "all
+    /// done" (module docs).
+    pub fn splits(lanes: usize) -> bool {
+        lanes >= SPLIT_FROM_LANES
     }
 }
 
@@ -252,6 +307,63 @@ impl Logic for UnlinkUnits {
                     self.u_next[b].next = self.run_next.val();
                     self.u_has_next[b].next = self.run_has_next.val();
                     self.u_back[b].next = self.run_back.val();
+                }
+            }
+            // Split arrays: the slow set's grant and record, and `all_done` picks a set
+            // just before the registers (the last assignment wins).
+            for banks in self._split_from..self._split_to {
+                for b in 0..self._banks {
+                    for i in 0..self._lanes {
+                        self.s_wants[b * lanes + i].next = self.slow_eligible[i].val()
+                            & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
+                        self.grant_of.bits[(banks + b) * lanes + i].next = self.s_wants[b * lanes + i].val();
+                    }
+                    self.v_prev[b].next = self.zero16.val();
+                    self.v_next[b].next = self.zero16.val();
+                    self.v_has_prev[b].next = false;
+                    self.v_has_next[b].next = false;
+                    self.v_list[b].next = self.zero16.val();
+                    self.v_front[b].next = self.zero16.val();
+                    self.v_back[b].next = self.zero16.val();
+                    for i in 0..self._lanes {
+                        self.s_grant[b * lanes + i].next = self.grant_of.first[(banks + b) * lanes + i].val();
+                        if self.s_grant[b * lanes + i].val() {
+                            self.v_prev[b].next = self.v_prev[b].val() | self.prev_of[i].val();
+                            self.v_next[b].next = self.v_next[b].val() | self.next_of[i].val();
+                            self.v_has_prev[b].next = self.v_has_prev[b].val() | self.has_prev_of[i].val();
+                            self.v_has_next[b].next = self.v_has_next[b].val() | self.has_next_of[i].val();
+                            self.v_list[b].next = self.v_list[b].val() | self.list[i].val();
+                            self.v_front[b].next = self.v_front[b].val() | self.slot[i].val();
+                            self.v_back[b].next = self.v_back[b].val() | self.slot[i].val();
+                        }
+                    }
+                    if self.run_taken.val() & self.s_grant[b * lanes].val() {
+                        self.v_next[b].next = self.run_next.val();
+                        self.v_has_next[b].next = self.run_has_next.val();
+                        self.v_back[b].next = self.run_back.val();
+                    }
+                }
+                for once in 0..1 {
+                    if !self.all_done[once].val() {
+                        for i in 0..self._lanes {
+                            self.granted[i].next = false;
+                        }
+                        for b in 0..self._banks {
+                            self.u_en[b].next = self.grant_of.found[banks + b].val();
+                            self.u_prev[b].next = self.v_prev[b].val();
+                            self.u_next[b].next = self.v_next[b].val();
+                            self.u_has_prev[b].next = self.v_has_prev[b].val();
+                            self.u_has_next[b].next = self.v_has_next[b].val();
+                            self.u_list[b].next = self.v_list[b].val();
+                            self.u_front[b].next = self.v_front[b].val();
+                            self.u_back[b].next = self.v_back[b].val();
+                            for i in 0..self._lanes {
+                                if self.s_grant[b * lanes + i].val() {
+                                    self.granted[i].next = true;
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }
