@@ -3,7 +3,8 @@
 //!
 //! - [`EntryPorts`]: an entry as the two-level queue's blocks take it (the CAM, a list, the
 //!   parallel lists, the queue): its envelope, wildcards and handle. Each block has two, the
-//!   search key (`key`) and the inserted entry (`r#in`).
+//!   search key (`key`) and the inserted entry (`r#in`); the CAM has a third, the data
+//!   mover's refill (`refill`).
 //! - [`ThreadCommandPorts`]: the thread array's command fields beside its `cmd_valid` /
 //!   `cmd_ready` handshake, as the array and its controller take them.
 //!
@@ -46,7 +47,8 @@ pub struct ThreadCommandPorts {
 }
 
 /// The bundles' Rust names and the prefixes their Verilog ports take.
-const BUNDLES: [(&str, &str); 3] = [("r#in$", "in_"), ("key$", "key_"), ("cmd$", "cmd_")];
+const BUNDLES: [(&str, &str); 4] =
+    [("r#in$", "in_"), ("key$", "key_"), ("cmd$", "cmd_"), ("refill$", "refill_")];
 
 /// `verilog` with every bundle signal `bundle$field` named `bundle_field` (`r#in$comm`:
 /// `in_comm`), wherever it stands: a port, a child's stub (`cam$key$comm`:

@@ -65,6 +65,18 @@
 //! cycle, from one central copy fanned out to every slot: that comparator and its fanout
 //! became the CAM's critical path (70.5 MHz alone, against 91.1 before the buffer).
 //!
+//! # Two insert buses
+//! An insert writes the engine's entry (`in`) or, with `refilling`, the data mover's
+//! (`refill`, a list head moving up). Only the engine's is compared at its insert (the
+//! `new_hit` and `pend_hit` registers below), because nothing searches in a refill's edge or
+//! the edge after it: the queue's mover waits for the lists' counters then. So the
+//! mover's bus, which the queue picks from the lists' answer by its state, ends at the
+//! write buffers and the RAM, not at a comparator. With one muxed bus, the default
+//! engine's critical path ran from the queue's state through that mux and across the
+//! device into the comparator in front of `pend_hit` (51.6 MHz; 10.6 of its 19.4 ns were
+//! one wire of the bus). The Rust model below writes what the RTL writes and compares what
+//! it compares; a search the contract rules out panics in it.
+//!
 //! # The key
 //! A search compares the key loaded at an earlier edge (`key_load`), not the key ports of
 //! its own cycle: the engine loads it with the command, at least one cycle before the
@@ -191,6 +203,8 @@ struct Regs {
     /// fallback), and its slot.
     new_hit: bool,
     new_idx: usize,
+    /// The last edge inserted a refill: no search may come in this one.
+    refilled: bool,
 }
 
 #[derive(LogicBlock)]
@@ -217,9 +231,13 @@ pub struct Cam {
     pub frees: Signal<Out, Bit>,
     /// Deletes the last search's answer (while `answered`).
     pub remove: Signal<In, Bit>,
-    /// Appends an entry, younger than every stored one (ignored while `full`).
+    /// Appends an entry, younger than every stored one (ignored while `full`): `in`, or
+    /// with `refilling` `refill`, which no search may share the edge of or follow at the
+    /// next edge (module docs).
     pub insert: Signal<In, Bit>,
     pub r#in: EntryPorts,
+    pub refilling: Signal<In, Bit>,
+    pub refill: EntryPorts,
     /// Stored entries (an up/down counter).
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     /// An insert would be ignored: the open bank is used up and no bank is empty.
@@ -254,6 +272,8 @@ impl Cam {
             remove: Default::default(),
             insert: Default::default(),
             r#in: Default::default(),
+            refilling: Default::default(),
+            refill: Default::default(),
             count: Default::default(),
             full: Default::default(),
             _depth: depth,
@@ -281,22 +301,28 @@ impl Cam {
         (r.sel_go, r.answered, r.hit, r.frees, r.sel) = (false, false, false, false, 0);
         (r.open, r.ptr, r.exhausted, r.full, r.used) = (0, 0, true, false, 0);
         (r.scanning, r.scan_cnt, r.scan_live, r.scan_at, r.scan_end) = (false, 0, false, 0, false);
-        (r.scan_live2, r.scan_at2) = (false, 0);
+        (r.scan_live2, r.scan_at2, r.refilled) = (false, 0, false);
     }
 
     /// Loads the key from the ports (after the edge's other registers: a search in the
     /// same edge compares the key loaded before it).
     fn load_key(&mut self) {
         let w = self._widths;
-        let k = Key {
-            comm: self.key_of(&self.key.comm, w.comm),
-            src: self.key_of(&self.key.src, w.src),
-            tag: self.key_of(&self.key.tag, w.tag),
-            src_any: self.key.src_any.val(),
-            tag_any: self.key.tag_any.val(),
-        };
+        let k = self.key_on(&self.key);
         let (mode, handle) = (self.search_mode.val().index() as u64, self.key_of(&self.key.handle, w.handle));
         (self._r.k, self._r.k_mode, self._r.k_handle) = (k, mode, handle);
+    }
+
+    /// The compared fields on an entry bus, at the generated widths.
+    fn key_on(&self, bus: &EntryPorts) -> Key {
+        let w = self._widths;
+        Key {
+            comm: self.key_of(&bus.comm, w.comm),
+            src: self.key_of(&bus.src, w.src),
+            tag: self.key_of(&bus.tag, w.tag),
+            src_any: bus.src_any.val(),
+            tag_any: bus.tag_any.val(),
+        }
     }
 
     fn key_of(&self, sig: &Signal<In, Bits<FIELD_BITS>>, bits: usize) -> u64 {
@@ -338,13 +364,14 @@ impl Cam {
         // The slot an insert writes.
         let target =
             if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
-        let new_key = Key {
-            comm: self.key_of(&self.r#in.comm, w.comm),
-            src: self.key_of(&self.r#in.src, w.src),
-            tag: self.key_of(&self.r#in.tag, w.tag),
-            src_any: self.r#in.src_any.val(),
-            tag_any: self.r#in.tag_any.val(),
-        };
+        let refilling = self.refilling.val();
+        let bus = if refilling { &self.refill } else { &self.r#in };
+        let new_key = self.key_on(bus);
+        // The engine's entry, which the RTL compares at an insert (module docs).
+        let engine_key = self.key_on(&self.r#in);
+        if self.search.val() {
+            assert!(!(r.refilled || (ins && refilling)), "a search in or right after a refill's edge");
+        }
         let mut valid = r.valid.clone();
         if rm {
             valid[r.sel] = false;
@@ -384,9 +411,9 @@ impl Cam {
         if ins {
             n.keys[target] = new_key;
             n.mem[target] = Word {
-                src: self.key_of(&self.r#in.src, w.src),
-                tag: self.key_of(&self.r#in.tag, w.tag),
-                handle: self.key_of(&self.r#in.handle, w.handle),
+                src: self.key_of(&bus.src, w.src),
+                tag: self.key_of(&bus.tag, w.tag),
+                handle: self.key_of(&bus.handle, w.handle),
             };
             if r.exhausted {
                 let opened = target / s;
@@ -412,7 +439,7 @@ impl Cam {
             } else {
                 // The stored slots (a slot written in this edge was empty before it).
                 n.mv = (0..d).map(|i| r.valid[i] && valid[i] && self.matches(&r.keys[i])).collect();
-                n.new_hit = ins && self.matches(&new_key);
+                n.new_hit = ins && self.matches(&engine_key);
                 n.bank_hit = (0..b).map(|k| n.mv[k * s..(k + 1) * s].iter().any(|&m| m)).collect();
                 n.sel_go = true;
             }
@@ -448,6 +475,7 @@ impl Cam {
         n.spare = bank_empty.iter().position(|&e| e);
         n.bank_empty = bank_empty;
         n.valid = valid;
+        n.refilled = ins && refilling;
         n.used = r.used + ins as usize - rm as usize;
         self._r = n;
     }
@@ -551,6 +579,8 @@ pub struct CamTop {
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
     cam: Cam,
+    /// The CAM alone has no data mover: its refill bus is unused.
+    no_refill: Constant<Bits<FIELD_BITS>>,
 }
 
 impl CamTop {
@@ -574,6 +604,7 @@ impl CamTop {
             count: Default::default(),
             full: Default::default(),
             cam: Cam::new(depth, widths),
+            no_refill: Constant::new(0.into()),
         }
     }
 }
@@ -606,6 +637,13 @@ impl Logic for CamTop {
         self.cam.r#in.src_any.next = self.r#in.src_any.val();
         self.cam.r#in.tag_any.next = self.r#in.tag_any.val();
         self.cam.r#in.handle.next = self.r#in.handle.val();
+        self.cam.refilling.next = false;
+        self.cam.refill.comm.next = self.no_refill.val();
+        self.cam.refill.src.next = self.no_refill.val();
+        self.cam.refill.tag.next = self.no_refill.val();
+        self.cam.refill.src_any.next = false;
+        self.cam.refill.tag_any.next = false;
+        self.cam.refill.handle.next = self.no_refill.val();
         self.count.next = self.cam.count.val();
         self.full.next = self.cam.full.val();
     }

@@ -220,7 +220,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.lists.remove.next = self.remove.val() & self.take_list.q.val();
         self.take_cam.d.next = false;
         self.take_list.d.next = false;
-        // Inserts take the engine's entry; the data mover's come from the lists' answer.
+        // Inserts take the engine's entry; the data mover's (`refilling`, in Move) come
+        // from the lists' answer, on a bus of their own (`cam.rs`: "Two insert buses").
         self.cam_level.insert.next = false;
         self.cam_level.r#in.comm.next = self.r#in.comm.val();
         self.cam_level.r#in.src.next = self.r#in.src.val();
@@ -228,6 +229,13 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.cam_level.r#in.src_any.next = self.r#in.src_any.val();
         self.cam_level.r#in.tag_any.next = self.r#in.tag_any.val();
         self.cam_level.r#in.handle.next = self.r#in.handle.val();
+        self.cam_level.refilling.next = self.state.q.val() == self.s_move.val();
+        self.cam_level.refill.comm.next = self.lists.found_comm.val();
+        self.cam_level.refill.src.next = self.lists.found_src.val();
+        self.cam_level.refill.tag.next = self.lists.found_tag.val();
+        self.cam_level.refill.src_any.next = self.lists.found_src_any.val();
+        self.cam_level.refill.tag_any.next = self.lists.found_tag_any.val();
+        self.cam_level.refill.handle.next = self.lists.found_handle.val();
         self.lists.insert.next = false;
         self.lists.r#in.comm.next = self.r#in.comm.val();
         self.lists.r#in.src.next = self.r#in.src.val();
@@ -341,12 +349,6 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             if self.lists.done.val() {
                 self.lists.remove.next = true;
                 self.cam_level.insert.next = true;
-                self.cam_level.r#in.comm.next = self.lists.found_comm.val();
-                self.cam_level.r#in.src.next = self.lists.found_src.val();
-                self.cam_level.r#in.tag.next = self.lists.found_tag.val();
-                self.cam_level.r#in.src_any.next = self.lists.found_src_any.val();
-                self.cam_level.r#in.tag_any.next = self.lists.found_tag_any.val();
-                self.cam_level.r#in.handle.next = self.lists.found_handle.val();
                 self.state.d.next = self.s_move_wait.val();
             }
         }
