@@ -13,13 +13,15 @@
 //!   back end and successor are the run's last receive's.
 //! - **Split on "all done"** (from [`SPLIT_FROM_LANES`] lanes): a lane's receive is
 //!   eligible when it is pending and either every lane is done or the lane took it on the
-//!   slow path. "Every lane is done" is an AND over all lanes, and in front of the grant it
-//!   was the 16-lane array's critical path (lane state → all done → eligible → grant →
-//!   record). So the arbitration and the record are built twice, for the two values of
-//!   "all done" (every pending receive; only slow lanes'), and `all_done` picks one just
-//!   before the second stage's registers: the AND runs beside the grant trees, not in
-//!   front of them. It costs a second grant tree and record AND-OR per bank, so smaller
-//!   arrays, where the AND is short, keep one.
+//!   slow path. "Every lane is done" is an AND over all lanes, and in front of the grant
+//!   trees it was the 16-lane array's critical path (lane state → all done → eligible →
+//!   grant → record). So each bank has two grant trees, one per value of "all done" (every
+//!   pending receive; slow lanes' only), and `all_done` picks a grant after them, in front
+//!   of the one record AND-OR: the AND runs beside the trees. Measured and dropped: two
+//!   whole records picked just before the registers (the AND-OR built twice). The lanes'
+//!   neighbour reads then fed twice the logic, spread further, and the 16-lane array
+//!   without the fast path fell from 70.8 to 53.0 MHz, a wire from a read to the second
+//!   record taking 9.8 ns. Smaller arrays, where the AND is short, keep one tree.
 //! - **Second stage** (registers): the record `(list, prev, next, front, back)` and
 //!   whether `prev` and `next` exist. A cancel loads it directly (`load`), in the bank of
 //!   the found receive's list; nothing else unlinks outside a block.
@@ -101,9 +103,6 @@ pub struct UnlinkUnits {
     a_grant: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lane's pending receive is in the bank.
     c_pending: Vec<Signal<Local, Bit>>,
-    /// Split arrays: per bank × lane, the lane's slow receive wants the bank; its grant.
-    s_wants: Vec<Signal<Local, Bit>>,
-    s_grant: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lowest lane that wants the bank (split arrays: groups
     /// `banks..2 * banks` are the slow set's); the lanes with a pending receive there
     /// (only its `many`, two or more, is read).
@@ -118,14 +117,6 @@ pub struct UnlinkUnits {
     u_has_next: Vec<Signal<Local, Bit>>,
     u_front: Vec<Signal<Local, Bits<16>>>,
     u_back: Vec<Signal<Local, Bits<16>>>,
-    /// Split arrays, per bank: the slow set's record.
-    v_list: Vec<Signal<Local, Bits<16>>>,
-    v_prev: Vec<Signal<Local, Bits<16>>>,
-    v_next: Vec<Signal<Local, Bits<16>>>,
-    v_has_prev: Vec<Signal<Local, Bit>>,
-    v_has_next: Vec<Signal<Local, Bit>>,
-    v_front: Vec<Signal<Local, Bits<16>>>,
-    v_back: Vec<Signal<Local, Bits<16>>>,
     /// Per bank: the second stage.
     ur_en: Vec<DFF<Bit>>,
     ur_list: Vec<DFF<Bits<16>>>,
@@ -165,7 +156,7 @@ impl UnlinkUnits {
     pub fn new(lanes: usize, banks: usize) -> Self {
         assert!(lanes > 0 && banks.is_power_of_two(), "{lanes} lanes, {banks} banks");
         let split = Self::splits(lanes);
-        let (sets, split_lanes, split_banks) = if split { (2, lanes, banks) } else { (1, 0, 0) };
+        let (sets, split_lanes) = if split { (2, lanes) } else { (1, 0) };
         UnlinkUnits {
             clock: Default::default(),
             eligible: signals(lanes),
@@ -206,8 +197,6 @@ impl UnlinkUnits {
             a_wants: signals(banks * lanes),
             a_grant: signals(banks * lanes),
             c_pending: signals(banks * lanes),
-            s_wants: signals(split_banks * lanes),
-            s_grant: signals(split_banks * lanes),
             grant_of: LowestSetPerGroup::new(sets * banks, lanes),
             pending_per_bank: LowestSetPerGroup::new(banks, lanes),
             u_en: signals(banks),
@@ -218,13 +207,6 @@ impl UnlinkUnits {
             u_has_next: signals(banks),
             u_front: signals(banks),
             u_back: signals(banks),
-            v_list: signals(split_banks),
-            v_prev: signals(split_banks),
-            v_next: signals(split_banks),
-            v_has_prev: signals(split_banks),
-            v_has_next: signals(split_banks),
-            v_front: signals(split_banks),
-            v_back: signals(split_banks),
             ur_en: dffs(banks),
             ur_list: dffs(banks),
             ur_prev: dffs(banks),
@@ -278,6 +260,13 @@ impl Logic for UnlinkUnits {
                         & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
                     self.pending_per_bank.bits[b * lanes + i].next = self.c_pending[b * lanes + i].val();
                 }
+                // Split arrays: the slow set wants the bank in groups `banks..2 * banks`.
+                for banks in self._split_from..self._split_to {
+                    for i in 0..self._lanes {
+                        self.grant_of.bits[(banks + b) * lanes + i].next = self.slow_eligible[i].val()
+                            & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
+                    }
+                }
                 self.u_prev[b].next = self.zero16.val();
                 self.u_next[b].next = self.zero16.val();
                 self.u_has_prev[b].next = false;
@@ -287,6 +276,15 @@ impl Logic for UnlinkUnits {
                 self.u_back[b].next = self.zero16.val();
                 for i in 0..self._lanes {
                     self.a_grant[b * lanes + i].next = self.grant_of.first[b * lanes + i].val();
+                    // Split arrays: "all done" picks the grant, after the trees.
+                    for banks in self._split_from..self._split_to {
+                        for once in 0..1 {
+                            if !self.all_done[once].val() {
+                                self.a_grant[b * lanes + i].next =
+                                    self.grant_of.first[(banks + b) * lanes + i].val();
+                            }
+                        }
+                    }
                     if self.a_grant[b * lanes + i].val() {
                         self.granted[i].next = true;
                         self.u_prev[b].next = self.u_prev[b].val() | self.prev_of[i].val();
@@ -299,6 +297,13 @@ impl Logic for UnlinkUnits {
                     }
                 }
                 self.u_en[b].next = self.grant_of.found[b].val();
+                for banks in self._split_from..self._split_to {
+                    for once in 0..1 {
+                        if !self.all_done[once].val() {
+                            self.u_en[b].next = self.grant_of.found[banks + b].val();
+                        }
+                    }
+                }
                 if self.pending_per_bank.many[b].val() {
                     self.crowded.next = true;
                 }
@@ -307,63 +312,6 @@ impl Logic for UnlinkUnits {
                     self.u_next[b].next = self.run_next.val();
                     self.u_has_next[b].next = self.run_has_next.val();
                     self.u_back[b].next = self.run_back.val();
-                }
-            }
-            // Split arrays: the slow set's grant and record, and `all_done` picks a set
-            // just before the registers (the last assignment wins).
-            for banks in self._split_from..self._split_to {
-                for b in 0..self._banks {
-                    for i in 0..self._lanes {
-                        self.s_wants[b * lanes + i].next = self.slow_eligible[i].val()
-                            & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
-                        self.grant_of.bits[(banks + b) * lanes + i].next = self.s_wants[b * lanes + i].val();
-                    }
-                    self.v_prev[b].next = self.zero16.val();
-                    self.v_next[b].next = self.zero16.val();
-                    self.v_has_prev[b].next = false;
-                    self.v_has_next[b].next = false;
-                    self.v_list[b].next = self.zero16.val();
-                    self.v_front[b].next = self.zero16.val();
-                    self.v_back[b].next = self.zero16.val();
-                    for i in 0..self._lanes {
-                        self.s_grant[b * lanes + i].next = self.grant_of.first[(banks + b) * lanes + i].val();
-                        if self.s_grant[b * lanes + i].val() {
-                            self.v_prev[b].next = self.v_prev[b].val() | self.prev_of[i].val();
-                            self.v_next[b].next = self.v_next[b].val() | self.next_of[i].val();
-                            self.v_has_prev[b].next = self.v_has_prev[b].val() | self.has_prev_of[i].val();
-                            self.v_has_next[b].next = self.v_has_next[b].val() | self.has_next_of[i].val();
-                            self.v_list[b].next = self.v_list[b].val() | self.list[i].val();
-                            self.v_front[b].next = self.v_front[b].val() | self.slot[i].val();
-                            self.v_back[b].next = self.v_back[b].val() | self.slot[i].val();
-                        }
-                    }
-                    if self.run_taken.val() & self.s_grant[b * lanes].val() {
-                        self.v_next[b].next = self.run_next.val();
-                        self.v_has_next[b].next = self.run_has_next.val();
-                        self.v_back[b].next = self.run_back.val();
-                    }
-                }
-                for once in 0..1 {
-                    if !self.all_done[once].val() {
-                        for i in 0..self._lanes {
-                            self.granted[i].next = false;
-                        }
-                        for b in 0..self._banks {
-                            self.u_en[b].next = self.grant_of.found[banks + b].val();
-                            self.u_prev[b].next = self.v_prev[b].val();
-                            self.u_next[b].next = self.v_next[b].val();
-                            self.u_has_prev[b].next = self.v_has_prev[b].val();
-                            self.u_has_next[b].next = self.v_has_next[b].val();
-                            self.u_list[b].next = self.v_list[b].val();
-                            self.u_front[b].next = self.v_front[b].val();
-                            self.u_back[b].next = self.v_back[b].val();
-                            for i in 0..self._lanes {
-                                if self.s_grant[b * lanes + i].val() {
-                                    self.granted[i].next = true;
-                                }
-                            }
-                        }
-                    }
                 }
             }
         }
