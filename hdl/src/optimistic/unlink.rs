@@ -98,7 +98,8 @@ pub struct UnlinkUnits {
     bank_mask: Constant<Bits<16>>,
     bank_index: Vec<Constant<Bits<16>>>,
     zero16: Constant<Bits<16>>,
-    /// Per bank × lane: the lane wants the bank; the grant (one-hot).
+    /// Per bank × lane: the lane wants the bank (split arrays: its receive is pending
+    /// there, the set for "all done"); the grant (one-hot).
     a_wants: Vec<Signal<Local, Bit>>,
     a_grant: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lane's pending receive is in the bank.

@@ -58,8 +58,8 @@
 //! match bit computed at the insert's edge (the new entry against the key the next search
 //! uses), a register. Nothing outside can tell (the valid bit, the RAM word and the
 //! allocation change at the insert's edge, as before), and the Rust model below writes the
-//! slot at once. Why: the insert bus comes from the lists' RAM through the data mover, and
-//! without the buffer it fanned out to every slot's flip-flops; on the default engine this
+//! slot at once. Why: the refill bus comes from the lists' RAM through the data mover, and
+//! without the buffer the write bus fanned out to every slot's flip-flops; on the default engine this
 //! bus was the most congested route. Cost: a word per key copy and `D + 1` flip-flops
 //! (256 slots: about 2,400 flip-flops). A first version compared the buffered entry in the search's
 //! cycle, from one central copy fanned out to every slot: that comparator and its fanout
@@ -93,7 +93,8 @@
 //! # Timing (cycle `S` is the one `search` is high in)
 //! - `S`: every stored slot (less one removed in this edge) is compared with the key; the
 //!   match vector and each bank's OR are registered. An entry inserted in this edge is
-//!   compared by one comparator on the insert bus into a register of its own (`new_hit`):
+//!   compared by one comparator on the engine's bus `in` (a refill never shares a search's
+//!   edge) into a register of its own (`new_hit`):
 //!   it is younger than every stored entry, so it is the answer only when none of them
 //!   matches. So a search may share its edge with an insert and a removal and sees the
 //!   slots after them.

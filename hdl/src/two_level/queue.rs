@@ -333,7 +333,9 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
                 self.state.d.next = self.s_cam.val();
             }
         } else if self.state.q.val() == self.s_move_wait.val() {
-            // The lists' counter settles a cycle after the move's removal.
+            // The lists' counter settles a cycle after the move's removal. No search here
+            // also keeps the CAM's refill contract (`cam.rs`: none in or right after a
+            // refill's edge).
             self.state.d.next = self.s_move_check.val();
         } else if self.state.q.val() == self.s_move_check.val() {
             // Refill until the CAM is full or the lists are empty (a freed bank takes up
