@@ -106,3 +106,57 @@ fn the_rust_behaviour_answers_like_the_verilog() {
     });
     sim.run(Box::new(uut), 10_000).unwrap();
 }
+
+/// Drives the CAM's own ports (the standalone `CamTop` ties the refill bus off): a refill
+/// writes the entry on `refill` while `in` carries another, and a search two edges later
+/// answers with the refilled entry; `search_right_after` searches in the next edge instead,
+/// which the refill contract rules out.
+fn refill_then_search(search_right_after: bool) {
+    use tagmatch_hdl::two_level::cam::Cam;
+    let mut uut = Cam::new(4, tagmatch_hdl::fields::FieldWidths::default());
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<Cam>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<Cam>| {
+        let mut x = sim.init()?;
+        wait_clock_true!(sim, clock, x);
+        // The key: communicator 1, source 3, tag 7.
+        x.key_load.next = true;
+        x.search_mode.next = MODE_ENVELOPE.to_bits();
+        (x.key.comm.next, x.key.src.next, x.key.tag.next) = (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
+        // The refill (handle 21) matches; the engine's bus carries another match (handle 99).
+        x.insert.next = true;
+        x.refilling.next = true;
+        (x.refill.comm.next, x.refill.src.next, x.refill.tag.next) =
+            (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
+        x.refill.handle.next = 21u64.to_bits();
+        (x.r#in.comm.next, x.r#in.src.next, x.r#in.tag.next) =
+            (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
+        x.r#in.handle.next = 99u64.to_bits();
+        wait_clock_cycle!(sim, clock, x);
+        (x.insert.next, x.refilling.next, x.key_load.next) = (false, false, false);
+        if !search_right_after {
+            wait_clock_cycle!(sim, clock, x);
+        }
+        x.search.next = true;
+        wait_clock_cycle!(sim, clock, x);
+        x.search.next = false;
+        wait_clock_cycle!(sim, clock, x);
+        sim_assert!(sim, x.answered.val() && x.hit.val(), x);
+        sim_assert_eq!(sim, x.hit_handle.val().index(), 21, x);
+        sim_assert_eq!(sim, x.count.val().index(), 1, x);
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10_000).unwrap();
+}
+
+#[test]
+fn a_refill_writes_its_own_bus() {
+    refill_then_search(false);
+}
+
+#[test]
+#[should_panic(expected = "a search in or right after a refill's edge")]
+fn a_search_right_after_a_refill_is_refused() {
+    refill_then_search(true);
+}
