@@ -58,9 +58,9 @@
 //! match bit computed at the insert's edge (the new entry against the key the next search
 //! uses), a register. Nothing outside can tell (the valid bit, the RAM word and the
 //! allocation change at the insert's edge, as before), and the Rust model below writes the
-//! slot at once. Why: the refill bus comes from the lists' RAM through the data mover, and
-//! without the buffer the write bus fanned out to every slot's flip-flops; on the default engine this
-//! bus was the most congested route. Cost: a word per key copy and `D + 1` flip-flops
+//! slot at once. Why: the refill bus comes from the lists' RAM through the data mover,
+//! and without the buffer the write bus fanned out to every slot's flip-flops; on the
+//! default engine this bus was the most congested route. Cost: a word per key copy and `D + 1` flip-flops
 //! (256 slots: about 2,400 flip-flops). A first version compared the buffered entry in the search's
 //! cycle, from one central copy fanned out to every slot: that comparator and its fanout
 //! became the CAM's critical path (70.5 MHz alone, against 91.1 before the buffer).
