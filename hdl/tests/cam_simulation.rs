@@ -4,19 +4,25 @@
 //! behind every stored entry, and reset. Each search compares the key loaded a cycle before.
 
 use rust_hdl::prelude::*;
+use tagmatch_hdl::ports::EntryPorts;
 use tagmatch_hdl::two_level::cam::{CamTop, MODE_ENVELOPE, MODE_HANDLE};
 
 /// (comm, src, tag, src_any, tag_any, handle)
 type Entry = (u64, u64, u64, bool, bool, u64);
 
+/// Drives an entry bus (`in`, `refill` or `key`) with `e`.
+fn put(bus: &mut EntryPorts, e: Entry) {
+    bus.comm.next = e.0.to_bits();
+    bus.src.next = e.1.to_bits();
+    bus.tag.next = e.2.to_bits();
+    bus.src_any.next = e.3;
+    bus.tag_any.next = e.4;
+    bus.handle.next = e.5.to_bits();
+}
+
 fn set_insert(x: &mut CamTop, e: Entry) {
     x.insert.next = true;
-    x.r#in.comm.next = e.0.to_bits();
-    x.r#in.src.next = e.1.to_bits();
-    x.r#in.tag.next = e.2.to_bits();
-    x.r#in.src_any.next = e.3;
-    x.r#in.tag_any.next = e.4;
-    x.r#in.handle.next = e.5.to_bits();
+    put(&mut x.r#in, e);
 }
 
 /// Loads the key at the next edge (a search compares the key loaded before it).
@@ -123,16 +129,12 @@ fn refill_then_search(search_right_after: bool) {
         // The key: communicator 1, source 3, tag 7.
         x.key_load.next = true;
         x.search_mode.next = MODE_ENVELOPE.to_bits();
-        (x.key.comm.next, x.key.src.next, x.key.tag.next) = (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
+        put(&mut x.key, (1, 3, 7, false, false, 0));
         // The refill (handle 21) matches; the engine's bus carries another match (handle 99).
         x.insert.next = true;
         x.refilling.next = true;
-        (x.refill.comm.next, x.refill.src.next, x.refill.tag.next) =
-            (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
-        x.refill.handle.next = 21u64.to_bits();
-        (x.r#in.comm.next, x.r#in.src.next, x.r#in.tag.next) =
-            (1u64.to_bits(), 3u64.to_bits(), 7u64.to_bits());
-        x.r#in.handle.next = 99u64.to_bits();
+        put(&mut x.refill, (1, 3, 7, false, false, 21));
+        put(&mut x.r#in, (1, 3, 7, false, false, 99));
         wait_clock_cycle!(sim, clock, x);
         (x.insert.next, x.refilling.next, x.key_load.next) = (false, false, false);
         if !search_right_after {
