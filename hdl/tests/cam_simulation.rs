@@ -66,10 +66,14 @@ fn the_rust_behaviour_answers_like_the_verilog() {
         sim_assert!(sim, x.answered.val() && x.hit.val(), x);
         sim_assert_eq!(sim, x.hit_handle.val().index(), 10, x);
         wait_clock_cycle!(sim, clock, x);
-        // Remove it; the same search now answers handle 11.
-        x.remove.next = true;
+        // Remove it: announced in one cycle, done at the end of the next (the answer stays
+        // until then); the same search then answers handle 11.
+        x.remove_next.next = true;
         wait_clock_cycle!(sim, clock, x);
-        x.remove.next = false;
+        x.remove_next.next = false;
+        sim_assert!(sim, x.answered.val() && x.hit.val(), x);
+        sim_assert_eq!(sim, x.count.val().index(), 3, x);
+        wait_clock_cycle!(sim, clock, x);
         sim_assert!(sim, !x.hit.val(), x);
         sim_assert_eq!(sim, x.count.val().index(), 2, x);
         set_key(&mut x, MODE_ENVELOPE, 1, 3, 7, 0);

@@ -1,9 +1,10 @@
 //! The pipelined CAM's RTL in Verilator against a reference model: random searches (with
 //! and without wildcards, by handle, for any entry), each followed by a removal of its
-//! answer or not, inserts (with and without wildcards, into a full CAM too) alone and in
-//! the same edge as a removal, and half the time the next search in that same edge too
-//! (it must see the slots after it). The answer, the cycle after the search, must be the
-//! OLDEST matching entry.
+//! answer or not (announced with the answer, `remove_next`, done at the edge after),
+//! inserts (with and without wildcards, into a full CAM too) alone and in the same edge
+//! as a removal, and half the time the next search in that same edge too (it must see the
+//! slots after it). The answer, two cycles after the search, must be the OLDEST matching
+//! entry.
 
 mod common;
 use common::{build, drive, matches, Entry};
@@ -44,12 +45,10 @@ fn step() -> impl Strategy<Value = Step> {
 /// What a step does after its answer: remove it, insert an entry.
 type Act = (Option<usize>, bool, Option<Entry>);
 
-/// Drives a step's removal and insert for the coming edge.
-fn set_act(m: &mut Model, act: &Act) {
-    let port = |m: &Model, n: &str| m.port(n).unwrap();
-    let (_, remove, insert) = act;
-    m.set(port(m, "remove"), *remove as u64);
-    m.set(port(m, "insert"), insert.is_some() as u64);
+/// Drives a step's insert for the coming edge, which is its removal's (announced a cycle
+/// before).
+fn set_insert(m: &mut Model, insert: Option<Entry>) {
+    m.set(m.port("insert").unwrap(), insert.is_some() as u64);
     drive(m, "in_", &insert.unwrap_or_default());
 }
 
@@ -87,20 +86,21 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     let mut reference = Reference { entries: Vec::new(), banks: CamBanks::new(DEPTH) };
     let mut pending: Option<Act> = None;
     for (i, s) in steps.iter().enumerate() {
-        // The key is loaded a cycle before the search (the CAM compares the loaded key); the
-        // pending act, if any, still shares its edge with the search.
+        // The key is loaded a cycle before the search (the CAM compares the loaded key), in
+        // the pending act's announcing cycle; the act still shares its edge with the search.
         m.set(port(m, "search_mode"), s.mode);
         drive(m, "key_", &s.key);
         m.set(port(m, "key_load"), 1);
         m.tick(1);
         m.set(port(m, "key_load"), 0);
+        m.set(port(m, "remove_next"), 0);
         m.set(port(m, "search"), 1);
         if let Some(act) = pending.take() {
-            set_act(m, &act);
+            set_insert(m, act.2);
             reference.apply(&act);
         }
         m.tick(1);
-        set_act(m, &(None, false, None));
+        set_insert(m, None);
         m.set(port(m, "search"), 0);
         // The answer comes 2 cycles after the search, by handle after the scan.
         let cycles = if s.mode == MODE_HANDLE { handle_search_cycles(DEPTH) } else { 2 };
@@ -143,13 +143,17 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
                 reference.banks.full()
             ));
         }
+        // The removal is announced with the answer and done at the edge after.
         let act = (want, s.remove, s.insert);
+        m.set(port(m, "remove_next"), s.remove as u64);
         if s.overlap {
             pending = Some(act);
         } else {
-            set_act(m, &act);
             m.tick(1);
-            set_act(m, &(None, false, None));
+            m.set(port(m, "remove_next"), 0);
+            set_insert(m, act.2);
+            m.tick(1);
+            set_insert(m, None);
             reference.apply(&act);
         }
     }

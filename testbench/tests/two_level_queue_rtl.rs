@@ -2,7 +2,7 @@
 //! reference queue in posting order: every search must return the oldest match, with
 //! more live entries than the CAM holds, the data mover refilling the CAM after a CAM
 //! removal, and inserts past capacity refused. A search is answered when `done` rises;
-//! the next cycle takes the removal or not, as the engine drives it.
+//! the queue takes the removal with it or not, as the engine drives it.
 
 mod common;
 use common::{build, drive, entry, matches, Entry};
@@ -111,12 +111,12 @@ fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
                     return Err(format!("command {i} ({c:?}): got {got:?}, expected the oldest match {e:?} (position {k} of {queue:?})"));
                 }
             }
-            // The cycle after the answer decides its removal.
-            m.tick(1);
+            // The removal is decided with the answer, and done at the end of the next cycle.
             let rp = p(m, "remove");
             m.set(rp, take as u64);
             m.tick(1);
             m.set(rp, 0);
+            m.tick(1);
             if let (true, Some(k)) = (take, want) {
                 queue.remove(k);
             }

@@ -106,7 +106,18 @@
 //!   before) out of the CAM's deepest logic: on the default engine that path ran from the
 //!   lists' answer through the data mover and the comparator into every bank's OR.
 //! - `S + 2`: `answered` is high; `hit_*` are the RAM's word at the chosen slot.
-//! - `S + 2` or later, `remove` clears that slot's valid bit (once: it clears the answer).
+//! - `S + 2` or later, `remove_next` announces the answer's removal: the slot's valid bit
+//!   clears at the edge after the next (once: it clears the answer then).
+//!
+//! # Removal
+//! The removal is registered: `remove_next` in one cycle, the slot leaves at the end of
+//! the next, and a search in that next cycle (the queue's Hold) already sees it gone.
+//! Each bank keeps its own copy of the registered removal, set only when the answer is
+//! in that bank, and masks its slots' valid bits with it. Before, the engine's decision
+//! (`remove`, ANDed with `answered` and `hit`) arrived in the removal's own cycle and
+//! fanned out to every slot in front of the next search's bank ORs: on the default
+//! engine (256 slots) that was the critical path, nearly all of it routing. The engine decides with the answer anyway (`answered` is a register), so
+//! announcing it a cycle ahead costs no cycle.
 //!
 //! A search by handle (a cancel) has no comparator per slot: it scans the RAM's handles,
 //! one slot a cycle (read, registered, compared: the block RAM's output reaches no
@@ -174,6 +185,8 @@ struct Regs {
     sel_go: bool,
     answered: bool,
     hit: bool,
+    /// The answer leaves at this edge (announced at the last one by `remove_next`).
+    rm: bool,
     frees: bool,
     sel: usize,
     /// `older[b][c]`, `b < c`: bank `b` opened before bank `c`.
@@ -230,8 +243,9 @@ pub struct Cam {
     /// Removing the answer leaves the CAM not full (it empties its bank, or the CAM is
     /// not full now), as of the answer.
     pub frees: Signal<Out, Bit>,
-    /// Deletes the last search's answer (while `answered`).
-    pub remove: Signal<In, Bit>,
+    /// Deletes the last search's answer (while `answered`) at the edge after this cycle's:
+    /// the removal is registered (module docs, "Removal").
+    pub remove_next: Signal<In, Bit>,
     /// Appends an entry, younger than every stored one (ignored while `full`): `in`, or
     /// with `refilling` `refill`, which no search may share the edge of or follow at the
     /// next edge (module docs).
@@ -270,7 +284,7 @@ impl Cam {
             hit_src: Default::default(),
             hit_tag: Default::default(),
             frees: Default::default(),
-            remove: Default::default(),
+            remove_next: Default::default(),
             insert: Default::default(),
             r#in: Default::default(),
             refilling: Default::default(),
@@ -299,7 +313,7 @@ impl Cam {
         r.bank_hit = vec![false; b];
         r.bank_empty = vec![true; b];
         r.spare = Some(0);
-        (r.sel_go, r.answered, r.hit, r.frees, r.sel) = (false, false, false, false, 0);
+        (r.sel_go, r.answered, r.hit, r.rm, r.frees, r.sel) = (false, false, false, false, false, 0);
         (r.open, r.ptr, r.exhausted, r.full, r.used) = (0, 0, true, false, 0);
         (r.scanning, r.scan_cnt, r.scan_live, r.scan_at, r.scan_end) = (false, 0, false, 0, false);
         (r.scan_live2, r.scan_at2, r.refilled) = (false, 0, false);
@@ -361,7 +375,7 @@ impl Cam {
         let w = self._widths;
         let r = self._r.clone();
         let ins = self.insert.val() && !r.full;
-        let rm = self.remove.val() && r.answered && r.hit;
+        let rm = r.rm;
         // The slot an insert writes.
         let target =
             if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
@@ -478,6 +492,7 @@ impl Cam {
         n.valid = valid;
         n.refilled = ins && refilling;
         n.used = r.used + ins as usize - rm as usize;
+        n.rm = self.remove_next.val() && n.answered && n.hit;
         self._r = n;
     }
 }
@@ -547,7 +562,7 @@ pub const CAM_PORTS: [(&str, u32, bool); 27] = [
     ("hit_src", FIELD_BITS as u32, false),
     ("hit_tag", FIELD_BITS as u32, false),
     ("frees", 1, false),
-    ("remove", 1, true),
+    ("remove_next", 1, true),
     ("insert", 1, true),
     ("in_comm", FIELD_BITS as u32, true),
     ("in_src", FIELD_BITS as u32, true),
@@ -574,7 +589,7 @@ pub struct CamTop {
     pub hit_src: Signal<Out, Bits<FIELD_BITS>>,
     pub hit_tag: Signal<Out, Bits<FIELD_BITS>>,
     pub frees: Signal<Out, Bit>,
-    pub remove: Signal<In, Bit>,
+    pub remove_next: Signal<In, Bit>,
     pub insert: Signal<In, Bit>,
     pub r#in: EntryPorts,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
@@ -599,7 +614,7 @@ impl CamTop {
             hit_src: Default::default(),
             hit_tag: Default::default(),
             frees: Default::default(),
-            remove: Default::default(),
+            remove_next: Default::default(),
             insert: Default::default(),
             r#in: Default::default(),
             count: Default::default(),
@@ -630,7 +645,7 @@ impl Logic for CamTop {
         self.hit_handle.next = self.cam.hit_handle.val();
         self.hit_src.next = self.cam.hit_src.val();
         self.hit_tag.next = self.cam.hit_tag.val();
-        self.cam.remove.next = self.remove.val();
+        self.cam.remove_next.next = self.remove_next.val();
         self.cam.insert.next = self.insert.val();
         self.cam.r#in.comm.next = self.r#in.comm.val();
         self.cam.r#in.src.next = self.r#in.src.val();

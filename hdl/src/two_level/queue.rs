@@ -17,7 +17,10 @@
 //!   register the cycle after (so no path runs from the CAM's answer to the lists' RAM
 //!   addresses) and `done` rises when they answer (see `parallel_lists`).
 //!   With `done`, `found` and `found_*` describe the answer.
-//! - The cycle after `done` the queue takes `remove` (delete the answer) or nothing. A
+//! - With `done` the queue takes `remove` (delete the answer) or nothing, and removes it
+//!   at the end of the next cycle (Hold): it registers `remove` (`removing`), and tells
+//!   the CAM a cycle ahead (`cam.rs`, "Removal"), so the engine's decision, made with the
+//!   answer, reaches no slot in the cycle the next search compares. A
 //!   CAM removal that empties a CAM bank (`frees`) while the lists hold entries starts the
 //!   data mover in that same cycle: it searches the lists for any entry (each list's head:
 //!   one element), and when they answer the oldest head moves into the CAM and leaves its
@@ -28,7 +31,8 @@
 //!   has room, otherwise into the lists (busy for the list's two cycles). `full`: an
 //!   insert would go to the lists and they have no room, or no posting label that keeps
 //!   their order (`parallel_lists`); the engine answers overflow.
-//! - `quick`: this cycle's `remove` or `insert` (or none) is done at this edge, so the next
+//! - `quick`: this cycle's removal (the `remove` taken with the answer) or `insert` (or
+//!   none) is done at this edge, so the next
 //!   search may start in this same cycle — the CAM's match vector describes the slots
 //!   after the edge. Not quick: a list insert, a list removal (the lists' counters and
 //!   full flags settle a cycle later, and the next decision reads them), a removal that
@@ -40,9 +44,10 @@
 //!   search with the key registered when `search` was high, so the engine may load the
 //!   next command's key while they walk.
 //!
-//! Every control input comes from a register of the engine and every decision here
-//! reads registers or the CAM's and lists' registered answers, so no path runs from one
-//! module's handshake back into itself.
+//! Every control input but `remove` comes from a register of the engine, `remove` from
+//! the engine's decision on this queue's answer, and it ends at registers here (`removing`
+//! and the CAM's); every decision here reads registers or the CAM's and lists' registered
+//! answers, so no path runs from one module's handshake back into itself.
 
 use crate::fields::FieldWidths;
 use crate::ports::EntryPorts;
@@ -72,6 +77,7 @@ pub struct TwoLevelQueue<const A: usize> {
     pub found_handle: Signal<Out, Bits<32>>,
     pub found_src: Signal<Out, Bits<32>>,
     pub found_tag: Signal<Out, Bits<32>>,
+    /// With `done`: delete the answer (at the end of the next cycle).
     pub remove: Signal<In, Bit>,
     cam_level: Cam,
     lists: ParallelLists<A>,
@@ -83,6 +89,8 @@ pub struct TwoLevelQueue<const A: usize> {
     /// set on entering Hold, so a removal is one gate from registers, not a state decode).
     take_cam: DFF<Bit>,
     take_list: DFF<Bit>,
+    /// In Hold: the answer leaves at this edge (`remove`, registered).
+    removing: DFF<Bit>,
     /// The running search's key, for the lists.
     l_mode: DFF<Bits<2>>,
     l_comm: DFF<Bits<32>>,
@@ -140,6 +148,7 @@ impl<const A: usize> TwoLevelQueue<A> {
             state: Default::default(),
             take_cam: Default::default(),
             take_list: Default::default(),
+            removing: Default::default(),
             l_mode: Default::default(),
             l_comm: Default::default(),
             l_src: Default::default(),
@@ -171,8 +180,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, take_cam, take_list, l_mode, l_comm, l_src, l_tag, l_src_any, l_tag_any,
-            l_handle, k_mode, k_comm, k_src, k_tag, k_src_any, k_tag_any, k_handle
+            self, clock, state, take_cam, take_list, removing, l_mode, l_comm, l_src, l_tag, l_src_any,
+            l_tag_any, l_handle, k_mode, k_comm, k_src, k_tag, k_src_any, k_tag_any, k_handle
         );
         self.cam_level.clock.next = self.clock.val();
         self.lists.clock.next = self.clock.val();
@@ -216,8 +225,14 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             self.l_tag_any.d.next = self.k_tag_any.q.val();
             self.l_handle.d.next = self.k_handle.q.val();
         }
-        self.cam_level.remove.next = self.remove.val() & self.take_cam.q.val();
-        self.lists.remove.next = self.remove.val() & self.take_list.q.val();
+        // The CAM hears of a removal of its answer in the answer's cycle (what `take_cam`
+        // is set from), the lists in Hold.
+        self.removing.d.next = self.remove.val();
+        self.cam_level.remove_next.next = self.remove.val()
+            & (self.state.q.val() == self.s_cam.val())
+            & self.cam_level.answered.val()
+            & self.cam_level.hit.val();
+        self.lists.remove.next = self.removing.q.val() & self.take_list.q.val();
         self.take_cam.d.next = false;
         self.take_list.d.next = false;
         // Inserts take the engine's entry; the data mover's (`refilling`, in Move) come
@@ -257,7 +272,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             & !self.lists.busy.val()
             & (!self.insert.val() | (self.lists.empty.val() & !self.cam_level.full.val())))
             | ((self.state.q.val() == self.s_hold.val())
-                & !(self.remove.val()
+                & !(self.removing.q.val()
                     & (self.take_list.q.val()
                         | (self.take_cam.q.val() & !self.lists.empty.val() & self.cam_level.frees.val()))));
         // An insert would go to the lists, and they have no room or no label that keeps
@@ -317,7 +332,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             }
         } else if self.state.q.val() == self.s_hold.val() {
             self.state.d.next = self.s_idle.val();
-            if self.remove.val()
+            if self.removing.q.val()
                 & self.take_cam.q.val()
                 & !self.lists.empty.val()
                 & self.cam_level.frees.val()

@@ -55,8 +55,9 @@
 //!   hits, the next edge registers the oldest hit and reads its fields from RAM, see
 //!   `cam.rs`): the engine decides the response and the action, both into registers; the
 //!   response is valid at `W + 1`, and in that cycle the action reaches the queues (remove
-//!   the answer, insert into the other queue). So a CAM hit answers 4 cycles after
-//!   acceptance.
+//!   the answer, insert into the other queue). The removal goes to the queue with the
+//!   answer, at `W`, and the queue registers it: the CAM announces it to its banks a cycle
+//!   ahead (`cam.rs`, "Removal"). So a CAM hit answers 4 cycles after acceptance.
 //! - The next command issues in that same cycle `W + 1` when both queues say the action is
 //!   done at its edge (`quick`: a CAM insert, a CAM removal that needs no data mover,
 //!   none): its search sees the CAM after the removal and the insert (see `cam.rs`), so a
@@ -191,9 +192,10 @@ pub struct ReceiveEngine<const A: usize> {
     s_src: DFF<Bits<32>>,
     s_tag: DFF<Bits<32>>,
     s_id: DFF<Bits<8>>,
-    /// The action decided with the response, applied in its first cycle.
-    remove_prq: DFF<Bit>,
-    remove_umq: DFF<Bit>,
+    /// The action decided with the response, applied in its first cycle: the removal goes
+    /// to the queue in the decision's cycle (it registers it), the insert from a register.
+    remove_prq: Signal<Local, Bit>,
+    remove_umq: Signal<Local, Bit>,
     insert_prq: DFF<Bit>,
     insert_umq: DFF<Bit>,
     /// The completion unit: a counter per class, the parked wait, and whether the last
@@ -423,8 +425,8 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         dff_setup!(
             self, clock, c_valid, c_op, c_comm, c_src, c_tag, c_src_any, c_tag_any, c_handle, c_id, c_wide,
             inflight, p_op, p_comm, p_src, p_tag, p_src_any, p_tag_any, p_handle, p_id, out_valid, kind,
-            recv, msg, r_src, r_tag, r_id, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, s_id, remove_prq,
-            remove_umq, insert_prq, insert_umq, w_valid, w_class, w_count, w_id, wake, clearing
+            recv, msg, r_src, r_tag, r_id, s_valid, s_kind, s_recv, s_msg, s_src, s_tag, s_id, insert_prq,
+            insert_umq, w_valid, w_class, w_count, w_id, wake, clearing
         );
         // The completion counters of the command's class, the in-flight command's and the
         // parked wait's.
@@ -532,10 +534,8 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         self.umq_queue.r#in.src_any.next = false;
         self.umq_queue.r#in.tag_any.next = false;
         self.umq_queue.r#in.handle.next = self.p_handle.q.val();
-        self.prq_queue.remove.next = self.remove_prq.q.val();
-        self.umq_queue.remove.next = self.remove_umq.q.val();
-        self.remove_prq.d.next = false;
-        self.remove_umq.d.next = false;
+        self.remove_prq.next = false;
+        self.remove_umq.next = false;
         self.insert_prq.d.next = false;
         self.insert_umq.d.next = false;
 
@@ -598,7 +598,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         if self.p_op.q.val() == self.op_post.val() {
             if self.umq_queue.found.val() {
                 self.n_kind.next = self.r_matched.val();
-                self.remove_umq.d.next = self.decide.val();
+                self.remove_umq.next = self.decide.val();
             } else if self.prq_queue.full.val() {
                 self.n_kind.next = self.r_overflow.val();
             } else {
@@ -608,7 +608,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         } else if self.p_op.q.val() == self.op_arrive.val() {
             if self.prq_queue.found.val() {
                 self.n_kind.next = self.r_matched.val();
-                self.remove_prq.d.next = self.decide.val();
+                self.remove_prq.next = self.decide.val();
             } else if self.umq_queue.full.val() {
                 self.n_kind.next = self.r_overflow.val();
             } else {
@@ -618,7 +618,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         } else if self.p_op.q.val() == self.op_cancel.val() {
             if self.prq_queue.found.val() {
                 self.n_kind.next = self.r_cancelled.val();
-                self.remove_prq.d.next = self.decide.val();
+                self.remove_prq.next = self.decide.val();
             } else {
                 self.n_kind.next = self.r_not_found.val();
             }
@@ -626,7 +626,7 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
             // Probe (leave the message) or matched probe (take it).
             self.n_kind.next = self.r_probe_found.val();
             if self.p_op.q.val() == self.op_matched_probe.val() {
-                self.remove_umq.d.next = self.decide.val();
+                self.remove_umq.next = self.decide.val();
             }
         } else {
             self.n_kind.next = self.r_probe_none.val();
@@ -740,11 +740,13 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
             self.inflight.d.next = false;
             self.out_valid.d.next = false;
             self.s_valid.d.next = false;
-            self.remove_prq.d.next = false;
-            self.remove_umq.d.next = false;
+            self.remove_prq.next = false;
+            self.remove_umq.next = false;
             self.insert_prq.d.next = false;
             self.insert_umq.d.next = false;
         }
+        self.prq_queue.remove.next = self.remove_prq.val();
+        self.umq_queue.remove.next = self.remove_umq.val();
     }
 }
 
