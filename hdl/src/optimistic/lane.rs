@@ -27,7 +27,7 @@
 
 use crate::fields::FieldWidths;
 use crate::optimistic::descriptor_copy::DescriptorCopy;
-use crate::optimistic::vectors::k;
+use crate::optimistic::vectors::{k, pointer_mask};
 use rust_hdl::prelude::*;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -145,6 +145,13 @@ pub struct Lane {
     /// Last cycle's scanned slot holds the cancel's handle (registered).
     pub scan_hit: Signal<Out, Bit>,
     index16: Constant<Bits<16>>,
+    /// A descriptor pointer's bits (`slot + 1`). The pointer registers (`ln_best`,
+    /// `ln_cand`, `ln_slot`) hold their values through the walk's select, and synthesis
+    /// cannot prove their upper bits zero through that loop; so `w_new` and the slots set
+    /// from outside are masked with it, and the registers keep only the pointer's bits.
+    /// Unmasked, the barrier compared 16-bit candidates (its critical path at 16 lanes)
+    /// and the descriptor table 16-bit slots.
+    pointer_mask: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
     class0: Constant<Bits<2>>,
@@ -311,6 +318,7 @@ impl Lane {
             recv: Default::default(),
             scan_hit: Default::default(),
             index16: k(index as u64),
+            pointer_mask: k(pointer_mask(descriptors)),
             zero16: k(0),
             zero32: k(0),
             class0: k(0),
@@ -515,6 +523,8 @@ impl Logic for Lane {
             self.w_new_label.next = self.copy.label.val();
             self.w_new_list.next = self.ex_list.q.val();
         }
+        // Only the pointer's bits (`pointer_mask`).
+        self.w_new.next = self.w_new.val() & self.pointer_mask.val();
         self.w_done.next =
             self.ex_live.q.val() & self.ex_final.q.val() & (self.w_hit.val() | self.ex_last.q.val());
         // Without a head read, this cycle's read followed the link of the entry being
@@ -589,7 +599,7 @@ impl Logic for Lane {
                 if self.shared.val() {
                     // Part of the run, which lane 0's unlink removes whole.
                     self.fast_take.next = true;
-                    self.ln_slot.d.next = self.run_slot.val();
+                    self.ln_slot.d.next = self.run_slot.val() & self.pointer_mask.val();
                     self.ln_kind.d.next = self.k_matched.val();
                     self.ln_state.d.next = self.l_done.val();
                 } else if self.prev_done.val() {
@@ -646,7 +656,7 @@ impl Logic for Lane {
             self.ln_kind.d.next = self.k_overflow.val();
         }
         if self.set_slot.val() {
-            self.ln_slot.d.next = self.slot_value.val();
+            self.ln_slot.d.next = self.slot_value.val() & self.pointer_mask.val();
         }
         // Reset: last, so it overrides every register it names.
         if self.reset.val() {
