@@ -147,8 +147,8 @@ pub struct Lane {
     index16: Constant<Bits<16>>,
     /// A descriptor pointer's bits (`slot + 1`). The pointer registers (`ln_best`,
     /// `ln_cand`, `ln_slot`) hold their values through the walk's select, and synthesis
-    /// cannot prove their upper bits zero through that loop; so `w_new` and the slots set
-    /// from outside are masked with it, and the registers keep only the pointer's bits.
+    /// cannot prove their upper bits zero through that loop; so `w_new` and `ln_slot`'s
+    /// input (`w_slot`) are masked with it, and the registers keep only the pointer's bits.
     /// Unmasked, the barrier compared 16-bit candidates (its critical path at 16 lanes)
     /// and the descriptor table 16-bit slots.
     pointer_mask: Constant<Bits<16>>,
@@ -238,6 +238,8 @@ pub struct Lane {
     /// The read stage moves to the next list (registered into `ln_adv` and `ln_first`).
     w_adv: Signal<Local, Bit>,
     w_new: Signal<Local, Bits<16>>,
+    /// `ln_slot`'s next value, masked into it (`pointer_mask`).
+    w_slot: Signal<Local, Bits<16>>,
     w_new_label: Signal<Local, Bits<32>>,
     w_new_list: Signal<Local, Bits<16>>,
     /// The compare stage ends the walk: the last list's entry matched or was its last.
@@ -381,6 +383,7 @@ impl Lane {
             w_kill: Default::default(),
             w_adv: Default::default(),
             w_new: Default::default(),
+            w_slot: Default::default(),
             w_new_label: Default::default(),
             w_new_list: Default::default(),
             w_done: Default::default(),
@@ -445,6 +448,7 @@ impl Logic for Lane {
         // edge before the answer is valid (the block ends in the cycle after the last take
         // at the earliest), which is the edge the registered read needs.
         self.copy.handle_pointer.next = self.ln_slot.q.val();
+        self.w_slot.next = self.ln_slot.q.val();
         if self.scanning.val() {
             self.copy.handle_pointer.next = self.scan_address.val();
         }
@@ -543,7 +547,7 @@ impl Logic for Lane {
                 // The slow take's slot and list follow the walk every cycle (nothing reads
                 // them before the take), so the take sets only flags and no select waits
                 // on its verdict.
-                self.ln_slot.d.next = self.w_new.val();
+                self.w_slot.next = self.w_new.val();
                 self.ln_list.d.next = self.w_new_list.val();
             } else {
                 self.ln_cand.d.next = self.w_new.val();
@@ -592,14 +596,14 @@ impl Logic for Lane {
         if (self.ln_state.q.val() == self.l_wait.val()) & self.barrier.val() {
             if !self.resolving.val() {
                 self.w_take.next = self.ln_cand.q.val() != self.zero16.val();
-                self.ln_slot.d.next = self.ln_cand.q.val();
+                self.w_slot.next = self.ln_cand.q.val();
                 self.ln_list.d.next = self.ln_cand_list.q.val();
                 self.ln_state.d.next = self.l_done.val();
             } else if self.go.val() {
                 if self.shared.val() {
                     // Part of the run, which lane 0's unlink removes whole.
                     self.fast_take.next = true;
-                    self.ln_slot.d.next = self.run_slot.val() & self.pointer_mask.val();
+                    self.w_slot.next = self.run_slot.val();
                     self.ln_kind.d.next = self.k_matched.val();
                     self.ln_state.d.next = self.l_done.val();
                 } else if self.prev_done.val() {
@@ -646,7 +650,7 @@ impl Logic for Lane {
             self.cand_run_low.d.next = self.index16.val();
             self.ln_cand_list.d.next = self.zero16.val();
             self.ln_best.d.next = self.zero16.val();
-            self.ln_slot.d.next = self.zero16.val();
+            self.w_slot.next = self.zero16.val();
             self.ln_kind.d.next = self.k_queued.val();
             self.ln_list.d.next = self.zero16.val();
             self.ln_pending.d.next = false;
@@ -656,7 +660,7 @@ impl Logic for Lane {
             self.ln_kind.d.next = self.k_overflow.val();
         }
         if self.set_slot.val() {
-            self.ln_slot.d.next = self.slot_value.val() & self.pointer_mask.val();
+            self.w_slot.next = self.slot_value.val();
         }
         // Reset: last, so it overrides every register it names.
         if self.reset.val() {
@@ -676,6 +680,7 @@ impl Logic for Lane {
         self.done.next = self.ln_state.q.val() == self.l_done.val();
         self.first_walk.next = self.w_walking.val() & !self.w_rewalk.val();
         self.candidate.next = self.ln_cand.q.val();
+        self.ln_slot.d.next = self.w_slot.val() & self.pointer_mask.val();
         self.slot.next = self.ln_slot.q.val();
         self.taken_list.next = self.ln_list.q.val();
         self.kind.next = self.ln_kind.q.val();
