@@ -192,3 +192,41 @@ fn reset_empties_the_cam() {
     assert_eq!(m.get(m.port("answered").unwrap()), 1);
     assert_eq!(m.get(m.port("hit").unwrap()), 0, "an entry survived the reset");
 }
+
+/// A removal is announced with the answer: one announced in the cycle the CAM chooses
+/// (before `answered`) removes nothing, and the answer and the count stay.
+#[test]
+fn an_announcement_before_the_answer_is_ignored() {
+    let mut m = model().unwrap();
+    let port = |m: &Model, n: &str| m.port(n).unwrap();
+    // Three entries: the first two fill bank 0, the third opens bank 1.
+    let entries: Vec<Entry> =
+        (0..3).map(|i| Entry { comm: 1, src: i, tag: i, handle: 10 + i, ..Entry::default() }).collect();
+    m.set(port(&m, "insert"), 1);
+    for e in &entries {
+        drive(&mut m, "in_", e);
+        m.tick(1);
+    }
+    m.set(port(&m, "insert"), 0);
+    // Search for the first (answered, kept), then for the third, announcing a removal in
+    // the second search's choice cycle.
+    for (k, announce) in [(0, false), (2, true)] {
+        m.set(port(&m, "search_mode"), MODE_ENVELOPE);
+        drive(&mut m, "key_", &entries[k]);
+        m.set(port(&m, "key_load"), 1);
+        m.tick(1);
+        m.set(port(&m, "key_load"), 0);
+        m.set(port(&m, "search"), 1);
+        m.tick(1);
+        m.set(port(&m, "search"), 0);
+        assert_eq!(m.get(port(&m, "answered")), 0, "search {k}: answered in its choice cycle");
+        m.set(port(&m, "remove_next"), announce as u64);
+        m.tick(1);
+        m.set(port(&m, "remove_next"), 0);
+        assert_eq!(m.get(port(&m, "answered")), 1, "search {k}: no answer two cycles after it");
+        assert_eq!(m.get(port(&m, "hit_handle")), entries[k].handle, "search {k}: wrong answer");
+    }
+    m.tick(2);
+    assert_eq!(m.get(port(&m, "answered")), 1, "an early announcement cleared the answer");
+    assert_eq!(m.get(port(&m, "count")), 3, "an early announcement removed an entry");
+}

@@ -116,15 +116,19 @@
 //! in that bank, and masks its slots' valid bits with it. Before, the engine's decision
 //! (`remove`, ANDed with `answered` and `hit`) arrived in the removal's own cycle and
 //! fanned out to every slot in front of the next search's bank ORs: on the default
-//! engine (256 slots) that was the critical path, nearly all of it routing. The engine decides with the answer anyway (`answered` is a register), so
-//! announcing it a cycle ahead costs no cycle.
+//! engine (256 slots) that was the critical path, nearly all of it routing. The engine
+//! decides with the answer anyway (`answered` is a register), so announcing it a cycle
+//! ahead costs no cycle. An announcement counts only while the answer is out and no
+//! search or removal clears it (not in the choice's cycle, when the chosen slot is about
+//! to change).
 //!
 //! A search by handle (a cancel) has no comparator per slot: it scans the RAM's handles,
 //! one slot a cycle (read, registered, compared: the block RAM's output reaches no
 //! comparator directly), into the match vector, masks it with the valid bits, then
 //! chooses as above, so it answers `D + 3` cycles later than an envelope search
-//! ([`handle_search_cycles`]). No insert or removal may come during a scan. An insert while `full` is ignored (the queue checks `full`
-//! first), even in the edge of a removal. `reset` empties the CAM and clears the answer;
+//! ([`handle_search_cycles`]). No insert or removal may come during a scan. An insert
+//! while `full` is ignored (the queue checks `full` first), even in the edge of a
+//! removal. `reset` empties the CAM and clears the answer;
 //! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
 //! only while its valid bit is set).
 //!
@@ -492,7 +496,7 @@ impl Cam {
         n.valid = valid;
         n.refilled = ins && refilling;
         n.used = r.used + ins as usize - rm as usize;
-        n.rm = self.remove_next.val() && n.answered && n.hit;
+        n.rm = self.remove_next.val() && r.answered && r.hit && !self.search.val() && !rm;
         self._r = n;
     }
 }

@@ -82,11 +82,12 @@ pub struct TwoLevelQueue<const A: usize> {
     cam_level: Cam,
     lists: ParallelLists<A>,
     /// Idle, Cam (its answer is out), ListStart (the lists' search is issued), List (the
-    /// lists walk), Hold (the answer's removal is decided), Move (the data mover waits
-    /// for the lists).
+    /// lists walk), Hold (the answer's removal, taken with `done`, is done), Move (the
+    /// data mover waits for the lists).
     state: DFF<Bits<3>>,
-    /// In Hold only: the answer is a CAM hit, or a list entry, that `remove` takes (flags
-    /// set on entering Hold, so a removal is one gate from registers, not a state decode).
+    /// In Hold only: the answer is a CAM hit, or a list entry, that `removing` takes
+    /// (flags set on entering Hold, so a removal is one gate from registers, not a state
+    /// decode). The CAM hears of its removal a cycle earlier (`remove_next`).
     take_cam: DFF<Bit>,
     take_list: DFF<Bit>,
     /// In Hold: the answer leaves at this edge (`remove`, registered).

@@ -53,8 +53,9 @@
 //!   takes the next command at `I + 1`.
 //! - `W`, the cycle the queue answers (`I + 2` from the CAM: the compare registers the bank
 //!   hits, the next edge registers the oldest hit and reads its fields from RAM, see
-//!   `cam.rs`): the engine decides the response and the action, both into registers; the
-//!   response is valid at `W + 1`, and in that cycle the action reaches the queues (remove
+//!   `cam.rs`): the engine decides the response and the action, the response and an
+//!   insert into registers, a removal straight to its queue (below); the response is
+//!   valid at `W + 1`, and in that cycle the action reaches the queues (remove
 //!   the answer, insert into the other queue). The removal goes to the queue with the
 //!   answer, at `W`, and the queue registers it: the CAM announces it to its banks a cycle
 //!   ahead (`cam.rs`, "Removal"). So a CAM hit answers 4 cycles after acceptance.
@@ -518,8 +519,8 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         self.umq_queue.key.src_any.next = self.cmd_src_any.val();
         self.umq_queue.key.tag_any.next = self.cmd_tag_any.val();
         self.umq_queue.key.handle.next = self.cmd_handle.val();
-        // Actions, from registers: the receive (with its wildcard flags) into the PRQ, the
-        // message into the UMQ, or the answer out of the queue that gave it.
+        // Inserts, from registers: the receive (with its wildcard flags) into the PRQ, the
+        // message into the UMQ. (The removal of an answer goes at the end of `update`.)
         self.prq_queue.insert.next = self.insert_prq.q.val();
         self.prq_queue.r#in.comm.next = self.p_comm.q.val();
         self.prq_queue.r#in.src.next = self.p_src.q.val();
