@@ -20,10 +20,10 @@
 //! - With `done` the queue takes `remove` (delete the answer) or nothing, and removes it
 //!   at the end of the next cycle (Hold): it registers `remove` (`removing`), and tells
 //!   the CAM a cycle ahead (`cam.rs`, "Removal"), so the engine's decision, made with the
-//!   answer, reaches no slot in the cycle the next search compares. A
-//!   CAM removal that empties a CAM bank (`frees`) while the lists hold entries starts the
-//!   data mover in that same cycle: it searches the lists for any entry (each list's head:
-//!   one element), and when they answer the oldest head moves into the CAM and leaves its
+//!   answer, reaches no slot in the cycle the next search compares. A CAM removal that
+//!   empties a CAM bank (`frees`) while the lists hold entries starts the data mover in
+//!   that same cycle: it searches the lists for any entry (each list's head: one
+//!   element), and when they answer the oldest head moves into the CAM and leaves its
 //!   list; two cycles later (the lists' counter settles) it moves again while the CAM is
 //!   not full and the lists hold entries. Any other CAM removal leaves the CAM full, and
 //!   needs no move.
@@ -32,13 +32,12 @@
 //!   insert would go to the lists and they have no room, or no posting label that keeps
 //!   their order (`parallel_lists`); the engine answers overflow.
 //! - `quick`: this cycle's removal (the `remove` taken with the answer) or `insert` (or
-//!   none) is done at this edge, so the next
-//!   search may start in this same cycle — the CAM's match vector describes the slots
-//!   after the edge. Not quick: a list insert, a list removal (the lists' counters and
-//!   full flags settle a cycle later, and the next decision reads them), a removal that
-//!   starts the data mover, a search under way. `blocking` is the subset that lasts
-//!   several cycles (a list walk, the mover, a list insert), during which the engine takes
-//!   no command.
+//!   none) is done at this edge, so the next search may start in this same cycle — the
+//!   CAM's match vector describes the slots after the edge. Not quick: a list insert, a
+//!   list removal (the lists' counters and full flags settle a cycle later, and the next
+//!   decision reads them), a removal that starts the data mover, a search under way.
+//!   `blocking` is the subset that lasts several cycles (a list walk, the mover, a list
+//!   insert), during which the engine takes no command.
 //! - `key_load`: the key inputs (`search_mode`, `key_*`) are loaded at this edge, and a
 //!   later `search` uses them (the CAM keeps a copy per bank, see `cam.rs`). The lists
 //!   search with the key registered when `search` was high, so the engine may load the

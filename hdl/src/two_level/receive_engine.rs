@@ -53,12 +53,12 @@
 //!   takes the next command at `I + 1`.
 //! - `W`, the cycle the queue answers (`I + 2` from the CAM: the compare registers the bank
 //!   hits, the next edge registers the oldest hit and reads its fields from RAM, see
-//!   `cam.rs`): the engine decides the response and the action, the response and an
-//!   insert into registers, a removal straight to its queue (below); the response is
-//!   valid at `W + 1`, and in that cycle the action reaches the queues (remove
-//!   the answer, insert into the other queue). The removal goes to the queue with the
-//!   answer, at `W`, and the queue registers it: the CAM announces it to its banks a cycle
-//!   ahead (`cam.rs`, "Removal"). So a CAM hit answers 4 cycles after acceptance.
+//!   `cam.rs`): the engine decides the response and the action. The response and an
+//!   insert go into registers: the response is valid at `W + 1`, and the insert reaches
+//!   the other queue then. A removal goes at once to the queue that answered, which
+//!   registers it and removes the answer at the end of `W + 1`; its CAM announces the
+//!   removal to its banks a cycle ahead (`cam.rs`, "Removal"). So a CAM hit answers 4
+//!   cycles after acceptance.
 //! - The next command issues in that same cycle `W + 1` when both queues say the action is
 //!   done at its edge (`quick`: a CAM insert, a CAM removal that needs no data mover,
 //!   none): its search sees the CAM after the removal and the insert (see `cam.rs`), so a
