@@ -130,9 +130,10 @@
 //! one slot a cycle (read, registered, compared: the block RAM's output reaches no
 //! comparator directly), into the match vector, masks it with the valid bits, then
 //! chooses as above, so it answers `D + 3` cycles later than an envelope search
-//! ([`handle_search_cycles`]). No insert or removal may come during a scan. An insert
-//! while `full` is ignored (the queue checks `full` first), even in the edge of a
-//! removal. `reset` empties the CAM and clears the answer;
+//! ([`handle_search_cycles`]). No search, insert or removal may come during a scan (the
+//! queue waits for the answer). An insert while `full` is ignored (the queue checks
+//! `full` first), even in the edge of a removal. `reset` empties the CAM and clears the
+//! answer;
 //! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
 //! only while its valid bit is set).
 //!
