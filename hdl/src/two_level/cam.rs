@@ -97,11 +97,6 @@
 //!   edge) into a register of its own (`new_hit`): it is younger than every stored entry,
 //!   so it is the answer only when none of them matches. So a search may share its edge
 //!   with an insert and a removal and sees the slots after them.
-//!   The RTL loads the match vector and the bank ORs at every edge outside a handle scan,
-//!   not only at a search's: only the cycle after a search reads them, and so the
-//!   engine's decision to search stays off the enable of every slot's bit (on the default
-//!   engine, that enable was the critical path once the removal was registered). The
-//!   model computes them at the search only; nothing outside can tell.
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen (else the
 //!   entry inserted at `S`, if it matched) and registered: the slot number, its one-hot,
 //!   `hit`, and `frees` (removing it empties its bank, or the CAM is not full: so the
@@ -395,7 +390,7 @@ impl Cam {
         let engine_key = self.key_on(&self.r#in);
         if self.search.val() {
             assert!(!(r.refilled || (ins && refilling)), "a search in or right after a refill's edge");
-            // The RTL holds the match vector through a scan (module docs).
+            // The queue waits for the answer (module docs).
             assert!(
                 !(r.scanning || r.scan_live || r.scan_live2 || r.scan_end),
                 "a search during a handle scan"

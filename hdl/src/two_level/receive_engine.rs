@@ -497,15 +497,11 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
         self.prq_queue.search.next = self.issue.val() & self.c_search.val() & self.c_uses_prq.val();
         self.umq_queue.search.next = self.issue.val() & self.c_search.val() & !self.c_uses_prq.val();
-        // The queues load the key at every edge while the command register is empty, so
-        // in the edge that accepts a command too (the same values), and hold it until the
-        // command issues and searches with it, a cycle later or more: so each CAM bank
-        // keeps its own copy of the key (see `cam.rs`). A key loaded with no command is
-        // never searched with: a search needs a command in the register, which holds the
-        // key. The load enable is one register, not the handshake: it fans out to every
-        // key copy's flip-flops (about 4,500 on the default engine).
-        self.prq_queue.key_load.next = !self.c_valid.q.val();
-        self.umq_queue.key_load.next = !self.c_valid.q.val();
+        // The queues load the key in the edge that accepts the command into the command
+        // register (the same values), and search with it when it issues, a cycle later or
+        // more: so each CAM bank keeps its own copy of the key (see `cam.rs`).
+        self.prq_queue.key_load.next = self.cmd_valid.val() & self.cmd_ready.val();
+        self.umq_queue.key_load.next = self.cmd_valid.val() & self.cmd_ready.val();
         self.prq_queue.search_mode.next = self.mode_envelope.val();
         if self.cmd_op.val() == self.op_cancel.val() {
             self.prq_queue.search_mode.next = self.mode_handle.val();
