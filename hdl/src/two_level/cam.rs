@@ -128,9 +128,8 @@
 //! ([`handle_search_cycles`]). No search, insert or removal may come during a scan (the
 //! queue waits for the answer). An insert while `full` is ignored (the queue checks
 //! `full` first), even in the edge of a removal. `reset` empties the CAM and clears the
-//! answer;
-//! nothing depends on initial values or on the RAM's contents (a slot's RAM word is read
-//! only while its valid bit is set).
+//! answer; nothing depends on initial values or on the RAM's contents (a slot's RAM word
+//! is read only while its valid bit is set).
 //!
 //! The body is a `Verilog::Custom` block, written in [`super::cam_rtl`] (rust-hdl's
 //! generator would unroll the priority search into a chain of nested ifs); `update` here is
