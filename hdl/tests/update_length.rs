@@ -2,24 +2,16 @@
 //! thread array's `hdl/src/optimistic/` shows how), so each can be read, linted and
 //! synthesized alone. One is still over and may not grow: the receive engine's, 327 lines.
 
-use std::path::Path;
+mod common;
 
 const MOST_LINES: usize = 300;
 /// Updates still over the limit, each with the length it may not pass.
 const STILL_OVER: [(&str, usize); 1] = [("two_level/receive_engine.rs", 327)];
 
-/// Every `fn update` body under `dir`, as (file, first line, lines).
-fn updates(dir: &Path, found: &mut Vec<(String, usize, usize)>) {
-    for entry in std::fs::read_dir(dir).expect("hdl/src is readable") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            updates(&path, found);
-            continue;
-        }
-        if path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("a source file is readable");
+/// Every `fn update` body in the HDL's sources, as (file, first line, lines).
+fn updates() -> Vec<(String, usize, usize)> {
+    let mut found = Vec::new();
+    for (path, text) in common::hdl_sources() {
         let lines: Vec<&str> = text.lines().collect();
         for (start, line) in lines.iter().enumerate() {
             let Some(indent) = line.find("fn update(&mut self)") else { continue };
@@ -29,12 +21,12 @@ fn updates(dir: &Path, found: &mut Vec<(String, usize, usize)>) {
             found.push((path.display().to_string(), start + 1, end + 1));
         }
     }
+    found
 }
 
 #[test]
 fn no_update_is_over_300_lines() {
-    let mut found = Vec::new();
-    updates(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+    let found = updates();
     assert!(found.len() > 10, "the scan found the blocks' updates: {found:?}");
     let limit = |file: &str| {
         STILL_OVER.iter().find(|(name, _)| file.ends_with(name)).map_or(MOST_LINES, |(_, most)| *most)

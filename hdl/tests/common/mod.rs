@@ -1,5 +1,5 @@
 //! What the `*_verilog` tests share: write a design as `top.v`, lint it with Verilator,
-//! run a yosys script on it. Every design is linted with `-Wall`; DECLFILENAME is always
+//! run a yosys script on it. And what the source tests share: the HDL's Rust sources. Every design is linted with `-Wall`; DECLFILENAME is always
 //! waived because rust-hdl writes every submodule into one file, other waivers are named
 //! by the test that needs them.
 
@@ -46,4 +46,24 @@ pub fn assert_block_ram(log: &str) -> &str {
     let stats = log.rsplit("Printing statistics").next().unwrap_or("");
     assert!(stats.contains("RAMB18E1") || stats.contains("RAMB36E1"), "no block RAM inferred:\n{stats}");
     stats
+}
+
+/// Every Rust source under `hdl/src`, as (path, text), for the tests that check the
+/// blocks' source itself.
+pub fn hdl_sources() -> Vec<(PathBuf, String)> {
+    fn walk(dir: &Path, found: &mut Vec<(PathBuf, String)>) {
+        for entry in std::fs::read_dir(dir).expect("hdl/src is readable") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                walk(&path, found);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("a source file is readable");
+                found.push((path, text));
+            }
+        }
+    }
+    let mut found = Vec::new();
+    walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+    assert!(!found.is_empty(), "hdl/src holds the blocks' sources");
+    found
 }
