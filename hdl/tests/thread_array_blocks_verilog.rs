@@ -15,6 +15,7 @@ use tagmatch_hdl::optimistic::descriptor_copy::DescriptorCopy;
 use tagmatch_hdl::optimistic::descriptor_table::DescriptorTable;
 use tagmatch_hdl::optimistic::fast_run::FastRun;
 use tagmatch_hdl::optimistic::lane::Lane;
+use tagmatch_hdl::optimistic::link_copy::LinkCopies;
 use tagmatch_hdl::optimistic::list_ends::ListEnds;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
 use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
@@ -77,6 +78,14 @@ fn lane_lints_and_synthesizes() {
     lints_and_synthesizes("lane-0-100", &mut Lane::new(0, 100, MESSAGE_FIELDS));
 }
 
+/// Three lanes' links of 16 descriptors in 4 banks (LUT RAM), and one lane's of 100 in
+/// one bank (block RAM links, LUT RAM flags).
+#[test]
+fn link_copies_lint_and_synthesize() {
+    lints_and_synthesizes("link-copies-3x16x4", &mut LinkCopies::new(3, 16, 4));
+    lints_and_synthesizes("link-copies-1x100x1", &mut LinkCopies::new(1, 100, 1));
+}
+
 /// A copy of 16 descriptors at narrow fields (LUT RAM), and of 100 at the widest (block
 /// RAM for the wide fields, LUT RAM for the flags).
 #[test]
@@ -117,9 +126,10 @@ fn controller_lints_and_synthesizes() {
     lints_and_synthesizes("controller-1x2", &mut Controller::new(&shape(1, 2, MESSAGE_FIELDS)));
 }
 
-/// Three lanes on four banks of 16 lists, and one lane on one bank of 4.
+/// Three lanes on four banks of 16 lists of 5 descriptors, and one lane on one bank of 4
+/// lists of 2.
 #[test]
 fn list_ends_lint_and_synthesize() {
-    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 3));
+    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 5));
     lints_and_synthesizes("list-ends-1x1", &mut ListEnds::new(1, 1, 2, 2));
 }

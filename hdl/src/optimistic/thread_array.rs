@@ -10,9 +10,11 @@
 //!   ([`DescriptorTable`]); what a walk reads and never changes after posting — envelope,
 //!   wildcard flags, label, handle — also in a RAM per lane
 //!   ([`crate::optimistic::descriptor_copy`]), from which the lane's walk reads its
-//!   entry with a registered read instead of a `D`-way mux. Only the link and the flags
-//!   are still read through a mux tree ([`crate::primitives::select`]),
-//!   since they change under a block. The fast path keeps a RAM of the sequence ids read
+//!   entry with a registered read instead of a `D`-way mux. The walk's links are in a RAM
+//!   per lane too, banked by list so every unlink unit has a write port
+//!   ([`crate::optimistic::link_copy`]). The valid and taken flags, and the neighbours
+//!   the unlink reads, are still read through mux trees ([`crate::primitives::select`]),
+//!   since many slots change at once under a block. The fast path keeps a RAM of the sequence ids read
 //!   by lane 0's pointer ([`FastRun`]), so lane 0's candidate's id is a register beside
 //!   the candidate and the run compares every descriptor's id with it, not with a `D`-way
 //!   read by pointer. The booking
@@ -134,7 +136,6 @@ use crate::optimistic::unlink::UnlinkUnits;
 use crate::optimistic::vectors::{k, low_bits, signals};
 use crate::ports::ThreadCommandPorts;
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
-use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 pub use crate::optimistic::shape::{
@@ -228,7 +229,6 @@ pub struct ThreadArray {
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     /// The unlink's second stage writes this cycle.
-    g_unlinking: Signal<Local, Bit>,
     /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
     command_width: CommandWidth,
     /// The unlink units, one per bank ([`UnlinkUnits`]).
@@ -250,7 +250,6 @@ impl ThreadArray {
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
         let nb = shape.banks();
-        let pointer_bits = bits_to_hold(d);
         ThreadArray {
             clock: Default::default(),
             reset: Default::default(),
@@ -285,7 +284,7 @@ impl ThreadArray {
             two8: k(2),
             k_matched: k(LANE_MATCHED),
             ctl: Controller::new(shape),
-            ends: ListEnds::new(n, nb, h, pointer_bits),
+            ends: ListEnds::new(n, nb, h, d),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
             barrier: Barrier::new(n),
             slots: DescriptorTable::new(n, d, nb, fast_path),
@@ -305,7 +304,6 @@ impl ThreadArray {
             g_done: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
-            g_unlinking: Default::default(),
             unlink: UnlinkUnits::new(n, nb),
             _lanes: n,
             _unlink_split: UnlinkUnits::splits(n) as usize,
@@ -411,21 +409,17 @@ impl Logic for ThreadArray {
             self.ends.head_address[i].next = self.lane[i].head_address.val();
             self.lane[i].head.next = self.ends.head[i].val();
             self.slots.walk_pointer[i].next = self.lane[i].read_pointer.val();
-            self.lane[i].read_valid.next = self.slots.walk_valid[i].val();
-            self.lane[i].read_taken.next = self.slots.walk_taken[i].val();
-            self.lane[i].read_next.next = self.slots.walk_next[i].val();
-            self.lane[i].read_more.next = self.slots.walk_more[i].val();
+            self.slots.walk_rewalk[i].next = self.lane[i].rewalking.val();
+            self.lane[i].read_usable.next = self.slots.walk_usable[i].val();
+            self.ends.link_pointer[i].next = self.lane[i].read_pointer.val();
+            self.ends.link_list[i].next = self.lane[i].read_list.val();
+            self.lane[i].read_link.next = self.ends.link[i].val();
+            self.lane[i].read_has_link.next = self.ends.has_link[i].val();
         }
         self.lane[0].set_slot.next = self.ctl.select_found.val();
 
         // ---- Partial barrier and conflict detection ([`Barrier`]). ----
-        self.g_unlinking.next = false;
-        for b in 0..self._banks {
-            if self.unlink.writing[b].val() {
-                self.g_unlinking.next = true;
-            }
-        }
-        self.barrier.unlinking.next = self.g_unlinking.val();
+        self.barrier.unlinking.next = self.unlink.writing_any.val();
         for i in 0..self._lanes {
             self.barrier.valid[i].next = self.lane[i].valid.val();
             self.barrier.booked[i].next = self.lane[i].booked.val();

@@ -88,6 +88,8 @@ pub struct UnlinkUnits {
     /// Per bank, the second stage: it writes this cycle; the list; the first and last
     /// receive leaving; their neighbours after forwarding, and whether they exist.
     pub writing: Vec<Signal<Out, Bit>>,
+    /// Some bank writes this cycle.
+    pub writing_any: Signal<Out, Bit>,
     pub write_list: Vec<Signal<Out, Bits<16>>>,
     pub front: Vec<Signal<Out, Bits<16>>>,
     pub back: Vec<Signal<Out, Bits<16>>>,
@@ -185,6 +187,7 @@ impl UnlinkUnits {
             granted: signals(lanes),
             crowded: Default::default(),
             writing: signals(banks),
+            writing_any: Default::default(),
             write_list: signals(banks),
             front: signals(banks),
             back: signals(banks),
@@ -249,6 +252,7 @@ impl Logic for UnlinkUnits {
             self.granted[i].next = false;
         }
         self.crowded.next = false;
+        self.writing_any.next = false;
         // Per bank, the lowest lane with a receive there to unlink; its record, picked
         // from every lane's own reads with an AND-OR.
         for lanes in self._lanes..self._lanes_once {
@@ -375,6 +379,9 @@ impl Logic for UnlinkUnits {
                 self.lr_en[b].d.next = false;
             }
             self.writing[b].next = self.ur_en[b].q.val();
+            if self.ur_en[b].q.val() {
+                self.writing_any.next = true;
+            }
             self.write_list[b].next = self.ur_list[b].q.val();
             self.front[b].next = self.ur_front[b].q.val();
             self.back[b].next = self.ur_back[b].q.val();
