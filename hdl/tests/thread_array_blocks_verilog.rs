@@ -18,6 +18,7 @@ use tagmatch_hdl::optimistic::lane::Lane;
 use tagmatch_hdl::optimistic::link_copy::LinkCopies;
 use tagmatch_hdl::optimistic::list_ends::ListEnds;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
+use tagmatch_hdl::optimistic::receive_neighbours::ReceiveNeighbours;
 use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
@@ -34,10 +35,10 @@ fn lints_and_synthesizes(name: &str, block: &mut impl Block) {
 /// the split arbitration (the first lane count that builds it, on two banks).
 #[test]
 fn unlink_units_lint_and_synthesize() {
-    lints_and_synthesizes("unlink-3x4", &mut UnlinkUnits::new(3, 4));
-    lints_and_synthesizes("unlink-1x1", &mut UnlinkUnits::new(1, 1));
+    lints_and_synthesizes("unlink-3x4", &mut UnlinkUnits::new(3, 4, 5));
+    lints_and_synthesizes("unlink-1x1", &mut UnlinkUnits::new(1, 1, 2));
     let split = tagmatch_hdl::optimistic::unlink::SPLIT_FROM_LANES;
-    lints_and_synthesizes("unlink-split-2", &mut UnlinkUnits::new(split, 2));
+    lints_and_synthesizes("unlink-split-2", &mut UnlinkUnits::new(split, 2, 16));
 }
 
 /// Three lanes over 5 descriptors, and one lane over 2.
@@ -124,6 +125,13 @@ fn controller_lints_and_synthesizes() {
     };
     lints_and_synthesizes("controller-3x5-narrow", &mut Controller::new(&shape(3, 5, narrow)));
     lints_and_synthesizes("controller-1x2", &mut Controller::new(&shape(1, 2, MESSAGE_FIELDS)));
+}
+
+/// Three lanes' neighbours over 5 descriptors, updated by 4 units; one lane's over 2, by one.
+#[test]
+fn receive_neighbours_lint_and_synthesize() {
+    lints_and_synthesizes("receive-neighbours-3x5x4", &mut ReceiveNeighbours::new(3, 5, 4));
+    lints_and_synthesizes("receive-neighbours-1x2x1", &mut ReceiveNeighbours::new(1, 2, 1));
 }
 
 /// Three lanes on four banks of 16 lists of 5 descriptors, and one lane on one bank of 4

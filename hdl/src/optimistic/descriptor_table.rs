@@ -33,9 +33,12 @@
 //! ([`crate::primitives::select`]): a walk's entry at the lane's read pointer, registered
 //! as one flag (valid, and not taken in this block if the lane walks again: the lane's
 //! state does not change between the read and the compare while it walks, and the
-//! compare is ignored once it stops), and the neighbours of the receive the lane took (its links and whether they
-//! exist) at its slot, read while the unlink's banks arbitrate. The walk reads links from
-//! its lane's own RAM copy ([`crate::optimistic::link_copy`]), written with these.
+//! compare is ignored once it stops). The walk reads links from its lane's own RAM copy
+//! ([`crate::optimistic::link_copy`]), written with these, and the unlink keeps each
+//! lane's taken receive's neighbours in registers
+//! ([`crate::optimistic::receive_neighbours`]). Two shared ports read links for the
+//! receives no walk met: the fast path's last receive (its successor) and a cancelled
+//! receive (both neighbours).
 
 use crate::optimistic::vectors::{bank_indexes, dffs, k, pointer_mask, signals};
 use crate::primitives::select::Select;
@@ -79,11 +82,16 @@ pub struct DescriptorTable {
     pub walk_pointer: Vec<Signal<In, Bits<16>>>,
     pub walk_rewalk: Vec<Signal<In, Bit>>,
     pub walk_usable: Vec<Signal<Out, Bit>>,
-    /// Per lane: the links of the receive at its `lane_slot`, and whether they exist.
-    pub prev_of: Vec<Signal<Out, Bits<16>>>,
-    pub next_of: Vec<Signal<Out, Bits<16>>>,
-    pub has_prev_of: Vec<Signal<Out, Bit>>,
-    pub has_next_of: Vec<Signal<Out, Bit>>,
+    /// The shared reads: a cancelled receive's links and whether they exist, at
+    /// `cancel_pointer`; the fast path's last receive's successor, at `run_pointer`.
+    pub cancel_pointer: Signal<In, Bits<16>>,
+    pub cancel_prev: Signal<Out, Bits<16>>,
+    pub cancel_next: Signal<Out, Bits<16>>,
+    pub cancel_has_prev: Signal<Out, Bit>,
+    pub cancel_has_next: Signal<Out, Bit>,
+    pub run_pointer: Signal<In, Bits<16>>,
+    pub run_next: Signal<Out, Bits<16>>,
+    pub run_has_next: Signal<Out, Bit>,
     /// Per slot: the registers.
     pub valid: Vec<Signal<Out, Bit>>,
     pub taken: Vec<Signal<Out, Bit>>,
@@ -176,10 +184,14 @@ impl DescriptorTable {
             walk_pointer: signals(n),
             walk_rewalk: signals(n),
             walk_usable: signals(n),
-            prev_of: signals(n),
-            next_of: signals(n),
-            has_prev_of: signals(n),
-            has_next_of: signals(n),
+            cancel_pointer: Default::default(),
+            cancel_prev: Default::default(),
+            cancel_next: Default::default(),
+            cancel_has_prev: Default::default(),
+            cancel_has_next: Default::default(),
+            run_pointer: Default::default(),
+            run_next: Default::default(),
+            run_has_next: Default::default(),
             valid: signals(d),
             taken: signals(d),
             label: signals(d),
@@ -216,10 +228,10 @@ impl DescriptorTable {
             s_new_has_prev: signals(d),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
-            rd_prev_of: Select::shared(d, n),
-            rd_next_of: Select::shared(d, n),
-            rd_has_prev_of: Select::shared(d, n),
-            rd_has_next_of: Select::shared(d, n),
+            rd_prev_of: Select::shared(d, 1),
+            rd_next_of: Select::shared(d, 2),
+            rd_has_prev_of: Select::shared(d, 1),
+            rd_has_next_of: Select::shared(d, 2),
             _lanes: n,
             _descriptors: d,
             _banks: nb,
@@ -349,14 +361,18 @@ impl Logic for DescriptorTable {
             self.r_usable[i].d.next = self.rd_valid.values[i].val().any()
                 & !(self.walk_rewalk[i].val() & self.rd_taken.values[i].val().any());
             self.walk_usable[i].next = self.r_usable[i].q.val();
-            self.rd_prev_of.pointers[i].next = self.lane_slot[i].val();
-            self.rd_next_of.pointers[i].next = self.lane_slot[i].val();
-            self.rd_has_prev_of.pointers[i].next = self.lane_slot[i].val();
-            self.rd_has_next_of.pointers[i].next = self.lane_slot[i].val();
-            self.prev_of[i].next = self.rd_prev_of.values[i].val();
-            self.next_of[i].next = self.rd_next_of.values[i].val();
-            self.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
-            self.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
         }
+        self.rd_prev_of.pointers[0].next = self.cancel_pointer.val();
+        self.rd_has_prev_of.pointers[0].next = self.cancel_pointer.val();
+        self.rd_next_of.pointers[0].next = self.cancel_pointer.val();
+        self.rd_has_next_of.pointers[0].next = self.cancel_pointer.val();
+        self.rd_next_of.pointers[1].next = self.run_pointer.val();
+        self.rd_has_next_of.pointers[1].next = self.run_pointer.val();
+        self.cancel_prev.next = self.rd_prev_of.values[0].val();
+        self.cancel_next.next = self.rd_next_of.values[0].val();
+        self.cancel_has_prev.next = self.rd_has_prev_of.values[0].val().any();
+        self.cancel_has_next.next = self.rd_has_next_of.values[0].val().any();
+        self.run_next.next = self.rd_next_of.values[1].val();
+        self.run_has_next.next = self.rd_has_next_of.values[1].val().any();
     }
 }

@@ -132,6 +132,15 @@ pub struct Lane {
     pub took: Signal<Out, Bit>,
     /// It takes its receive of the fast path's run this cycle.
     pub fast_take: Signal<Out, Bit>,
+    /// The walk, for the unlink's copy of the taken receive's neighbours
+    /// ([`crate::optimistic::receive_neighbours`]): this cycle's read is a list's head; the
+    /// compare stage holds an entry, and its pointer; it becomes the walk's best match; the
+    /// lane takes a receive this cycle (its candidate, or on a second walk its best match).
+    pub read_first: Signal<Out, Bit>,
+    pub compared: Signal<Out, Bit>,
+    pub entry: Signal<Out, Bits<16>>,
+    pub pick: Signal<Out, Bit>,
+    pub take: Signal<Out, Bit>,
     /// Where the walk reads: the head table's address, the entry's pointer.
     pub head_address: Signal<Out, Bits<16>>,
     pub read_pointer: Signal<Out, Bits<16>>,
@@ -244,6 +253,8 @@ pub struct Lane {
     w_end: Signal<Local, Bit>,
     /// The read stage followed the link of an entry that matched: the read is wasted.
     w_kill: Signal<Local, Bit>,
+    /// The compare stage's entry matches and beats the best match so far.
+    w_pick: Signal<Local, Bit>,
     /// The read stage moves to the next list this cycle, and so reads a list's head.
     w_adv: Signal<Local, Bit>,
     w_first: Signal<Local, Bit>,
@@ -319,6 +330,11 @@ impl Lane {
             slow: Default::default(),
             took: Default::default(),
             fast_take: Default::default(),
+            read_first: Default::default(),
+            compared: Default::default(),
+            entry: Default::default(),
+            pick: Default::default(),
+            take: Default::default(),
             head_address: Default::default(),
             read_pointer: Default::default(),
             read_list: Default::default(),
@@ -391,6 +407,7 @@ impl Lane {
             w_hit: Default::default(),
             w_end: Default::default(),
             w_kill: Default::default(),
+            w_pick: Default::default(),
             w_adv: Default::default(),
             w_first: Default::default(),
             w_new: Default::default(),
@@ -529,10 +546,10 @@ impl Logic for Lane {
         self.w_new.next = self.ln_best.q.val();
         self.w_new_label.next = self.ln_best_label.q.val();
         self.w_new_list.next = self.ln_best_list.q.val();
-        if self.w_hit.val()
+        self.w_pick.next = self.w_hit.val()
             & ((self.ln_best.q.val() == self.zero16.val())
-                | (self.copy.label.val() < self.ln_best_label.q.val()))
-        {
+                | (self.copy.label.val() < self.ln_best_label.q.val()));
+        if self.w_pick.val() {
             self.w_new.next = self.ex_ptr.q.val();
             self.w_new_label.next = self.copy.label.val();
             self.w_new_list.next = self.ex_list.q.val();
@@ -590,12 +607,6 @@ impl Logic for Lane {
         }
         if self.ln_state.q.val() == self.l_start.val() {
             self.ln_state.d.next = self.l_walk.val();
-            self.ln_class.d.next = self.class0.val();
-            self.ln_first.d.next = true;
-            self.ln_kill_adv.d.next = false;
-            self.ln_check.d.next = false;
-            self.ln_reading.d.next = true;
-            self.ln_list_now.d.next = self.w_addr.val();
         }
         // The fast path's target follows lane 0's candidate.
         if self.run_target_load.val() {
@@ -629,13 +640,15 @@ impl Logic for Lane {
         }
         if self.w_start_rewalk.val() {
             self.ln_state.d.next = self.l_rewalk.val();
+            self.ln_best.d.next = self.zero16.val();
+        }
+        if (self.ln_state.q.val() == self.l_start.val()) | self.w_start_rewalk.val() {
             self.ln_class.d.next = self.class0.val();
             self.ln_first.d.next = true;
             self.ln_kill_adv.d.next = false;
             self.ln_check.d.next = false;
             self.ln_reading.d.next = true;
             self.ln_list_now.d.next = self.w_addr.val();
-            self.ln_best.d.next = self.zero16.val();
         }
         if self.w_take.val() {
             self.ln_kind.d.next = self.k_matched.val();
@@ -691,6 +704,11 @@ impl Logic for Lane {
         self.booked.next = self.ln_state.q.val() >= self.l_wait.val();
         self.done.next = self.ln_state.q.val() == self.l_done.val();
         self.first_walk.next = self.w_walking.val() & !self.w_rewalk.val();
+        self.read_first.next = self.w_first.val();
+        self.compared.next = self.ex_live.q.val();
+        self.entry.next = self.ex_ptr.q.val();
+        self.pick.next = self.w_pick.val() & self.w_walking.val();
+        self.take.next = self.w_take.val();
         self.candidate.next = self.ln_cand.q.val();
         self.ln_slot.d.next = self.w_slot.val() & self.pointer_mask.val();
         self.slot.next = self.ln_slot.q.val();

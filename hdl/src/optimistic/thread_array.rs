@@ -205,13 +205,10 @@ pub struct ThreadArray {
     fp_ready: DFF<Bit>,
     umq_cam: UnexpectedCam,
     // Reads and searches that join blocks.
-    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
-    run_last: Select<16>,
+    /// The run's last receive (one port: lane `count - 1`'s slot), whose successor the
+    /// descriptor table's run port reads.
     run_last_lane: OneHotPointers,
-    /// The run's last receive (one port: lane `count - 1`'s slot).
     run_last_slot: Select<16>,
-    /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
-    run_last_has_next: Select<1>,
     free_slot: LowestSet,
     /// The lowest lane whose scanned slot hit.
     cancel_lane: LowestSet,
@@ -291,10 +288,8 @@ impl ThreadArray {
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
-            run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
-            run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
             cancel_lane: LowestSet::new(n),
             scan_valid: Select::shared(d, n),
@@ -304,7 +299,7 @@ impl ThreadArray {
             g_done: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
-            unlink: UnlinkUnits::new(n, nb),
+            unlink: UnlinkUnits::new(n, nb, d),
             _lanes: n,
             _unlink_split: UnlinkUnits::splits(n) as usize,
             _descriptors: d,
@@ -463,12 +458,8 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
-            self.run_last.entries[i].next = self.slots.next_of[i].val();
-            self.run_last_has_next.entries[i].next = self.slots.has_next_of[i].val().into();
             self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
-        self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
-        self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
@@ -523,10 +514,15 @@ impl Logic for ThreadArray {
                 self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
             self.unlink.list[i].next = self.lane[i].taken_list.val();
             self.unlink.slot[i].next = self.lane[i].slot.val();
-            self.unlink.prev_of[i].next = self.slots.prev_of[i].val();
-            self.unlink.next_of[i].next = self.slots.next_of[i].val();
-            self.unlink.has_prev_of[i].next = self.slots.has_prev_of[i].val();
-            self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
+            self.unlink.read_first[i].next = self.lane[i].read_first.val();
+            self.unlink.compared[i].next = self.lane[i].compared.val();
+            self.unlink.entry[i].next = self.lane[i].entry.val();
+            self.unlink.link[i].next = self.ends.link[i].val();
+            self.unlink.has_link[i].next = self.ends.has_link[i].val();
+            self.unlink.pick[i].next = self.lane[i].pick.val();
+            self.unlink.first_walk[i].next = self.lane[i].first_walk.val();
+            self.unlink.rewalking[i].next = self.lane[i].rewalking.val();
+            self.unlink.take[i].next = self.lane[i].take.val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             self.unlink.pending[i].next = self.lane[i].pending.val();
         }
@@ -538,16 +534,18 @@ impl Logic for ThreadArray {
             }
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
-        self.unlink.run_next.next = self.run_last.values[0].val();
-        self.unlink.run_has_next.next = self.run_last_has_next.values[0].val().any();
+        self.slots.run_pointer.next = self.run_last_slot.values[0].val();
+        self.unlink.run_next.next = self.slots.run_next.val();
+        self.unlink.run_has_next.next = self.slots.run_has_next.val();
         self.unlink.run_back.next = self.run_last_slot.values[0].val();
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
-        self.unlink.load_prev.next = self.slots.prev_of[0].val();
-        self.unlink.load_next.next = self.slots.next_of[0].val();
-        self.unlink.load_has_prev.next = self.slots.has_prev_of[0].val();
-        self.unlink.load_has_next.next = self.slots.has_next_of[0].val();
+        self.slots.cancel_pointer.next = self.ctl.alloc.val();
+        self.unlink.load_prev.next = self.slots.cancel_prev.val();
+        self.unlink.load_next.next = self.slots.cancel_next.val();
+        self.unlink.load_has_prev.next = self.slots.cancel_has_prev.val();
+        self.unlink.load_has_next.next = self.slots.cancel_has_next.val();
         self.unlink.clear.next = self.reset.val();
         self.cancel_list.pointers[0].next = self.ctl.alloc.val();
 
