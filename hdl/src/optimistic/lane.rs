@@ -135,7 +135,7 @@ pub struct Lane {
     /// The walk, for the unlink's copy of the taken receive's neighbours
     /// ([`crate::optimistic::receive_neighbours`]): this cycle's read is a list's head; the
     /// compare stage holds an entry, and its pointer; it becomes the walk's best match; the
-    /// lane takes a receive this cycle (its candidate, or on a second walk its best match).
+    /// lane takes its candidate this cycle (an optimistic take, not a second walk's).
     pub read_first: Signal<Out, Bit>,
     pub compared: Signal<Out, Bit>,
     pub entry: Signal<Out, Bits<16>>,
@@ -708,7 +708,7 @@ impl Logic for Lane {
         self.compared.next = self.ex_live.q.val();
         self.entry.next = self.ex_ptr.q.val();
         self.pick.next = self.w_pick.val() & self.w_walking.val();
-        self.take.next = self.w_take.val();
+        self.take.next = self.w_take.val() & !self.w_rewalk.val();
         self.candidate.next = self.ln_cand.q.val();
         self.ln_slot.d.next = self.w_slot.val() & self.pointer_mask.val();
         self.slot.next = self.ln_slot.q.val();

@@ -8,10 +8,16 @@
 //! head), and its link, from the lane's link RAM, is its successor. So every compare
 //! stage computes the compared entry's neighbours, and they follow the walk's best match
 //! (`pick`) as the lane's `ln_best` does; on the first walk the candidate's follow it too.
-//! A take loads them: the candidate's on the optimistic path, the walk's best on the slow
-//! path (`rewalking`). The lists do not change under a walk (unlinks wait for every lane,
-//! or for the slow lane before to be unlinked), so what the walk met is what the
-//! descriptor table holds when the lane takes.
+//! An optimistic take loads them from the candidate's. A slow take is decided by the
+//! walk's last compare, so it loads nothing: in the cycle after it (`slow_took`, from
+//! the lane's registers) the neighbours are the best match's registers (the unlink picks
+//! them, [`crate::optimistic::unlink`]), and the lane's registers take them from there.
+//! The outputs are registers only: an output behind `slow_took`'s mux made a loop of
+//! blocks (take → neighbours → grant → take) Verilator could not order. Loaded in the take's own cycle, they put
+//! the compare in front of every neighbour register's enable: the 16-lane array's
+//! critical path, at 67.3 MHz. The lists do not
+//! change under a walk (unlinks wait for every lane, or for the slow lane before to be
+//! unlinked), so what the walk met is what the descriptor table holds when the lane takes.
 //!
 //! **Kept up to date** by every unlink record, as the table's registers are: a
 //! receive whose `next` is a leaving run's front gets the record's successor, one whose
@@ -31,8 +37,9 @@ pub struct ReceiveNeighbours {
     pub clock: Signal<In, Clock>,
     /// Per lane, from its walk: this cycle's read is a list's head; the compare stage
     /// holds an entry, its pointer and its link (the link RAM's read) and whether it has
-    /// one; the entry becomes the walk's best match; the lane is on its first walk, on a
-    /// second; it takes its receive this cycle.
+    /// one; the entry becomes the walk's best match; the lane is on its first walk; it
+    /// takes its candidate this cycle (an optimistic take); it took a receive on the slow
+    /// path last cycle.
     pub read_first: Vec<Signal<In, Bit>>,
     pub compared: Vec<Signal<In, Bit>>,
     pub entry: Vec<Signal<In, Bits<16>>>,
@@ -40,8 +47,8 @@ pub struct ReceiveNeighbours {
     pub has_link: Vec<Signal<In, Bit>>,
     pub pick: Vec<Signal<In, Bit>>,
     pub first_walk: Vec<Signal<In, Bit>>,
-    pub rewalking: Vec<Signal<In, Bit>>,
     pub take: Vec<Signal<In, Bit>>,
+    pub slow_took: Vec<Signal<In, Bit>>,
     /// Per bank: the unlink record being written, after forwarding.
     pub writing: Vec<Signal<In, Bit>>,
     pub front: Vec<Signal<In, Bits<16>>>,
@@ -50,11 +57,17 @@ pub struct ReceiveNeighbours {
     pub record_next: Vec<Signal<In, Bits<16>>>,
     pub record_has_prev: Vec<Signal<In, Bit>>,
     pub record_has_next: Vec<Signal<In, Bit>>,
-    /// Per lane: its taken receive's neighbours, and whether they exist.
+    /// Per lane: its taken receive's neighbours, and whether they exist (in the cycle
+    /// after a slow take, `best_*` instead).
     pub prev: Vec<Signal<Out, Bits<16>>>,
     pub next: Vec<Signal<Out, Bits<16>>>,
     pub has_prev: Vec<Signal<Out, Bit>>,
     pub has_next: Vec<Signal<Out, Bit>>,
+    /// Per lane: the walk's best match's neighbours.
+    pub best_prev: Vec<Signal<Out, Bits<16>>>,
+    pub best_next: Vec<Signal<Out, Bits<16>>>,
+    pub best_has_prev: Vec<Signal<Out, Bit>>,
+    pub best_has_next: Vec<Signal<Out, Bit>>,
     /// Per lane: last cycle's read was a list's head (so the entry compared now has no
     /// predecessor); the entry compared last (the predecessor of the one compared now).
     r_head: Vec<DFF<Bit>>,
@@ -79,6 +92,11 @@ pub struct ReceiveNeighbours {
     w_next: Vec<Signal<Local, Bits<16>>>,
     w_has_prev: Vec<Signal<Local, Bit>>,
     w_has_next: Vec<Signal<Local, Bit>>,
+    /// Per lane: the taken receive's neighbours now.
+    o_prev: Vec<Signal<Local, Bits<16>>>,
+    o_next: Vec<Signal<Local, Bits<16>>>,
+    o_has_prev: Vec<Signal<Local, Bit>>,
+    o_has_next: Vec<Signal<Local, Bit>>,
     pointer_mask: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     _lanes: usize,
@@ -99,8 +117,8 @@ impl ReceiveNeighbours {
             has_link: signals(n),
             pick: signals(n),
             first_walk: signals(n),
-            rewalking: signals(n),
             take: signals(n),
+            slow_took: signals(n),
             writing: signals(banks),
             front: signals(banks),
             back: signals(banks),
@@ -112,6 +130,10 @@ impl ReceiveNeighbours {
             next: signals(n),
             has_prev: signals(n),
             has_next: signals(n),
+            best_prev: signals(n),
+            best_next: signals(n),
+            best_has_prev: signals(n),
+            best_has_next: signals(n),
             r_head: dffs(n),
             r_last: dffs(n),
             b_prev: dffs(n),
@@ -130,6 +152,10 @@ impl ReceiveNeighbours {
             w_next: signals(n),
             w_has_prev: signals(n),
             w_has_next: signals(n),
+            o_prev: signals(n),
+            o_next: signals(n),
+            o_has_prev: signals(n),
+            o_has_next: signals(n),
             pointer_mask: k(pointer_mask(descriptors)),
             zero16: k(0),
             _lanes: n,
@@ -189,38 +215,48 @@ impl Logic for ReceiveNeighbours {
                 self.c_has_prev[i].d.next = self.w_has_prev[i].val();
                 self.c_has_next[i].d.next = self.w_has_next[i].val();
             }
+            // The taken receive's neighbours now: the best match's the cycle after a slow
+            // take, else the registers.
+            self.o_prev[i].next = self.n_prev[i].q.val();
+            self.o_next[i].next = self.n_next[i].q.val();
+            self.o_has_prev[i].next = self.n_has_prev[i].q.val();
+            self.o_has_next[i].next = self.n_has_next[i].q.val();
+            if self.slow_took[i].val() {
+                self.o_prev[i].next = self.b_prev[i].q.val();
+                self.o_next[i].next = self.b_next[i].q.val();
+                self.o_has_prev[i].next = self.b_has_prev[i].q.val();
+                self.o_has_next[i].next = self.b_has_next[i].q.val();
+            }
             // The unlink records, as the descriptor table applies them.
-            self.n_prev[i].d.next = self.n_prev[i].q.val();
-            self.n_next[i].d.next = self.n_next[i].q.val();
-            self.n_has_prev[i].d.next = self.n_has_prev[i].q.val();
-            self.n_has_next[i].d.next = self.n_has_next[i].q.val();
+            self.n_prev[i].d.next = self.o_prev[i].val();
+            self.n_next[i].d.next = self.o_next[i].val();
+            self.n_has_prev[i].d.next = self.o_has_prev[i].val();
+            self.n_has_next[i].d.next = self.o_has_next[i].val();
             for b in 0..self._banks {
-                if self.writing[b].val() & (self.n_next[i].q.val() == self.front[b].val()) {
+                if self.writing[b].val() & (self.o_next[i].val() == self.front[b].val()) {
                     self.n_next[i].d.next = self.record_next[b].val() & self.pointer_mask.val();
                     self.n_has_next[i].d.next = self.record_has_next[b].val();
                 }
-                if self.writing[b].val() & (self.n_prev[i].q.val() == self.back[b].val()) {
+                if self.writing[b].val() & (self.o_prev[i].val() == self.back[b].val()) {
                     self.n_prev[i].d.next = self.record_prev[b].val() & self.pointer_mask.val();
                     self.n_has_prev[i].d.next = self.record_has_prev[b].val();
                 }
             }
-            // A take: the slow path's best match, else the candidate.
+            // An optimistic take: the candidate's.
             if self.take[i].val() {
                 self.n_prev[i].d.next = self.c_prev[i].q.val();
                 self.n_next[i].d.next = self.c_next[i].q.val();
                 self.n_has_prev[i].d.next = self.c_has_prev[i].q.val();
                 self.n_has_next[i].d.next = self.c_has_next[i].q.val();
-                if self.rewalking[i].val() {
-                    self.n_prev[i].d.next = self.w_prev[i].val();
-                    self.n_next[i].d.next = self.w_next[i].val();
-                    self.n_has_prev[i].d.next = self.w_has_prev[i].val();
-                    self.n_has_next[i].d.next = self.w_has_next[i].val();
-                }
             }
             self.prev[i].next = self.n_prev[i].q.val();
             self.next[i].next = self.n_next[i].q.val();
             self.has_prev[i].next = self.n_has_prev[i].q.val();
             self.has_next[i].next = self.n_has_next[i].q.val();
+            self.best_prev[i].next = self.b_prev[i].q.val();
+            self.best_next[i].next = self.b_next[i].q.val();
+            self.best_has_prev[i].next = self.b_has_prev[i].q.val();
+            self.best_has_next[i].next = self.b_has_next[i].q.val();
         }
     }
 }

@@ -205,10 +205,13 @@ pub struct ThreadArray {
     fp_ready: DFF<Bit>,
     umq_cam: UnexpectedCam,
     // Reads and searches that join blocks.
-    /// The run's last receive (one port: lane `count - 1`'s slot), whose successor the
-    /// descriptor table's run port reads.
+    /// The run's last receive (one port: lane `count - 1`'s receive of the run), and a
+    /// register of it: the descriptor table's run port reads its successor from the
+    /// register, so the lane select and the `D`-way read are not in one cycle (they were
+    /// the 4-lane array's critical path, count → select → read → unlink record).
     run_last_lane: OneHotPointers,
     run_last_slot: Select<16>,
+    run_back: DFF<Bits<16>>,
     free_slot: LowestSet,
     /// The lowest lane whose scanned slot hit.
     cancel_lane: LowestSet,
@@ -290,6 +293,7 @@ impl ThreadArray {
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
+            run_back: Default::default(),
             free_slot: LowestSet::new(d),
             cancel_lane: LowestSet::new(n),
             scan_valid: Select::shared(d, n),
@@ -311,7 +315,7 @@ impl ThreadArray {
 impl Logic for ThreadArray {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fp_ready);
+        dff_setup!(self, clock, fp_ready, run_back);
         self.ctl.clock.next = self.clock.val();
         self.ctl.reset.next = self.reset.val();
         self.ends.clock.next = self.clock.val();
@@ -458,9 +462,10 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
-            self.run_last_slot.entries[i].next = self.lane[i].slot.val();
+            self.run_last_slot.entries[i].next = self.fast_run.lane_slot[i].val();
         }
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_back.d.next = self.run_last_slot.values[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -521,8 +526,8 @@ impl Logic for ThreadArray {
             self.unlink.has_link[i].next = self.ends.has_link[i].val();
             self.unlink.pick[i].next = self.lane[i].pick.val();
             self.unlink.first_walk[i].next = self.lane[i].first_walk.val();
-            self.unlink.rewalking[i].next = self.lane[i].rewalking.val();
             self.unlink.take[i].next = self.lane[i].take.val();
+            self.unlink.slow_took[i].next = self.lane[i].took.val() & self.lane[i].slow.val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             self.unlink.pending[i].next = self.lane[i].pending.val();
         }
@@ -534,10 +539,10 @@ impl Logic for ThreadArray {
             }
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
-        self.slots.run_pointer.next = self.run_last_slot.values[0].val();
+        self.slots.run_pointer.next = self.run_back.q.val();
         self.unlink.run_next.next = self.slots.run_next.val();
         self.unlink.run_has_next.next = self.slots.run_has_next.val();
-        self.unlink.run_back.next = self.run_last_slot.values[0].val();
+        self.unlink.run_back.next = self.run_back.q.val();
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();

@@ -61,8 +61,8 @@ pub struct UnlinkUnits {
     /// Per lane, its walk, from which its taken receive's neighbours are kept
     /// ([`ReceiveNeighbours`]): this cycle's read is a list's head; the compare stage
     /// holds an entry, its pointer and its link (the lane's link RAM read) and whether it
-    /// has one; it becomes the best match; the lane is on its first walk, on a second;
-    /// it takes a receive.
+    /// has one; it becomes the best match; the lane is on its first walk; it takes its
+    /// candidate (an optimistic take); it took a receive on the slow path last cycle.
     pub read_first: Vec<Signal<In, Bit>>,
     pub compared: Vec<Signal<In, Bit>>,
     pub entry: Vec<Signal<In, Bits<16>>>,
@@ -70,8 +70,8 @@ pub struct UnlinkUnits {
     pub has_link: Vec<Signal<In, Bit>>,
     pub pick: Vec<Signal<In, Bit>>,
     pub first_walk: Vec<Signal<In, Bit>>,
-    pub rewalking: Vec<Signal<In, Bit>>,
     pub take: Vec<Signal<In, Bit>>,
+    pub slow_took: Vec<Signal<In, Bit>>,
     /// Lane 0's receive heads the fast path's run: the run's last receive, its successor
     /// and whether it has one.
     pub run_taken: Signal<In, Bit>,
@@ -152,8 +152,12 @@ pub struct UnlinkUnits {
     f_next: Vec<Signal<Local, Bits<16>>>,
     f_has_prev: Vec<Signal<Local, Bit>>,
     f_has_next: Vec<Signal<Local, Bit>>,
-    /// Each lane's taken receive's neighbours.
+    /// Each lane's taken receive's neighbours, and as the first stage reads them.
     neighbours: ReceiveNeighbours,
+    l_prev: Vec<Signal<Local, Bits<16>>>,
+    l_next: Vec<Signal<Local, Bits<16>>>,
+    l_has_prev: Vec<Signal<Local, Bit>>,
+    l_has_next: Vec<Signal<Local, Bit>>,
     _lanes: usize,
     _banks: usize,
     /// `lanes + 1`: rust-hdl evaluates an index from loop variables only, so
@@ -187,8 +191,8 @@ impl UnlinkUnits {
             has_link: signals(lanes),
             pick: signals(lanes),
             first_walk: signals(lanes),
-            rewalking: signals(lanes),
             take: signals(lanes),
+            slow_took: signals(lanes),
             run_taken: Default::default(),
             run_back: Default::default(),
             run_next: Default::default(),
@@ -248,6 +252,10 @@ impl UnlinkUnits {
             f_has_prev: signals(banks),
             f_has_next: signals(banks),
             neighbours: ReceiveNeighbours::new(lanes, descriptors, banks),
+            l_prev: signals(lanes),
+            l_next: signals(lanes),
+            l_has_prev: signals(lanes),
+            l_has_next: signals(lanes),
             _lanes: lanes,
             _banks: banks,
             _lanes_once: lanes + 1,
@@ -280,8 +288,19 @@ impl Logic for UnlinkUnits {
             self.neighbours.has_link[i].next = self.has_link[i].val();
             self.neighbours.pick[i].next = self.pick[i].val();
             self.neighbours.first_walk[i].next = self.first_walk[i].val();
-            self.neighbours.rewalking[i].next = self.rewalking[i].val();
             self.neighbours.take[i].next = self.take[i].val();
+            self.neighbours.slow_took[i].next = self.slow_took[i].val();
+            // The lane's receive's neighbours: the walk's best match's after a slow take.
+            self.l_prev[i].next = self.neighbours.prev[i].val();
+            self.l_next[i].next = self.neighbours.next[i].val();
+            self.l_has_prev[i].next = self.neighbours.has_prev[i].val();
+            self.l_has_next[i].next = self.neighbours.has_next[i].val();
+            if self.slow_took[i].val() {
+                self.l_prev[i].next = self.neighbours.best_prev[i].val();
+                self.l_next[i].next = self.neighbours.best_next[i].val();
+                self.l_has_prev[i].next = self.neighbours.best_has_prev[i].val();
+                self.l_has_next[i].next = self.neighbours.best_has_next[i].val();
+            }
         }
         // Per bank, the lowest lane with a receive there to unlink; its record, picked
         // from every lane's own reads with an AND-OR.
@@ -322,12 +341,10 @@ impl Logic for UnlinkUnits {
                     }
                     if self.a_grant[b * lanes + i].val() {
                         self.granted[i].next = true;
-                        self.u_prev[b].next = self.u_prev[b].val() | self.neighbours.prev[i].val();
-                        self.u_next[b].next = self.u_next[b].val() | self.neighbours.next[i].val();
-                        self.u_has_prev[b].next =
-                            self.u_has_prev[b].val() | self.neighbours.has_prev[i].val();
-                        self.u_has_next[b].next =
-                            self.u_has_next[b].val() | self.neighbours.has_next[i].val();
+                        self.u_prev[b].next = self.u_prev[b].val() | self.l_prev[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.l_next[i].val();
+                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.l_has_prev[i].val();
+                        self.u_has_next[b].next = self.u_has_next[b].val() | self.l_has_next[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.list[i].val();
                         self.u_front[b].next = self.u_front[b].val() | self.slot[i].val();
                         self.u_back[b].next = self.u_back[b].val() | self.slot[i].val();
