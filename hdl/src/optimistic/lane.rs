@@ -141,7 +141,8 @@ pub struct Lane {
     pub entry: Signal<Out, Bits<16>>,
     pub pick: Signal<Out, Bit>,
     pub take: Signal<Out, Bit>,
-    /// Where the walk reads: the head table's address, the entry's pointer.
+    /// Where the walk reads: the head table's address, the entry's pointer and its list
+    /// (the link RAMs' bank).
     pub head_address: Signal<Out, Bits<16>>,
     pub read_pointer: Signal<Out, Bits<16>>,
     pub read_list: Signal<Out, Bits<16>>,

@@ -10,13 +10,13 @@
 //! (`pick`) as the lane's `ln_best` does; on the first walk the candidate's follow it too.
 //! An optimistic take loads them from the candidate's. A slow take is decided by the
 //! walk's last compare, so it loads nothing: in the cycle after it (`slow_took`, from
-//! the lane's registers) the neighbours are the best match's registers (the unlink picks
-//! them, [`crate::optimistic::unlink`]), and the lane's registers take them from there.
-//! The outputs are registers only: an output behind `slow_took`'s mux made a loop of
-//! blocks (take → neighbours → grant → take) Verilator could not order. Loaded in the take's own cycle, they put
-//! the compare in front of every neighbour register's enable: the 16-lane array's
-//! critical path, at 67.3 MHz. The lists do not
-//! change under a walk (unlinks wait for every lane, or for the slow lane before to be
+//! the lane's registers) the unlink reads the best match's registers instead
+//! ([`crate::optimistic::unlink`]), and the taken receive's registers take them from
+//! there. Loaded in the take's own cycle, they put the compare in front of every
+//! neighbour register's enable (the 16-lane array's critical path, at 67.3 MHz). The
+//! outputs are registers only: one behind `slow_took`'s mux made a loop of blocks (take →
+//! neighbours → grant → take) that Verilator could not order. The lists do not change
+//! under a walk (unlinks wait for every lane, or for the slow lane before to be
 //! unlinked), so what the walk met is what the descriptor table holds when the lane takes.
 //!
 //! **Kept up to date** by every unlink record, as the table's registers are: a

@@ -12,13 +12,14 @@
 //!   ([`crate::optimistic::descriptor_copy`]), from which the lane's walk reads its
 //!   entry with a registered read instead of a `D`-way mux. The walk's links are in a RAM
 //!   per lane too, banked by list so every unlink unit has a write port
-//!   ([`crate::optimistic::link_copy`]). The valid and taken flags, and the neighbours
-//!   the unlink reads, are still read through mux trees ([`crate::primitives::select`]),
-//!   since many slots change at once under a block. The fast path keeps a RAM of the sequence ids read
-//!   by lane 0's pointer ([`FastRun`]), so lane 0's candidate's id is a register beside
-//!   the candidate and the run compares every descriptor's id with it, not with a `D`-way
-//!   read by pointer. The booking
-//!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
+//!   ([`crate::optimistic::link_copy`]). The valid and taken flags are still read
+//!   through a mux tree per lane ([`crate::primitives::select`]), since many slots
+//!   change at once under a block; a lane's taken receive's neighbours are registers the
+//!   unlink keeps ([`crate::optimistic::receive_neighbours`]). The fast path keeps a RAM
+//!   of the sequence ids read by lane 0's pointer ([`FastRun`]), so lane 0's
+//!   candidate's id is a register beside the candidate and the run compares every
+//!   descriptor's id with it, not with a `D`-way read by pointer. The booking bitmaps
+//!   are not stored: a lane books exactly its candidate, once a block, so the
 //!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
 //!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
 //!   end of every walk);
