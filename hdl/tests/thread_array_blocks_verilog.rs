@@ -15,10 +15,8 @@ use tagmatch_hdl::optimistic::descriptor_copy::DescriptorCopy;
 use tagmatch_hdl::optimistic::descriptor_table::DescriptorTable;
 use tagmatch_hdl::optimistic::fast_run::FastRun;
 use tagmatch_hdl::optimistic::lane::Lane;
-use tagmatch_hdl::optimistic::link_copy::LinkCopies;
 use tagmatch_hdl::optimistic::list_ends::ListEnds;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
-use tagmatch_hdl::optimistic::receive_neighbours::ReceiveNeighbours;
 use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
@@ -35,10 +33,10 @@ fn lints_and_synthesizes(name: &str, block: &mut impl Block) {
 /// the split arbitration (the first lane count that builds it, on two banks).
 #[test]
 fn unlink_units_lint_and_synthesize() {
-    lints_and_synthesizes("unlink-3x4", &mut UnlinkUnits::new(3, 4, 5));
-    lints_and_synthesizes("unlink-1x1", &mut UnlinkUnits::new(1, 1, 2));
+    lints_and_synthesizes("unlink-3x4", &mut UnlinkUnits::new(3, 4));
+    lints_and_synthesizes("unlink-1x1", &mut UnlinkUnits::new(1, 1));
     let split = tagmatch_hdl::optimistic::unlink::SPLIT_FROM_LANES;
-    lints_and_synthesizes("unlink-split-2", &mut UnlinkUnits::new(split, 2, 16));
+    lints_and_synthesizes("unlink-split-2", &mut UnlinkUnits::new(split, 2));
 }
 
 /// Three lanes over 5 descriptors, and one lane over 2.
@@ -77,14 +75,6 @@ fn lane_lints_and_synthesizes() {
     let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
     lints_and_synthesizes("lane-2-16-narrow", &mut Lane::new(2, 16, narrow));
     lints_and_synthesizes("lane-0-100", &mut Lane::new(0, 100, MESSAGE_FIELDS));
-}
-
-/// Three lanes' links of 16 descriptors in 4 banks (LUT RAM), and one lane's of 100 in
-/// one bank (block RAM links, LUT RAM flags).
-#[test]
-fn link_copies_lint_and_synthesize() {
-    lints_and_synthesizes("link-copies-3x16x4", &mut LinkCopies::new(3, 16, 4));
-    lints_and_synthesizes("link-copies-1x100x1", &mut LinkCopies::new(1, 100, 1));
 }
 
 /// A copy of 16 descriptors at narrow fields (LUT RAM), and of 100 at the widest (block
@@ -127,17 +117,9 @@ fn controller_lints_and_synthesizes() {
     lints_and_synthesizes("controller-1x2", &mut Controller::new(&shape(1, 2, MESSAGE_FIELDS)));
 }
 
-/// Three lanes' neighbours over 5 descriptors, updated by 4 units; one lane's over 2, by one.
-#[test]
-fn receive_neighbours_lint_and_synthesize() {
-    lints_and_synthesizes("receive-neighbours-3x5x4", &mut ReceiveNeighbours::new(3, 5, 4));
-    lints_and_synthesizes("receive-neighbours-1x2x1", &mut ReceiveNeighbours::new(1, 2, 1));
-}
-
-/// Three lanes on four banks of 16 lists of 5 descriptors, and one lane on one bank of 4
-/// lists of 2.
+/// Three lanes on four banks of 16 lists, and one lane on one bank of 4.
 #[test]
 fn list_ends_lint_and_synthesize() {
-    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 5));
+    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 3));
     lints_and_synthesizes("list-ends-1x1", &mut ListEnds::new(1, 1, 2, 2));
 }

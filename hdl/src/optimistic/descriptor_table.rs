@@ -30,15 +30,10 @@
 //!   in that cycle are freed with the rest.
 //!
 //! Reads by pointer, one port per lane, each a mux tree over the slots
-//! ([`crate::primitives::select`]): a walk's entry at the lane's read pointer, registered
-//! as one flag (valid, and not taken in this block if the lane walks again: the lane's
-//! state does not change between the read and the compare while it walks, and the
-//! compare is ignored once it stops). The walk reads links from its lane's own RAM copy
-//! ([`crate::optimistic::link_copy`]), written with these, and the unlink keeps each
-//! lane's taken receive's neighbours in registers
-//! ([`crate::optimistic::receive_neighbours`]). Two shared ports read links for the
-//! receives no walk met: the fast path's last receive (its successor) and a cancelled
-//! receive (both neighbours).
+//! ([`crate::primitives::select`]): a walk's entry (valid, taken, `next` and whether it
+//! exists, so the end of a list is a flop behind the mux, not a compare after it) at the
+//! lane's read pointer, and the neighbours of the receive the lane took (its links and
+//! whether they exist) at its slot, read while the unlink's banks arbitrate.
 
 use crate::optimistic::vectors::{bank_indexes, dffs, k, pointer_mask, signals};
 use crate::primitives::select::Select;
@@ -77,21 +72,18 @@ pub struct DescriptorTable {
     pub unlink_has_next: Vec<Signal<In, Bit>>,
     /// The block ends: taken receives are freed, a cycle later (module docs).
     pub free_taken: Signal<In, Bit>,
-    /// Per lane: the slot its walk reads (a pointer, 0: none) and whether it walks
-    /// again; a cycle later, whether that entry is usable (module docs).
+    /// Per lane: the slot its walk reads (a pointer, 0: none), and that entry's flags and
+    /// link.
     pub walk_pointer: Vec<Signal<In, Bits<16>>>,
-    pub walk_rewalk: Vec<Signal<In, Bit>>,
-    pub walk_usable: Vec<Signal<Out, Bit>>,
-    /// The shared reads: a cancelled receive's links and whether they exist, at
-    /// `cancel_pointer`; the fast path's last receive's successor, at `run_pointer`.
-    pub cancel_pointer: Signal<In, Bits<16>>,
-    pub cancel_prev: Signal<Out, Bits<16>>,
-    pub cancel_next: Signal<Out, Bits<16>>,
-    pub cancel_has_prev: Signal<Out, Bit>,
-    pub cancel_has_next: Signal<Out, Bit>,
-    pub run_pointer: Signal<In, Bits<16>>,
-    pub run_next: Signal<Out, Bits<16>>,
-    pub run_has_next: Signal<Out, Bit>,
+    pub walk_valid: Vec<Signal<Out, Bit>>,
+    pub walk_taken: Vec<Signal<Out, Bit>>,
+    pub walk_next: Vec<Signal<Out, Bits<16>>>,
+    pub walk_more: Vec<Signal<Out, Bit>>,
+    /// Per lane: the links of the receive at its `lane_slot`, and whether they exist.
+    pub prev_of: Vec<Signal<Out, Bits<16>>>,
+    pub next_of: Vec<Signal<Out, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<Out, Bit>>,
+    pub has_next_of: Vec<Signal<Out, Bit>>,
     /// Per slot: the registers.
     pub valid: Vec<Signal<Out, Bit>>,
     pub taken: Vec<Signal<Out, Bit>>,
@@ -127,8 +119,6 @@ pub struct DescriptorTable {
     r_in_run: Vec<DFF<Bit>>,
     /// The block ended last cycle.
     r_free_taken: DFF<Bit>,
-    /// Per lane: its walk's entry is usable (registered read).
-    r_usable: Vec<DFF<Bit>>,
     /// Per slot: taken this cycle; it links to a receive leaving this cycle (`before`:
     /// its `next` does; `after`: its `prev` does), and the new links from its bank's unit.
     s_take: Vec<Signal<Local, Bit>>,
@@ -140,6 +130,8 @@ pub struct DescriptorTable {
     s_new_has_prev: Vec<Signal<Local, Bit>>,
     rd_valid: Select<1>,
     rd_taken: Select<1>,
+    rd_next: Select<16>,
+    rd_more: Select<1>,
     rd_prev_of: Select<16>,
     rd_next_of: Select<16>,
     rd_has_prev_of: Select<1>,
@@ -182,16 +174,14 @@ impl DescriptorTable {
             unlink_has_next: signals(nb),
             free_taken: Default::default(),
             walk_pointer: signals(n),
-            walk_rewalk: signals(n),
-            walk_usable: signals(n),
-            cancel_pointer: Default::default(),
-            cancel_prev: Default::default(),
-            cancel_next: Default::default(),
-            cancel_has_prev: Default::default(),
-            cancel_has_next: Default::default(),
-            run_pointer: Default::default(),
-            run_next: Default::default(),
-            run_has_next: Default::default(),
+            walk_valid: signals(n),
+            walk_taken: signals(n),
+            walk_next: signals(n),
+            walk_more: signals(n),
+            prev_of: signals(n),
+            next_of: signals(n),
+            has_prev_of: signals(n),
+            has_next_of: signals(n),
             valid: signals(d),
             taken: signals(d),
             label: signals(d),
@@ -218,7 +208,6 @@ impl DescriptorTable {
             r_run_taken: dffs(usize::from(fast_path)),
             r_in_run: dffs(if fast_path { d } else { 0 }),
             r_free_taken: Default::default(),
-            r_usable: dffs(n),
             s_take: signals(d),
             s_before: signals(d),
             s_after: signals(d),
@@ -228,10 +217,12 @@ impl DescriptorTable {
             s_new_has_prev: signals(d),
             rd_valid: Select::shared(d, n),
             rd_taken: Select::shared(d, n),
-            rd_prev_of: Select::shared(d, 1),
-            rd_next_of: Select::shared(d, 2),
-            rd_has_prev_of: Select::shared(d, 1),
-            rd_has_next_of: Select::shared(d, 2),
+            rd_next: Select::shared(d, n),
+            rd_more: Select::shared(d, n),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
             _lanes: n,
             _descriptors: d,
             _banks: nb,
@@ -349,6 +340,8 @@ impl Logic for DescriptorTable {
             self.has_prev[s].next = self.d_has_prev[s].q.val();
             self.rd_valid.entries[s].next = self.d_valid[s].q.val().into();
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
+            self.rd_next.entries[s].next = self.d_next[s].q.val();
+            self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
             self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
             self.rd_next_of.entries[s].next = self.d_next[s].q.val();
             self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
@@ -357,22 +350,20 @@ impl Logic for DescriptorTable {
         for i in 0..self._lanes {
             self.rd_valid.pointers[i].next = self.walk_pointer[i].val();
             self.rd_taken.pointers[i].next = self.walk_pointer[i].val();
-            self.r_usable[i].clock.next = self.clock.val();
-            self.r_usable[i].d.next = self.rd_valid.values[i].val().any()
-                & !(self.walk_rewalk[i].val() & self.rd_taken.values[i].val().any());
-            self.walk_usable[i].next = self.r_usable[i].q.val();
+            self.rd_next.pointers[i].next = self.walk_pointer[i].val();
+            self.rd_more.pointers[i].next = self.walk_pointer[i].val();
+            self.walk_valid[i].next = self.rd_valid.values[i].val().any();
+            self.walk_taken[i].next = self.rd_taken.values[i].val().any();
+            self.walk_next[i].next = self.rd_next.values[i].val();
+            self.walk_more[i].next = self.rd_more.values[i].val().any();
+            self.rd_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.prev_of[i].next = self.rd_prev_of.values[i].val();
+            self.next_of[i].next = self.rd_next_of.values[i].val();
+            self.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
+            self.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
         }
-        self.rd_prev_of.pointers[0].next = self.cancel_pointer.val();
-        self.rd_has_prev_of.pointers[0].next = self.cancel_pointer.val();
-        self.rd_next_of.pointers[0].next = self.cancel_pointer.val();
-        self.rd_has_next_of.pointers[0].next = self.cancel_pointer.val();
-        self.rd_next_of.pointers[1].next = self.run_pointer.val();
-        self.rd_has_next_of.pointers[1].next = self.run_pointer.val();
-        self.cancel_prev.next = self.rd_prev_of.values[0].val();
-        self.cancel_next.next = self.rd_next_of.values[0].val();
-        self.cancel_has_prev.next = self.rd_has_prev_of.values[0].val().any();
-        self.cancel_has_next.next = self.rd_has_next_of.values[0].val().any();
-        self.run_next.next = self.rd_next_of.values[1].val();
-        self.run_has_next.next = self.rd_has_next_of.values[1].val().any();
     }
 }

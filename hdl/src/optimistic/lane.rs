@@ -4,17 +4,16 @@
 //!
 //! **The walk** is a two-stage pipeline, so no clock cycle holds both the `D`-way
 //! descriptor read and the compares. The read stage reads the entry the walk points at (a
-//! list's head out of the head table, or the link of the entry being compared): whether
-//! it is usable through the descriptor table's read port (by `read_pointer`, registered
-//! there), its link and fixed fields out of this lane's own RAM copies (registered reads:
-//! [`crate::optimistic::link_copy`], [`crate::optimistic::descriptor_copy`]). The compare
-//! stage matches the entry read last cycle and keeps the smallest label across the lists.
-//! The read follows a link before the compare has judged its entry: when that entry
-//! matches (its list is done), the read is wasted and the next list's head is read a
-//! cycle later. The move to the next list (`w_adv`) is decided in the cycle the link RAM
-//! shows the entry's link flag, and that cycle's read is the next list's head: the head
-//! table is always read for the list after the current one, so the head is out of its RAM
-//! then either way, and the choice is a 2:1 mux of the head and the link.
+//! list's head out of the head table, or the link of the entry being compared): its links
+//! and flags through the descriptor table's read ports (by `read_pointer`) into `ex_*`, its
+//! fixed fields out of this lane's own RAM copies (registered reads). The compare stage
+//! matches the entry read last cycle and keeps the smallest label across the lists. The
+//! read follows a link before the compare has judged its entry: when that entry matches
+//! (its list is done), the read is wasted and the next list's head is read a cycle later.
+//! The move to the next list is registered (`ln_adv`) and applied in the next cycle, the
+//! one that reads that list's head: the head table is always read for the list after the
+//! current one, so the head is out of its RAM then either way, and the end-of-list bit of
+//! the `D`-way read feeds only two flags.
 //!
 //! **Resolution**, once the partial barrier reaches the lane (`barrier`): a lane whose
 //! candidate no lower lane booked (`!resolving`) takes it. Otherwise, once every lane has
@@ -65,14 +64,12 @@ pub struct Lane {
     pub list_both: Signal<In, Bits<16>>,
     /// The head table's read of `head_address` (registered: last cycle's address).
     pub head: Signal<In, Bits<16>>,
-    /// The descriptor table's registered read of last cycle's `read_pointer`: the entry
-    /// is valid and, if the lane was walking again (`rewalking`), not taken in this block.
-    pub read_usable: Signal<In, Bit>,
-    /// The lane's link RAMs' read ([`crate::optimistic::link_copy`], registered: of last
-    /// cycle's `read_pointer` in `read_list`): the entry's `next` link, and whether it has
-    /// one.
-    pub read_link: Signal<In, Bits<16>>,
-    pub read_has_link: Signal<In, Bit>,
+    /// The descriptor table's reads of the entry at `read_pointer`: valid, taken in this
+    /// block, its `next` link and whether it has one.
+    pub read_valid: Signal<In, Bit>,
+    pub read_taken: Signal<In, Bit>,
+    pub read_next: Signal<In, Bits<16>>,
+    pub read_more: Signal<In, Bit>,
     /// Resolution: the partial barrier has reached the lane; a lower lane booked its
     /// candidate; every lane has booked (and the run is ready); the block takes the fast
     /// path, this lane's receive of the run; the lane before is done and unlinked.
@@ -132,22 +129,9 @@ pub struct Lane {
     pub took: Signal<Out, Bit>,
     /// It takes its receive of the fast path's run this cycle.
     pub fast_take: Signal<Out, Bit>,
-    /// The walk, for the unlink's copy of the taken receive's neighbours
-    /// ([`crate::optimistic::receive_neighbours`]): this cycle's read is a list's head; the
-    /// compare stage holds an entry, and its pointer; it becomes the walk's best match; the
-    /// lane takes its candidate this cycle (an optimistic take, not a second walk's).
-    pub read_first: Signal<Out, Bit>,
-    pub compared: Signal<Out, Bit>,
-    pub entry: Signal<Out, Bits<16>>,
-    pub pick: Signal<Out, Bit>,
-    pub take: Signal<Out, Bit>,
-    /// Where the walk reads: the head table's address, the entry's pointer and its list
-    /// (the link RAMs' bank).
+    /// Where the walk reads: the head table's address, the entry's pointer.
     pub head_address: Signal<Out, Bits<16>>,
     pub read_pointer: Signal<Out, Bits<16>>,
-    pub read_list: Signal<Out, Bits<16>>,
-    /// The lane walks again, skipping receives taken in this block.
-    pub rewalking: Signal<Out, Bit>,
     /// The compare stage: its entry matches; its label; the best match so far.
     pub hit: Signal<Out, Bit>,
     pub entry_label: Signal<Out, Bits<32>>,
@@ -191,30 +175,27 @@ pub struct Lane {
     ln_state: DFF<Bits<3>>,
     /// The list class (exact, any source, any tag, both) the read stage is in.
     ln_class: DFF<Bits<2>>,
-    /// A walk starts: the read stage reads its first list's head this cycle (later heads
-    /// are read when it moves to the next list, `w_adv`; else it follows the link of the
-    /// entry being compared).
+    /// The read stage reads a list's head this cycle (else the link of the entry being
+    /// compared).
     ln_first: DFF<Bit>,
     /// The read stage has lists left to read.
     ln_reading: DFF<Bit>,
-    /// Last cycle's compare stage ended its list at a match: the read stage moves to the
-    /// next list now.
-    ln_kill_adv: DFF<Bit>,
-    /// Last cycle's read was of a list's entry: if it was the list's last (the link RAM's
-    /// flag, shown now), the read stage moves to the next list now.
-    ln_check: DFF<Bit>,
-    /// Last cycle's read was of pointer 0 (an empty list's head): its link RAM word is
-    /// some slot's, and it ends the list. A followed link is never 0.
-    ln_null: DFF<Bit>,
+    /// The read stage decided last cycle to move to the next list (its entry was the
+    /// list's last, or the compare stage matched); applied this cycle, so the decision,
+    /// which waits on the `D`-way read, only feeds this flag and `ln_first`.
+    ln_adv: DFF<Bit>,
     /// The list the read stage is in.
     ln_list_now: DFF<Bits<16>>,
     /// The compare stage: the entry read last cycle (`ex_live`: one is there), its
-    /// pointer and list; whether that list is the last of the four (whether it is usable
-    /// is the table's read, its link the link RAM's).
+    /// pointer, list and link; whether it is the last of its list and whether that list
+    /// is the last of the four; valid, and not taken in this block if the lane walks again.
     ex_live: DFF<Bit>,
     ex_ptr: DFF<Bits<16>>,
     ex_list: DFF<Bits<16>>,
+    ex_last: DFF<Bit>,
     ex_final: DFF<Bit>,
+    ex_usable: DFF<Bit>,
+    ex_next: DFF<Bits<16>>,
     ln_cand: DFF<Bits<16>>,
     ln_cand_label: DFF<Bits<32>>,
     ln_cand_list: DFF<Bits<16>>,
@@ -250,15 +231,12 @@ pub struct Lane {
     w_addr: Signal<Local, Bits<16>>,
     w_ptr: Signal<Local, Bits<16>>,
     w_hit: Signal<Local, Bit>,
-    /// Last cycle's entry was the last of its list (or the list was empty).
-    w_end: Signal<Local, Bit>,
+    /// The read stage's entry is the last of its list (or the list is empty).
+    w_last: Signal<Local, Bit>,
     /// The read stage followed the link of an entry that matched: the read is wasted.
     w_kill: Signal<Local, Bit>,
-    /// The compare stage's entry matches and beats the best match so far.
-    w_pick: Signal<Local, Bit>,
-    /// The read stage moves to the next list this cycle, and so reads a list's head.
+    /// The read stage moves to the next list (registered into `ln_adv` and `ln_first`).
     w_adv: Signal<Local, Bit>,
-    w_first: Signal<Local, Bit>,
     w_new: Signal<Local, Bits<16>>,
     /// `ln_slot`'s next value, masked into it (`pointer_mask`).
     w_slot: Signal<Local, Bits<16>>,
@@ -287,9 +265,10 @@ impl Lane {
             list_any_tag: Default::default(),
             list_both: Default::default(),
             head: Default::default(),
-            read_usable: Default::default(),
-            read_link: Default::default(),
-            read_has_link: Default::default(),
+            read_valid: Default::default(),
+            read_taken: Default::default(),
+            read_next: Default::default(),
+            read_more: Default::default(),
             barrier: Default::default(),
             resolving: Default::default(),
             go: Default::default(),
@@ -331,15 +310,8 @@ impl Lane {
             slow: Default::default(),
             took: Default::default(),
             fast_take: Default::default(),
-            read_first: Default::default(),
-            compared: Default::default(),
-            entry: Default::default(),
-            pick: Default::default(),
-            take: Default::default(),
             head_address: Default::default(),
             read_pointer: Default::default(),
-            read_list: Default::default(),
-            rewalking: Default::default(),
             hit: Default::default(),
             entry_label: Default::default(),
             best: Default::default(),
@@ -373,14 +345,15 @@ impl Lane {
             ln_class: Default::default(),
             ln_first: Default::default(),
             ln_reading: Default::default(),
-            ln_kill_adv: Default::default(),
-            ln_check: Default::default(),
-            ln_null: Default::default(),
+            ln_adv: Default::default(),
             ln_list_now: Default::default(),
             ex_live: Default::default(),
             ex_ptr: Default::default(),
             ex_list: Default::default(),
+            ex_last: Default::default(),
             ex_final: Default::default(),
+            ex_usable: Default::default(),
+            ex_next: Default::default(),
             ln_cand: Default::default(),
             ln_cand_label: Default::default(),
             ln_cand_list: Default::default(),
@@ -406,11 +379,9 @@ impl Lane {
             w_addr: Default::default(),
             w_ptr: Default::default(),
             w_hit: Default::default(),
-            w_end: Default::default(),
+            w_last: Default::default(),
             w_kill: Default::default(),
-            w_pick: Default::default(),
             w_adv: Default::default(),
-            w_first: Default::default(),
             w_new: Default::default(),
             w_slot: Default::default(),
             w_new_label: Default::default(),
@@ -437,14 +408,15 @@ impl Logic for Lane {
             ln_class,
             ln_first,
             ln_reading,
-            ln_kill_adv,
-            ln_check,
-            ln_null,
+            ln_adv,
             ln_list_now,
             ex_live,
             ex_ptr,
             ex_list,
+            ex_last,
             ex_final,
+            ex_usable,
+            ex_next,
             ln_cand,
             ln_cand_label,
             ln_cand_list,
@@ -489,11 +461,7 @@ impl Logic for Lane {
         self.w_walking.next =
             (self.ln_state.q.val() == self.l_walk.val()) | (self.ln_state.q.val() == self.l_rewalk.val());
         self.w_rewalk.next = self.ln_state.q.val() == self.l_rewalk.val();
-        // The move to the next list: the compare ended the list last cycle, or the entry
-        // read last cycle was its list's last.
-        self.w_end.next = self.ln_null.q.val() | !self.read_has_link.val();
-        self.w_adv.next = self.ln_kill_adv.q.val() | (self.ln_check.q.val() & self.w_end.val());
-        self.w_first.next = self.ln_first.q.val() | self.w_adv.val();
+        // Last cycle's move to the next list takes effect now.
         self.w_after1.next = self.list_both.val();
         self.w_after2.next = self.list_both.val();
         if self.ln_class.q.val() == self.class0.val() {
@@ -505,7 +473,7 @@ impl Logic for Lane {
         self.e_class.next = self.ln_class.q.val();
         self.e_reading.next = self.ln_reading.q.val();
         self.e_list_now.next = self.ln_list_now.q.val();
-        if self.w_adv.val() {
+        if self.ln_adv.q.val() {
             self.e_list_now.next = self.w_after1.val();
             if self.ln_class.q.val() == self.class3.val() {
                 self.e_reading.next = false;
@@ -518,39 +486,43 @@ impl Logic for Lane {
         self.w_addr.next = self.list_exact.val();
         if self.w_walking.val() {
             self.w_addr.next = self.w_after1.val();
-            if self.w_adv.val() {
+            if self.ln_adv.q.val() {
                 self.w_addr.next = self.w_after2.val();
             }
         }
         self.head_address.next = self.w_addr.val();
 
         // The read stage.
-        self.w_ptr.next = self.read_link.val();
-        if self.w_first.val() {
+        self.w_ptr.next = self.ex_next.q.val();
+        if self.ln_first.q.val() {
             self.w_ptr.next = self.head.val();
         }
-        self.ln_null.d.next = self.w_first.val() & (self.head.val() == self.zero16.val());
         self.read_pointer.next = self.w_ptr.val();
         self.copy.read_pointer.next = self.w_ptr.val();
-        self.read_list.next = self.e_list_now.val();
         self.ex_ptr.d.next = self.w_ptr.val();
         self.ex_list.d.next = self.e_list_now.val();
         self.ex_final.d.next = self.e_class.val() == self.class3.val();
-        self.rewalking.next = self.w_rewalk.val();
+        // Valid, and not taken in this block when walking again: one flop for the compare
+        // stage's AND. The lane's state does not change between the read and the compare
+        // while it walks, and the compare is ignored once it stops.
+        self.ex_usable.d.next = self.read_valid.val() & !(self.w_rewalk.val() & self.read_taken.val());
+        self.ex_next.d.next = self.read_next.val();
+        self.w_last.next = !self.read_more.val();
+        self.ex_last.d.next = self.w_last.val();
 
         // The compare stage.
         self.w_hit.next = self.ex_live.q.val()
-            & self.read_usable.val()
+            & self.ex_usable.q.val()
             & (self.copy.comm.val() == self.ln_comm.q.val())
             & (self.copy.src_any.val() | (self.copy.src.val() == self.ln_src.q.val()))
             & (self.copy.tag_any.val() | (self.copy.tag.val() == self.ln_tag.q.val()));
         self.w_new.next = self.ln_best.q.val();
         self.w_new_label.next = self.ln_best_label.q.val();
         self.w_new_list.next = self.ln_best_list.q.val();
-        self.w_pick.next = self.w_hit.val()
+        if self.w_hit.val()
             & ((self.ln_best.q.val() == self.zero16.val())
-                | (self.copy.label.val() < self.ln_best_label.q.val()));
-        if self.w_pick.val() {
+                | (self.copy.label.val() < self.ln_best_label.q.val()))
+        {
             self.w_new.next = self.ex_ptr.q.val();
             self.w_new_label.next = self.copy.label.val();
             self.w_new_list.next = self.ex_list.q.val();
@@ -558,11 +530,12 @@ impl Logic for Lane {
         // Only the pointer's bits (`pointer_mask`).
         self.w_new.next = self.w_new.val() & self.pointer_mask.val();
         self.w_done.next =
-            self.ex_live.q.val() & self.ex_final.q.val() & (self.w_hit.val() | self.w_end.val());
+            self.ex_live.q.val() & self.ex_final.q.val() & (self.w_hit.val() | self.ex_last.q.val());
         // Without a head read, this cycle's read followed the link of the entry being
         // compared; a match there ends the list, so the read is discarded.
-        self.w_kill.next = self.w_hit.val() & !self.w_first.val();
+        self.w_kill.next = self.w_hit.val() & !self.ln_first.q.val();
         self.ex_live.d.next = self.w_walking.val() & self.e_reading.val() & !self.w_kill.val();
+        self.w_adv.next = self.e_reading.val() & (self.w_kill.val() | self.w_last.val());
 
         self.w_take.next = false;
         self.w_start_rewalk.next = false;
@@ -583,15 +556,14 @@ impl Logic for Lane {
             }
             // The read stage moves to the next list when its entry was the list's last or
             // the compare stage ended the list at a match (after the fourth, it stops):
-            // the first is known next cycle, from the link RAM's flag (`ln_check`), the
-            // second now (`ln_kill_adv`); either way the move is applied next cycle, when
-            // the next list's head is out of its RAM.
+            // decided now, applied next cycle (`ln_adv`), when the next list's head is out
+            // of its RAM either way. `ln_first` is set with it, so the read's pointer
+            // select is a register.
             self.ln_class.d.next = self.e_class.val();
             self.ln_list_now.d.next = self.e_list_now.val();
             self.ln_reading.d.next = self.e_reading.val();
-            self.ln_kill_adv.d.next = self.e_reading.val() & self.w_kill.val();
-            self.ln_check.d.next = self.e_reading.val();
-            self.ln_first.d.next = false;
+            self.ln_adv.d.next = self.w_adv.val();
+            self.ln_first.d.next = self.w_adv.val();
             if self.w_done.val() {
                 if self.w_rewalk.val() {
                     // The slow path's take: unlinked next cycle. `w_new` is not 0 exactly
@@ -608,6 +580,11 @@ impl Logic for Lane {
         }
         if self.ln_state.q.val() == self.l_start.val() {
             self.ln_state.d.next = self.l_walk.val();
+            self.ln_class.d.next = self.class0.val();
+            self.ln_first.d.next = true;
+            self.ln_adv.d.next = false;
+            self.ln_reading.d.next = true;
+            self.ln_list_now.d.next = self.w_addr.val();
         }
         // The fast path's target follows lane 0's candidate.
         if self.run_target_load.val() {
@@ -641,15 +618,12 @@ impl Logic for Lane {
         }
         if self.w_start_rewalk.val() {
             self.ln_state.d.next = self.l_rewalk.val();
-            self.ln_best.d.next = self.zero16.val();
-        }
-        if (self.ln_state.q.val() == self.l_start.val()) | self.w_start_rewalk.val() {
             self.ln_class.d.next = self.class0.val();
             self.ln_first.d.next = true;
-            self.ln_kill_adv.d.next = false;
-            self.ln_check.d.next = false;
+            self.ln_adv.d.next = false;
             self.ln_reading.d.next = true;
             self.ln_list_now.d.next = self.w_addr.val();
+            self.ln_best.d.next = self.zero16.val();
         }
         if self.w_take.val() {
             self.ln_kind.d.next = self.k_matched.val();
@@ -705,11 +679,6 @@ impl Logic for Lane {
         self.booked.next = self.ln_state.q.val() >= self.l_wait.val();
         self.done.next = self.ln_state.q.val() == self.l_done.val();
         self.first_walk.next = self.w_walking.val() & !self.w_rewalk.val();
-        self.read_first.next = self.w_first.val();
-        self.compared.next = self.ex_live.q.val();
-        self.entry.next = self.ex_ptr.q.val();
-        self.pick.next = self.w_pick.val() & self.w_walking.val();
-        self.take.next = self.w_take.val() & !self.w_rewalk.val();
         self.candidate.next = self.ln_cand.q.val();
         self.ln_slot.d.next = self.w_slot.val() & self.pointer_mask.val();
         self.slot.next = self.ln_slot.q.val();

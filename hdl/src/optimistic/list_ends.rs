@@ -10,15 +10,9 @@
 //!   the head when it had no predecessor, its predecessor the tail when it had no
 //!   successor. Inserts, the clearing pass and unlinks are never asked for in the same
 //!   cycle (the controller's states); the priority only states what wins if they were.
-//!
-//! The same inserts and unlinks change links, so every lane's copy of the links
-//! ([`LinkCopies`]) is here too, its writes from the same ports (a post's old tail is this
-//! block's tail read).
 
-use crate::optimistic::link_copy::LinkCopies;
 use crate::optimistic::vectors::{bank_indexes, k, signals};
 use crate::primitives::banked_table::BankedTable;
-use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock)]
@@ -45,15 +39,8 @@ pub struct ListEnds {
     pub unlink_next: Vec<Signal<In, Bits<16>>>,
     pub unlink_has_prev: Vec<Signal<In, Bit>>,
     pub unlink_has_next: Vec<Signal<In, Bit>>,
-    /// Per lane: its walk's link read ([`LinkCopies`]): the entry and its list; a cycle
-    /// later, the entry's link and whether it has one.
-    pub link_pointer: Vec<Signal<In, Bits<16>>>,
-    pub link_list: Vec<Signal<In, Bits<16>>>,
-    pub link: Vec<Signal<Out, Bits<16>>>,
-    pub has_link: Vec<Signal<Out, Bit>>,
     heads: BankedTable<16>,
     tails: BankedTable<16>,
-    links: LinkCopies,
     bank_index: Vec<Constant<Bits<16>>>,
     bank_mask: Constant<Bits<16>>,
     bank_shift: Constant<Bits<16>>,
@@ -64,9 +51,8 @@ pub struct ListEnds {
 
 impl ListEnds {
     /// Tables of `2^list_bits` lists in `banks` banks (a power of two), `lanes` head
-    /// copies, storing pointers to `descriptors` descriptors.
-    pub fn new(lanes: usize, banks: usize, list_bits: usize, descriptors: usize) -> Self {
-        let pointer_bits = bits_to_hold(descriptors);
+    /// copies, storing pointers of `pointer_bits` bits.
+    pub fn new(lanes: usize, banks: usize, list_bits: usize, pointer_bits: usize) -> Self {
         assert!(banks.is_power_of_two() && lanes > 0, "{lanes} lanes, {banks} banks");
         let bank_bits = banks.trailing_zeros() as usize;
         assert!(bank_bits <= list_bits, "{banks} banks of {list_bits}-bit list numbers");
@@ -87,13 +73,8 @@ impl ListEnds {
             unlink_next: signals(banks),
             unlink_has_prev: signals(banks),
             unlink_has_next: signals(banks),
-            link_pointer: signals(lanes),
-            link_list: signals(lanes),
-            link: signals(lanes),
-            has_link: signals(lanes),
             heads: BankedTable::new(lanes, bank_bits, list_bits - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, list_bits - bank_bits).storing(pointer_bits),
-            links: LinkCopies::new(lanes, descriptors, banks),
             bank_index: bank_indexes(banks),
             bank_mask: k(banks as u64 - 1),
             bank_shift: k(bank_bits as u64),
@@ -112,18 +93,9 @@ impl Logic for ListEnds {
         for i in 0..self._lanes {
             self.heads.read_address[i].next = self.head_address[i].val();
             self.head[i].next = self.heads.read_data[i].val();
-            self.links.read_pointer[i].next = self.link_pointer[i].val();
-            self.links.read_list[i].next = self.link_list[i].val();
-            self.link[i].next = self.links.link[i].val();
-            self.has_link[i].next = self.links.has_link[i].val();
         }
         self.tails.read_address[0].next = self.tail_list.val();
         self.tail.next = self.tails.read_data[0].val();
-        self.links.clock.next = self.clock.val();
-        self.links.insert.next = self.insert.val();
-        self.links.insert_slot.next = self.insert_slot.val();
-        self.links.insert_list.next = self.insert_list.val();
-        self.links.insert_tail.next = self.tails.read_data[0].val();
         for b in 0..self._banks {
             self.heads.write_enable[b].next = false;
             self.heads.write_address[b].next = self.insert_list.val() >> self.bank_shift.val();
@@ -145,11 +117,6 @@ impl Logic for ListEnds {
                 self.tails.write_address[b].next = self.clear_at.val();
                 self.tails.write_data[b].next = self.zero16.val();
             }
-            self.links.unlink_writing[b].next = self.unlink_writing[b].val();
-            self.links.unlink_prev[b].next = self.unlink_prev[b].val();
-            self.links.unlink_next[b].next = self.unlink_next[b].val();
-            self.links.unlink_has_prev[b].next = self.unlink_has_prev[b].val();
-            self.links.unlink_has_next[b].next = self.unlink_has_next[b].val();
             if self.unlink_writing[b].val() {
                 self.heads.write_address[b].next = self.unlink_list[b].val() >> self.bank_shift.val();
                 self.heads.write_data[b].next = self.unlink_next[b].val();

@@ -1,6 +1,6 @@
 //! Optimistic tag matching in hardware: the thread array ([`thread_array`], its
 //! configuration in [`shape`]), its child blocks ([`controller`], [`lane`], [`descriptor_copy`],
-//! [`descriptor_table`], [`link_copy`], [`list_hash`], [`list_ends`], [`receive_neighbours`], [`barrier`], [`fast_run`], [`unlink`],
+//! [`descriptor_table`], [`list_hash`], [`list_ends`], [`barrier`], [`fast_run`], [`unlink`],
 //! [`umq_placement`], [`command_width`]), and the fixed-slot CAM that keeps its unexpected
 //! messages ([`unexpected_cam`]).
 
@@ -11,10 +11,8 @@ pub mod descriptor_copy;
 pub mod descriptor_table;
 pub mod fast_run;
 pub mod lane;
-pub mod link_copy;
 pub mod list_ends;
 pub mod list_hash;
-pub mod receive_neighbours;
 pub mod shape;
 pub mod thread_array;
 pub mod umq_placement;

@@ -10,16 +10,13 @@
 //!   ([`DescriptorTable`]); what a walk reads and never changes after posting — envelope,
 //!   wildcard flags, label, handle — also in a RAM per lane
 //!   ([`crate::optimistic::descriptor_copy`]), from which the lane's walk reads its
-//!   entry with a registered read instead of a `D`-way mux. The walk's links are in a RAM
-//!   per lane too, banked by list so every unlink unit has a write port
-//!   ([`crate::optimistic::link_copy`]). The valid and taken flags are still read
-//!   through a mux tree per lane ([`crate::primitives::select`]), since many slots
-//!   change at once under a block; a lane's taken receive's neighbours are registers the
-//!   unlink keeps ([`crate::optimistic::receive_neighbours`]). The fast path keeps a RAM
-//!   of the sequence ids read by lane 0's pointer ([`FastRun`]), so lane 0's
-//!   candidate's id is a register beside the candidate and the run compares every
-//!   descriptor's id with it, not with a `D`-way read by pointer. The booking bitmaps
-//!   are not stored: a lane books exactly its candidate, once a block, so the
+//!   entry with a registered read instead of a `D`-way mux. Only the link and the flags
+//!   are still read through a mux tree ([`crate::primitives::select`]),
+//!   since they change under a block. The fast path keeps a RAM of the sequence ids read
+//!   by lane 0's pointer ([`FastRun`]), so lane 0's candidate's id is a register beside
+//!   the candidate and the run compares every descriptor's id with it, not with a `D`-way
+//!   read by pointer. The booking
+//!   bitmaps are not stored: a lane books exactly its candidate, once a block, so the
 //!   bitmap of a receive is the set of lanes whose candidate register holds it (`N x N`
 //!   pointer compares instead of `D` bitmaps written through an `N x D` decode at the
 //!   end of every walk);
@@ -137,6 +134,7 @@ use crate::optimistic::unlink::UnlinkUnits;
 use crate::optimistic::vectors::{k, low_bits, signals};
 use crate::ports::ThreadCommandPorts;
 use crate::primitives::select::{LowestSet, OneHotPointers, Select};
+use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 pub use crate::optimistic::shape::{
@@ -206,13 +204,13 @@ pub struct ThreadArray {
     fp_ready: DFF<Bit>,
     umq_cam: UnexpectedCam,
     // Reads and searches that join blocks.
-    /// The run's last receive (one port: lane `count - 1`'s receive of the run), and a
-    /// register of it: the descriptor table's run port reads its successor from the
-    /// register, so the lane select and the `D`-way read are not in one cycle (they were
-    /// the 4-lane array's critical path, count → select → read → unlink record).
+    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
+    run_last: Select<16>,
     run_last_lane: OneHotPointers,
+    /// The run's last receive (one port: lane `count - 1`'s slot).
     run_last_slot: Select<16>,
-    run_back: DFF<Bits<16>>,
+    /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
+    run_last_has_next: Select<1>,
     free_slot: LowestSet,
     /// The lowest lane whose scanned slot hit.
     cancel_lane: LowestSet,
@@ -230,6 +228,7 @@ pub struct ThreadArray {
     g_shared: Signal<Local, Bit>,
     g_fast_now: Signal<Local, Bit>,
     /// The unlink's second stage writes this cycle.
+    g_unlinking: Signal<Local, Bit>,
     /// Whether the command on the ports has a field wider than generated ([`CommandWidth`]).
     command_width: CommandWidth,
     /// The unlink units, one per bank ([`UnlinkUnits`]).
@@ -251,6 +250,7 @@ impl ThreadArray {
         check_shape(n, d, h, u).unwrap_or_else(|e| panic!("{e}"));
         check_fields(fields).unwrap_or_else(|e| panic!("{e}"));
         let nb = shape.banks();
+        let pointer_bits = bits_to_hold(d);
         ThreadArray {
             clock: Default::default(),
             reset: Default::default(),
@@ -285,16 +285,17 @@ impl ThreadArray {
             two8: k(2),
             k_matched: k(LANE_MATCHED),
             ctl: Controller::new(shape),
-            ends: ListEnds::new(n, nb, h, d),
+            ends: ListEnds::new(n, nb, h, pointer_bits),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
             barrier: Barrier::new(n),
             slots: DescriptorTable::new(n, d, nb, fast_path),
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
+            run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
-            run_back: Default::default(),
+            run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
             cancel_lane: LowestSet::new(n),
             scan_valid: Select::shared(d, n),
@@ -304,7 +305,8 @@ impl ThreadArray {
             g_done: Default::default(),
             g_shared: Default::default(),
             g_fast_now: Default::default(),
-            unlink: UnlinkUnits::new(n, nb, d),
+            g_unlinking: Default::default(),
+            unlink: UnlinkUnits::new(n, nb),
             _lanes: n,
             _unlink_split: UnlinkUnits::splits(n) as usize,
             _descriptors: d,
@@ -316,7 +318,7 @@ impl ThreadArray {
 impl Logic for ThreadArray {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, fp_ready, run_back);
+        dff_setup!(self, clock, fp_ready);
         self.ctl.clock.next = self.clock.val();
         self.ctl.reset.next = self.reset.val();
         self.ends.clock.next = self.clock.val();
@@ -409,17 +411,21 @@ impl Logic for ThreadArray {
             self.ends.head_address[i].next = self.lane[i].head_address.val();
             self.lane[i].head.next = self.ends.head[i].val();
             self.slots.walk_pointer[i].next = self.lane[i].read_pointer.val();
-            self.slots.walk_rewalk[i].next = self.lane[i].rewalking.val();
-            self.lane[i].read_usable.next = self.slots.walk_usable[i].val();
-            self.ends.link_pointer[i].next = self.lane[i].read_pointer.val();
-            self.ends.link_list[i].next = self.lane[i].read_list.val();
-            self.lane[i].read_link.next = self.ends.link[i].val();
-            self.lane[i].read_has_link.next = self.ends.has_link[i].val();
+            self.lane[i].read_valid.next = self.slots.walk_valid[i].val();
+            self.lane[i].read_taken.next = self.slots.walk_taken[i].val();
+            self.lane[i].read_next.next = self.slots.walk_next[i].val();
+            self.lane[i].read_more.next = self.slots.walk_more[i].val();
         }
         self.lane[0].set_slot.next = self.ctl.select_found.val();
 
         // ---- Partial barrier and conflict detection ([`Barrier`]). ----
-        self.barrier.unlinking.next = self.unlink.writing_any.val();
+        self.g_unlinking.next = false;
+        for b in 0..self._banks {
+            if self.unlink.writing[b].val() {
+                self.g_unlinking.next = true;
+            }
+        }
+        self.barrier.unlinking.next = self.g_unlinking.val();
         for i in 0..self._lanes {
             self.barrier.valid[i].next = self.lane[i].valid.val();
             self.barrier.booked[i].next = self.lane[i].booked.val();
@@ -463,10 +469,13 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
-            self.run_last_slot.entries[i].next = self.fast_run.lane_slot[i].val();
+            self.run_last.entries[i].next = self.slots.next_of[i].val();
+            self.run_last_has_next.entries[i].next = self.slots.has_next_of[i].val().into();
+            self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
+        self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
-        self.run_back.d.next = self.run_last_slot.values[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
         self.g_fast_now.next = false;
@@ -520,15 +529,10 @@ impl Logic for ThreadArray {
                 self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
             self.unlink.list[i].next = self.lane[i].taken_list.val();
             self.unlink.slot[i].next = self.lane[i].slot.val();
-            self.unlink.read_first[i].next = self.lane[i].read_first.val();
-            self.unlink.compared[i].next = self.lane[i].compared.val();
-            self.unlink.entry[i].next = self.lane[i].entry.val();
-            self.unlink.link[i].next = self.ends.link[i].val();
-            self.unlink.has_link[i].next = self.ends.has_link[i].val();
-            self.unlink.pick[i].next = self.lane[i].pick.val();
-            self.unlink.first_walk[i].next = self.lane[i].first_walk.val();
-            self.unlink.take[i].next = self.lane[i].take.val();
-            self.unlink.slow_took[i].next = self.lane[i].took.val() & self.lane[i].slow.val();
+            self.unlink.prev_of[i].next = self.slots.prev_of[i].val();
+            self.unlink.next_of[i].next = self.slots.next_of[i].val();
+            self.unlink.has_prev_of[i].next = self.slots.has_prev_of[i].val();
+            self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             self.unlink.pending[i].next = self.lane[i].pending.val();
         }
@@ -540,18 +544,16 @@ impl Logic for ThreadArray {
             }
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
-        self.slots.run_pointer.next = self.run_back.q.val();
-        self.unlink.run_next.next = self.slots.run_next.val();
-        self.unlink.run_has_next.next = self.slots.run_has_next.val();
-        self.unlink.run_back.next = self.run_back.q.val();
+        self.unlink.run_next.next = self.run_last.values[0].val();
+        self.unlink.run_has_next.next = self.run_last_has_next.values[0].val().any();
+        self.unlink.run_back.next = self.run_last_slot.values[0].val();
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
-        self.slots.cancel_pointer.next = self.ctl.alloc.val();
-        self.unlink.load_prev.next = self.slots.cancel_prev.val();
-        self.unlink.load_next.next = self.slots.cancel_next.val();
-        self.unlink.load_has_prev.next = self.slots.cancel_has_prev.val();
-        self.unlink.load_has_next.next = self.slots.cancel_has_next.val();
+        self.unlink.load_prev.next = self.slots.prev_of[0].val();
+        self.unlink.load_next.next = self.slots.next_of[0].val();
+        self.unlink.load_has_prev.next = self.slots.has_prev_of[0].val();
+        self.unlink.load_has_next.next = self.slots.has_next_of[0].val();
         self.unlink.clear.next = self.reset.val();
         self.cancel_list.pointers[0].next = self.ctl.alloc.val();
 

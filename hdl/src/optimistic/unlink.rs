@@ -5,10 +5,10 @@
 //! - **Arbitration and first stage** (combinational, registered into the second): per
 //!   bank, the lowest eligible lane whose receive's list is in the bank is granted (a
 //!   prefix-OR tree over the lanes, [`LowestSetPerGroup`]; the ripple OR it replaced was
-//!   most of the 16-lane array's critical path, lane state → grant → record). Every
-//!   lane's receive's neighbours are in registers ([`ReceiveNeighbours`], kept from its
-//!   walk and updated by every record), so the grant picks one lane's record from flops
-//!   with an AND-OR. When lane 0's receive
+//!   most of the 16-lane array's critical path, lane state → grant → record). Every lane
+//!   has read its receive's neighbours by its own pointer while the banks arbitrate, so
+//!   the grant picks one lane's record with an
+//!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
 //!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
 //!   back end and successor are the run's last receive's.
 //! - **Split on "all done"** (from [`SPLIT_FROM_LANES`] lanes): a lane's receive is
@@ -35,7 +35,6 @@
 //! tables the head (no predecessor) or tail (no successor) of `list`
 //! ([`crate::optimistic::list_ends`]).
 
-use crate::optimistic::receive_neighbours::ReceiveNeighbours;
 use crate::optimistic::vectors::{bank_indexes, dffs, k, signals};
 use crate::primitives::select::LowestSetPerGroup;
 use rust_hdl::prelude::*;
@@ -55,23 +54,14 @@ pub struct UnlinkUnits {
     /// (slow lanes' pending receives), and `all_done` (one bit) picks between them.
     pub slow_eligible: Vec<Signal<In, Bit>>,
     pub all_done: Vec<Signal<In, Bit>>,
-    /// Per lane: the taken receive's list and its pointer.
+    /// Per lane: the taken receive's list, its pointer, and its neighbours (read by the
+    /// lane's own pointer) and whether they exist.
     pub list: Vec<Signal<In, Bits<16>>>,
     pub slot: Vec<Signal<In, Bits<16>>>,
-    /// Per lane, its walk, from which its taken receive's neighbours are kept
-    /// ([`ReceiveNeighbours`]): this cycle's read is a list's head; the compare stage
-    /// holds an entry, its pointer and its link (the lane's link RAM read) and whether it
-    /// has one; it becomes the best match; the lane is on its first walk; it takes its
-    /// candidate (an optimistic take); it took a receive on the slow path last cycle.
-    pub read_first: Vec<Signal<In, Bit>>,
-    pub compared: Vec<Signal<In, Bit>>,
-    pub entry: Vec<Signal<In, Bits<16>>>,
-    pub link: Vec<Signal<In, Bits<16>>>,
-    pub has_link: Vec<Signal<In, Bit>>,
-    pub pick: Vec<Signal<In, Bit>>,
-    pub first_walk: Vec<Signal<In, Bit>>,
-    pub take: Vec<Signal<In, Bit>>,
-    pub slow_took: Vec<Signal<In, Bit>>,
+    pub prev_of: Vec<Signal<In, Bits<16>>>,
+    pub next_of: Vec<Signal<In, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<In, Bit>>,
+    pub has_next_of: Vec<Signal<In, Bit>>,
     /// Lane 0's receive heads the fast path's run: the run's last receive, its successor
     /// and whether it has one.
     pub run_taken: Signal<In, Bit>,
@@ -98,8 +88,6 @@ pub struct UnlinkUnits {
     /// Per bank, the second stage: it writes this cycle; the list; the first and last
     /// receive leaving; their neighbours after forwarding, and whether they exist.
     pub writing: Vec<Signal<Out, Bit>>,
-    /// Some bank writes this cycle.
-    pub writing_any: Signal<Out, Bit>,
     pub write_list: Vec<Signal<Out, Bits<16>>>,
     pub front: Vec<Signal<Out, Bits<16>>>,
     pub back: Vec<Signal<Out, Bits<16>>>,
@@ -152,12 +140,6 @@ pub struct UnlinkUnits {
     f_next: Vec<Signal<Local, Bits<16>>>,
     f_has_prev: Vec<Signal<Local, Bit>>,
     f_has_next: Vec<Signal<Local, Bit>>,
-    /// Each lane's taken receive's neighbours, and as the first stage reads them.
-    neighbours: ReceiveNeighbours,
-    l_prev: Vec<Signal<Local, Bits<16>>>,
-    l_next: Vec<Signal<Local, Bits<16>>>,
-    l_has_prev: Vec<Signal<Local, Bit>>,
-    l_has_next: Vec<Signal<Local, Bit>>,
     _lanes: usize,
     _banks: usize,
     /// `lanes + 1`: rust-hdl evaluates an index from loop variables only, so
@@ -170,9 +152,9 @@ pub struct UnlinkUnits {
 }
 
 impl UnlinkUnits {
-    /// Units for `banks` banks (a power of two; list `l` is in bank `l mod banks`),
-    /// `lanes` lanes and `descriptors` descriptors.
-    pub fn new(lanes: usize, banks: usize, descriptors: usize) -> Self {
+    /// Units for `banks` banks (a power of two; list `l` is in bank `l mod banks`) and
+    /// `lanes` lanes.
+    pub fn new(lanes: usize, banks: usize) -> Self {
         assert!(lanes > 0 && banks.is_power_of_two(), "{lanes} lanes, {banks} banks");
         let split = Self::splits(lanes);
         let (sets, split_lanes) = if split { (2, lanes) } else { (1, 0) };
@@ -184,15 +166,10 @@ impl UnlinkUnits {
             all_done: signals(split as usize),
             list: signals(lanes),
             slot: signals(lanes),
-            read_first: signals(lanes),
-            compared: signals(lanes),
-            entry: signals(lanes),
-            link: signals(lanes),
-            has_link: signals(lanes),
-            pick: signals(lanes),
-            first_walk: signals(lanes),
-            take: signals(lanes),
-            slow_took: signals(lanes),
+            prev_of: signals(lanes),
+            next_of: signals(lanes),
+            has_prev_of: signals(lanes),
+            has_next_of: signals(lanes),
             run_taken: Default::default(),
             run_back: Default::default(),
             run_next: Default::default(),
@@ -208,7 +185,6 @@ impl UnlinkUnits {
             granted: signals(lanes),
             crowded: Default::default(),
             writing: signals(banks),
-            writing_any: Default::default(),
             write_list: signals(banks),
             front: signals(banks),
             back: signals(banks),
@@ -251,11 +227,6 @@ impl UnlinkUnits {
             f_next: signals(banks),
             f_has_prev: signals(banks),
             f_has_next: signals(banks),
-            neighbours: ReceiveNeighbours::new(lanes, descriptors, banks),
-            l_prev: signals(lanes),
-            l_next: signals(lanes),
-            l_has_prev: signals(lanes),
-            l_has_next: signals(lanes),
             _lanes: lanes,
             _banks: banks,
             _lanes_once: lanes + 1,
@@ -278,30 +249,6 @@ impl Logic for UnlinkUnits {
             self.granted[i].next = false;
         }
         self.crowded.next = false;
-        self.writing_any.next = false;
-        self.neighbours.clock.next = self.clock.val();
-        for i in 0..self._lanes {
-            self.neighbours.read_first[i].next = self.read_first[i].val();
-            self.neighbours.compared[i].next = self.compared[i].val();
-            self.neighbours.entry[i].next = self.entry[i].val();
-            self.neighbours.link[i].next = self.link[i].val();
-            self.neighbours.has_link[i].next = self.has_link[i].val();
-            self.neighbours.pick[i].next = self.pick[i].val();
-            self.neighbours.first_walk[i].next = self.first_walk[i].val();
-            self.neighbours.take[i].next = self.take[i].val();
-            self.neighbours.slow_took[i].next = self.slow_took[i].val();
-            // The lane's receive's neighbours: the walk's best match's after a slow take.
-            self.l_prev[i].next = self.neighbours.prev[i].val();
-            self.l_next[i].next = self.neighbours.next[i].val();
-            self.l_has_prev[i].next = self.neighbours.has_prev[i].val();
-            self.l_has_next[i].next = self.neighbours.has_next[i].val();
-            if self.slow_took[i].val() {
-                self.l_prev[i].next = self.neighbours.best_prev[i].val();
-                self.l_next[i].next = self.neighbours.best_next[i].val();
-                self.l_has_prev[i].next = self.neighbours.best_has_prev[i].val();
-                self.l_has_next[i].next = self.neighbours.best_has_next[i].val();
-            }
-        }
         // Per bank, the lowest lane with a receive there to unlink; its record, picked
         // from every lane's own reads with an AND-OR.
         for lanes in self._lanes..self._lanes_once {
@@ -341,10 +288,10 @@ impl Logic for UnlinkUnits {
                     }
                     if self.a_grant[b * lanes + i].val() {
                         self.granted[i].next = true;
-                        self.u_prev[b].next = self.u_prev[b].val() | self.l_prev[i].val();
-                        self.u_next[b].next = self.u_next[b].val() | self.l_next[i].val();
-                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.l_has_prev[i].val();
-                        self.u_has_next[b].next = self.u_has_next[b].val() | self.l_has_next[i].val();
+                        self.u_prev[b].next = self.u_prev[b].val() | self.prev_of[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.next_of[i].val();
+                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.has_prev_of[i].val();
+                        self.u_has_next[b].next = self.u_has_next[b].val() | self.has_next_of[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.list[i].val();
                         self.u_front[b].next = self.u_front[b].val() | self.slot[i].val();
                         self.u_back[b].next = self.u_back[b].val() | self.slot[i].val();
@@ -428,16 +375,6 @@ impl Logic for UnlinkUnits {
                 self.lr_en[b].d.next = false;
             }
             self.writing[b].next = self.ur_en[b].q.val();
-            self.neighbours.writing[b].next = self.ur_en[b].q.val();
-            self.neighbours.front[b].next = self.ur_front[b].q.val();
-            self.neighbours.back[b].next = self.ur_back[b].q.val();
-            self.neighbours.record_prev[b].next = self.f_prev[b].val();
-            self.neighbours.record_next[b].next = self.f_next[b].val();
-            self.neighbours.record_has_prev[b].next = self.f_has_prev[b].val();
-            self.neighbours.record_has_next[b].next = self.f_has_next[b].val();
-            if self.ur_en[b].q.val() {
-                self.writing_any.next = true;
-            }
             self.write_list[b].next = self.ur_list[b].q.val();
             self.front[b].next = self.ur_front[b].q.val();
             self.back[b].next = self.ur_back[b].q.val();
