@@ -1,7 +1,8 @@
 //! What the `*_verilog` tests share: write a design as `top.v`, lint it with Verilator,
-//! run a yosys script on it. And what the source tests share: the HDL's Rust sources. Every design is linted with `-Wall`; DECLFILENAME is always
+//! run a yosys script on it. Every design is linted with `-Wall`; DECLFILENAME is always
 //! waived because rust-hdl writes every submodule into one file, other waivers are named
-//! by the test that needs them.
+//! by the test that needs them. And what the source tests share: the HDL's Rust sources
+//! ([`hdl_sources`]).
 
 // Each test binary compiles this module and uses part of it.
 #![allow(dead_code)]
