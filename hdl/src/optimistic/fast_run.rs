@@ -19,6 +19,13 @@
 //! only goes through the candidate's mux), and each lane's next target is that entry's
 //! label plus `i`. So the run compares a register with every descriptor, not a `D`-way
 //! read by pointer.
+//!
+//! The sequence compare itself is registered too: per descriptor, a flop holds "its id is
+//! `k`'s", kept true to the table by computing it from the next values (a new candidate
+//! compares every id with the RAM word it takes, a post compares its id with the old or
+//! new candidate's). The run's per-lane OR then starts from a flop, not from a 32-bit
+//! compare behind `k`'s register (the 16-lane array's critical path at 73.02 MHz); a
+//! descriptor that is not valid may hold a stale flag, and `valid` masks it.
 
 use crate::optimistic::descriptor_copy::field_copy;
 use crate::optimistic::vectors::{dffs, k, low_bits, signals};
@@ -71,6 +78,13 @@ pub struct FastRun {
     w_new_run: Vec<Signal<Local, Bits<16>>>,
     /// Per descriptor: valid, with the candidate's sequence id.
     s_run_seq: Vec<Signal<Local, Bit>>,
+    /// Per descriptor: its sequence id is the candidate's (module docs).
+    r_same_seq: Vec<DFF<Bit>>,
+    /// Lane 0's entry becomes the candidate this cycle: `k`'s id is the RAM word.
+    w_take_new: Signal<Local, Bit>,
+    /// A post's id is the candidate's, as `k` is after this cycle.
+    w_post_same: Signal<Local, Bit>,
+    slot1: Vec<Constant<Bits<16>>>,
     /// Per lane × descriptor: the descriptor is lane `i`'s receive of the run.
     s_run_lane: Vec<Signal<Local, Bit>>,
     s_in_run: Vec<Signal<Local, Bit>>,
@@ -120,6 +134,10 @@ impl FastRun {
             w_new_seq: Default::default(),
             w_new_run: signals(n),
             s_run_seq: signals(d),
+            r_same_seq: dffs(d),
+            w_take_new: Default::default(),
+            w_post_same: Default::default(),
+            slot1: (1..=d).map(|p| k(p as u64)).collect(),
             s_run_lane: signals(n * d),
             s_in_run: signals(d),
             s_lane_in_run: signals(n),
@@ -149,6 +167,7 @@ impl Logic for FastRun {
         self.seq_copy.write_data.next = self.post_seq.val();
         self.seq_copy.read_address.next = self.lead_read_pointer.val();
         self.w_new_seq.next = self.cand_seq.q.val();
+        self.w_take_new.next = false;
         for i in 0..self._lanes {
             self.w_new_run[i].next = (self.lead_entry_label.val().get_bits::<16>(0)
                 + self.lane_index16[i].val())
@@ -163,6 +182,7 @@ impl Logic for FastRun {
                 | (self.lead_entry_label.val() < self.lead_best_label.val()))
         {
             self.w_new_seq.next = self.seq_copy.read_data.val();
+            self.w_take_new.next = self.lead_first_walk.val();
             for i in 0..self._lanes {
                 self.next_target[i].next = self.w_new_run[i].val();
             }
@@ -170,8 +190,21 @@ impl Logic for FastRun {
         if self.lead_first_walk.val() {
             self.cand_seq.d.next = self.w_new_seq.val();
         }
+        // Both compares run beside the candidate's decision; the decision only selects.
+        self.w_post_same.next = self.post_seq.val() == self.cand_seq.q.val();
+        if self.w_take_new.val() {
+            self.w_post_same.next = self.post_seq.val() == self.seq_copy.read_data.val();
+        }
         for s in 0..self._descriptors {
-            self.s_run_seq[s].next = self.valid[s].val() & (self.seq[s].val() == self.cand_seq.q.val());
+            self.r_same_seq[s].clock.next = self.clock.val();
+            self.r_same_seq[s].d.next = self.r_same_seq[s].q.val();
+            if self.w_take_new.val() {
+                self.r_same_seq[s].d.next = self.seq[s].val() == self.seq_copy.read_data.val();
+            }
+            if self.posting.val() & (self.post_slot.val() == self.slot1[s].val()) {
+                self.r_same_seq[s].d.next = self.w_post_same.val();
+            }
+            self.s_run_seq[s].next = self.valid[s].val() & self.r_same_seq[s].q.val();
             self.s_in_run[s].next = false;
         }
         for descriptors in self._descriptors..self._descriptors_once {
