@@ -35,7 +35,7 @@ pub struct Measurement {
     /// Why this placer and router (the flow's choice by size, or the options given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<String>,
-    /// The workspace's commit when the run started (`+dirty` with uncommitted changes).
+    /// The commit the binary that ran was built from (`+dirty` when its sources differed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -285,27 +285,16 @@ pub fn load_history() -> Result<Vec<Measurement>, String> {
         .collect()
 }
 
-/// The commit the workspace is at (with `+dirty` when it has uncommitted changes), if git
-/// can tell. Taken when a run starts: the workspace may move on while it runs.
+/// The commit this binary was built from, `+dirty` when its sources differed from it
+/// (`build.rs`), if git could tell: the Verilog a run times comes from the binary, and the
+/// workspace may have moved on since it was built.
 pub fn commit() -> Option<String> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .current_dir(&root)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    let hash = git(&["rev-parse", "--short=12", "HEAD"])?;
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-    Some(if dirty { format!("{hash}+dirty") } else { hash })
+    Some(env!("TAGMATCH_BUILD_COMMIT")).filter(|c| !c.is_empty()).map(str::to_string)
 }
 
 /// Appends one run to the history: `kept` says whether it became the record; `note` says
 /// in one line what happened (why a run gave no Fmax, for one). An entry without a
-/// `commit` gets the workspace's now.
+/// `commit` gets the binary's.
 pub fn append_history(mut entry: Measurement, kept: bool, note: &str) -> Result<(), String> {
     if entry.commit.is_none() {
         entry.commit = commit();
@@ -544,6 +533,28 @@ pub fn for_table(records: &[Record]) -> Vec<Record> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The binary names the commit its build saw: this checkout's HEAD, since cargo reruns
+    /// the build script when HEAD moves.
+    #[test]
+    fn runs_name_the_commit_the_binary_was_built_from() {
+        let head = std::process::Command::new("git")
+            .args(["rev-parse", "--short=12", "HEAD"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+        let built = commit();
+        match head {
+            Some(head) => {
+                let built = built.expect("a commit, in a git checkout");
+                let hash = built.strip_suffix("+dirty").unwrap_or(&built);
+                assert_eq!(hash, head, "{built}");
+            }
+            None => assert_eq!(built, None),
+        }
+    }
 
     #[test]
     fn dates_are_civil() {
