@@ -24,8 +24,8 @@
 //! `k`'s", kept true to the table by computing it from the next values (a new candidate
 //! compares every id with the RAM word it takes, a post compares its id with the old or
 //! new candidate's). The run's per-lane OR then starts from a flop, not from a 32-bit
-//! compare behind `k`'s register (the 16-lane array's critical path at 73.02 MHz); a
-//! descriptor that is not valid may hold a stale flag, and `valid` masks it.
+//! compare behind `k`'s register (once the 16-lane array's critical path); a descriptor
+//! that is not valid may hold a stale flag, and `valid` masks it.
 
 use crate::optimistic::descriptor_copy::field_copy;
 use crate::optimistic::vectors::{dffs, k, low_bits, signals};
