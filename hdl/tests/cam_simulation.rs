@@ -120,9 +120,8 @@ fn the_rust_behaviour_answers_like_the_verilog() {
 /// Drives the CAM's own ports (the standalone `CamTop` ties the refill bus off): a refill
 /// writes the entry on `refill` while `in` carries another, and a search two edges later
 /// answers with the refilled entry; `search_right_after` searches in the next edge instead,
-/// which the refill contract rules out, and without `announced` the search comes in a
-/// cycle `may_search` was low, which the match vector's contract rules out.
-fn refill_then_search(search_right_after: bool, announced: bool) {
+/// which the refill contract rules out.
+fn refill_then_search(search_right_after: bool) {
     use tagmatch_hdl::two_level::cam::Cam;
     let mut uut = Cam::new(4, tagmatch_hdl::fields::FieldWidths::default());
     uut.connect_all();
@@ -136,7 +135,7 @@ fn refill_then_search(search_right_after: bool, announced: bool) {
         x.search_mode.next = MODE_ENVELOPE.to_bits();
         put(&mut x.key, (1, 3, 7, false, false, 0));
         // A search may come at any edge (the widest announcement).
-        x.may_search.next = announced;
+        x.may_search.next = true;
         // The refill (handle 21) matches; the engine's bus carries another match (handle 99).
         x.insert.next = true;
         x.refilling.next = true;
@@ -161,17 +160,11 @@ fn refill_then_search(search_right_after: bool, announced: bool) {
 
 #[test]
 fn a_refill_writes_its_own_bus() {
-    refill_then_search(false, true);
+    refill_then_search(false);
 }
 
 #[test]
 #[should_panic(expected = "a search in or right after a refill's edge")]
 fn a_search_right_after_a_refill_is_refused() {
-    refill_then_search(true, true);
-}
-
-#[test]
-#[should_panic(expected = "a search in a cycle `may_search` did not announce")]
-fn a_search_not_announced_is_refused() {
-    refill_then_search(false, false);
+    refill_then_search(true);
 }
