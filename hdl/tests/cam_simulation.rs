@@ -134,8 +134,6 @@ fn refill_then_search(search_right_after: bool) {
         x.key_load.next = true;
         x.search_mode.next = MODE_ENVELOPE.to_bits();
         put(&mut x.key, (1, 3, 7, false, false, 0));
-        // A search may come at any edge (the widest announcement).
-        x.may_search.next = true;
         // The refill (handle 21) matches; the engine's bus carries another match (handle 99).
         x.insert.next = true;
         x.refilling.next = true;

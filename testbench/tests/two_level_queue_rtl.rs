@@ -46,9 +46,6 @@ fn cmd() -> impl Strategy<Value = Cmd> {
 fn run(m: &mut Model, cmds: &[Cmd]) -> Result<(), String> {
     let p = |m: &Model, n: &str| m.port(n).unwrap();
     let mut queue: Vec<Entry> = Vec::new();
-    // The widest announcement a queue may get: the CAM loads its match vector at every
-    // edge outside a handle scan, and the answers must not change.
-    m.set(p(m, "may_search"), 1);
     for (i, c) in cmds.iter().enumerate() {
         // Wait for the queue (the data mover may be working).
         let mut waited = 0;

@@ -97,15 +97,6 @@
 //!   edge) into a register of its own (`new_hit`): it is younger than every stored entry,
 //!   so it is the answer only when none of them matches. So a search may share its edge
 //!   with an insert and a removal and sees the slots after them.
-//!   The RTL loads the match vector and the bank ORs at every edge `may_search` is high
-//!   outside a handle scan, not only at a search's: only the cycle after a search reads
-//!   them. `may_search` comes from the engine's command register (a search command is
-//!   waiting), `search` from its issue decision, which reads both queues' state: as the
-//!   enable of every slot's bit, that decision was the default engine's critical path
-//!   (from the PRQ's lists to the UMQ's match vector, nearly all of it routing).
-//!   Loading at every edge outside a scan, with no enable, was tried and did not route
-//!   (router2 congested in the CAM), so the enable stays, from a register. The model
-//!   computes them at the search only; nothing outside can tell.
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen (else the
 //!   entry inserted at `S`, if it matched) and registered: the slot number, its one-hot,
 //!   `hit`, and `frees` (removing it empties its bank, or the CAM is not full: so the
@@ -240,9 +231,6 @@ pub struct Cam {
     pub reset: Signal<In, Bit>,
     /// Compare every slot with the loaded key at this edge (by handle: start the scan).
     pub search: Signal<In, Bit>,
-    /// High in every cycle `search` may be (and maybe more), from registers: the match
-    /// vector loads at these edges, so `search`, which is late, enables no slot's bit.
-    pub may_search: Signal<In, Bit>,
     /// Load the key (`search_mode` and `key_*`) at this edge, for the searches after it.
     pub key_load: Signal<In, Bit>,
     /// 0: by envelope (wildcards on either side), 1: by handle, 2: any entry.
@@ -290,7 +278,6 @@ impl Cam {
             clock: Default::default(),
             reset: Default::default(),
             search: Default::default(),
-            may_search: Default::default(),
             key_load: Default::default(),
             search_mode: Default::default(),
             key: Default::default(),
@@ -402,7 +389,6 @@ impl Cam {
         let engine_key = self.key_on(&self.r#in);
         if self.search.val() {
             assert!(!(r.refilled || (ins && refilling)), "a search in or right after a refill's edge");
-            assert!(self.may_search.val(), "a search in a cycle `may_search` did not announce");
             // The queue waits for the answer (module docs).
             assert!(
                 !(r.scanning || r.scan_live || r.scan_live2 || r.scan_end),
@@ -653,8 +639,6 @@ impl Logic for CamTop {
         self.cam.clock.next = self.clock.val();
         self.cam.reset.next = self.reset.val();
         self.cam.search.next = self.search.val();
-        // Alone, the CAM has no earlier word of a search than the search itself.
-        self.cam.may_search.next = self.search.val();
         self.cam.key_load.next = self.key_load.val();
         self.cam.search_mode.next = self.search_mode.val();
         self.cam.key.comm.next = self.key.comm.val();

@@ -66,9 +66,6 @@ pub struct TwoLevelQueue<const A: usize> {
     pub insert: Signal<In, Bit>,
     pub r#in: EntryPorts,
     pub search: Signal<In, Bit>,
-    /// High in every cycle `search` may be, from the engine's registers (the CAM loads
-    /// its match vector with it: `cam.rs`, "Timing").
-    pub may_search: Signal<In, Bit>,
     /// Load the key (`search_mode`, `key_*`) at this edge for the searches after it.
     pub key_load: Signal<In, Bit>,
     pub search_mode: Signal<In, Bits<2>>,
@@ -137,7 +134,6 @@ impl<const A: usize> TwoLevelQueue<A> {
             insert: Default::default(),
             r#in: Default::default(),
             search: Default::default(),
-            may_search: Default::default(),
             key_load: Default::default(),
             search_mode: Default::default(),
             key: Default::default(),
@@ -195,7 +191,6 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         // Both levels search with the key loaded before the search: the CAM with its own
         // copies, the lists with the key registered when the search started.
         self.cam_level.search.next = false;
-        self.cam_level.may_search.next = self.may_search.val();
         self.cam_level.key_load.next = self.key_load.val();
         self.cam_level.search_mode.next = self.search_mode.val();
         self.cam_level.key.comm.next = self.key.comm.val();
@@ -402,6 +397,5 @@ pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
     p.push(("quick", 1, false));
     p.push(("blocking", 1, false));
     p.push(("key_load", 1, true));
-    p.push(("may_search", 1, true));
     p
 }

@@ -497,11 +497,6 @@ impl<const A: usize> Logic for ReceiveEngine<A> {
         // against the PRQ; a receive's pattern, wildcards on the search side, against the UMQ.
         self.prq_queue.search.next = self.issue.val() & self.c_search.val() & self.c_uses_prq.val();
         self.umq_queue.search.next = self.issue.val() & self.c_search.val() & !self.c_uses_prq.val();
-        // The same without `issue`, from the command register alone: a search of that queue
-        // waits. The CAM loads its match vector with it (`cam.rs`, "Timing"), so the issue
-        // decision, which reads both queues, enables no slot's bit.
-        self.prq_queue.may_search.next = self.c_valid.q.val() & self.c_search.val() & self.c_uses_prq.val();
-        self.umq_queue.may_search.next = self.c_valid.q.val() & self.c_search.val() & !self.c_uses_prq.val();
         // The queues load the key in the edge that accepts the command into the command
         // register (the same values), and search with it when it issues, a cycle later or
         // more: so each CAM bank keeps its own copy of the key (see `cam.rs`).
