@@ -99,12 +99,12 @@
 //!   with an insert and a removal and sees the slots after them.
 //!   The match vector loads under `search` itself, though the engine's issue decision
 //!   behind it (which reads both queues) then enables every slot's bit, and that is the
-//!   default engine's critical path. Two earlier enables were tried and reverted, because
-//!   the default engine no longer routed (router2 did not converge, congested in the
-//!   CAMs, at every seed tried; the timing history has the runs): loading at every edge
-//!   outside a handle scan (176a81b), and loading while a search of that queue waits in
-//!   the engine's command register (464a94c). Cutting that path needs the decision
-//!   registered, not the load moved.
+//!   default engine's critical path. Two enables that settle earlier in the cycle were
+//!   tried and reverted, because the default engine no longer routed (router2 did not
+//!   converge, congested in the CAMs, at every seed tried; the timing history has the
+//!   runs): loading at every edge outside a handle scan (176a81b), and loading while a
+//!   search of that queue waits in the engine's command register (464a94c). Cutting
+//!   that path needs the decision registered, not the load moved.
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen (else the
 //!   entry inserted at `S`, if it matched) and registered: the slot number, its one-hot,
 //!   `hit`, and `frees` (removing it empties its bank, or the CAM is not full: so the
