@@ -21,6 +21,7 @@ use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
 use tagmatch_hdl::optimistic::unlink::UnlinkUnits;
+use tagmatch_hdl::optimistic::walk_order::WalkOrder;
 
 fn lints_and_synthesizes(name: &str, block: &mut impl Block) {
     block.connect_all();
@@ -44,6 +45,12 @@ fn unlink_units_lint_and_synthesize() {
 fn fast_run_lints_and_synthesizes() {
     lints_and_synthesizes("fast-run-3x5", &mut FastRun::new(3, 5));
     lints_and_synthesizes("fast-run-1x2", &mut FastRun::new(1, 2));
+}
+
+/// The walk's list order: a few LUTs from flags and a class.
+#[test]
+fn walk_order_lints_and_synthesizes() {
+    lints_and_synthesizes("walk-order", &mut WalkOrder::default());
 }
 
 /// Three lanes into a 5-entry UMQ, one lane into a 1-entry one.

@@ -20,6 +20,11 @@
 //! booked (`go`), it takes its receive of the fast path's run (`shared`, `run_slot`), or
 //! walks again skipping receives taken in this block, once the lane before it is done and
 //! its receive unlinked (`prev_done`). A slow walk's take is unlinked in the next cycle.
+//! The slow walk reads only the lists in which the first walk matched an entry ([`WalkOrder`]):
+//! nothing is posted during a block, so no other list can hold a match, and each list
+//! skipped saves a cycle (the wc-sp scenario's three empty wildcard lists were most of
+//! its slow walk). The walked classes come from four flags and the registered class, so
+//! choosing the next list stays beside the read, not behind it.
 //!
 //! **The RAM copies** of the descriptors' fixed fields (envelope, wildcard flags, label,
 //! handle) are written together in every lane when a receive is posted; the handle copy
@@ -28,6 +33,7 @@
 use crate::fields::FieldWidths;
 use crate::optimistic::descriptor_copy::DescriptorCopy;
 use crate::optimistic::vectors::{k, pointer_mask};
+use crate::optimistic::walk_order::WalkOrder;
 use rust_hdl::prelude::*;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -154,9 +160,6 @@ pub struct Lane {
     pointer_mask: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
-    class0: Constant<Bits<2>>,
-    class1: Constant<Bits<2>>,
-    class3: Constant<Bits<2>>,
     l_idle: Constant<Bits<3>>,
     l_start: Constant<Bits<3>>,
     l_walk: Constant<Bits<3>>,
@@ -196,6 +199,8 @@ pub struct Lane {
     ex_final: DFF<Bit>,
     ex_usable: DFF<Bit>,
     ex_next: DFF<Bits<16>>,
+    /// The compare stage's list class.
+    ex_class: DFF<Bits<2>>,
     ln_cand: DFF<Bits<16>>,
     ln_cand_label: DFF<Bits<32>>,
     ln_cand_list: DFF<Bits<16>>,
@@ -221,9 +226,9 @@ pub struct Lane {
     copy: DescriptorCopy,
     w_walking: Signal<Local, Bit>,
     w_rewalk: Signal<Local, Bit>,
-    /// The lists one and two after the registered class.
-    w_after1: Signal<Local, Bits<16>>,
-    w_after2: Signal<Local, Bits<16>>,
+    /// The lists the walk reads, in order: all four on the first walk, then those it
+    /// matched in.
+    order: WalkOrder,
     /// This cycle's walk state, with last cycle's move to the next list applied.
     e_class: Signal<Local, Bits<2>>,
     e_reading: Signal<Local, Bit>,
@@ -323,9 +328,6 @@ impl Lane {
             pointer_mask: k(pointer_mask(descriptors)),
             zero16: k(0),
             zero32: k(0),
-            class0: k(0),
-            class1: k(1),
-            class3: k(3),
             l_idle: k(L_IDLE),
             l_start: k(L_START),
             l_walk: k(L_WALK),
@@ -354,6 +356,7 @@ impl Lane {
             ex_final: Default::default(),
             ex_usable: Default::default(),
             ex_next: Default::default(),
+            ex_class: Default::default(),
             ln_cand: Default::default(),
             ln_cand_label: Default::default(),
             ln_cand_list: Default::default(),
@@ -371,8 +374,7 @@ impl Lane {
             copy: DescriptorCopy::new(descriptors, fields),
             w_walking: Default::default(),
             w_rewalk: Default::default(),
-            w_after1: Default::default(),
-            w_after2: Default::default(),
+            order: WalkOrder::default(),
             e_class: Default::default(),
             e_reading: Default::default(),
             e_list_now: Default::default(),
@@ -417,6 +419,7 @@ impl Logic for Lane {
             ex_final,
             ex_usable,
             ex_next,
+            ex_class,
             ln_cand,
             ln_cand_label,
             ln_cand_list,
@@ -461,34 +464,27 @@ impl Logic for Lane {
         self.w_walking.next =
             (self.ln_state.q.val() == self.l_walk.val()) | (self.ln_state.q.val() == self.l_rewalk.val());
         self.w_rewalk.next = self.ln_state.q.val() == self.l_rewalk.val();
+        // The lists walked: all four on the first walk, then those it matched in.
+        self.order.clock.next = self.clock.val();
+        self.order.clear.next = self.start.val();
+        self.order.first_walk.next = self.ln_state.q.val() < self.l_wait.val();
+        self.order.current.next = self.ln_class.q.val();
+        self.order.list_exact.next = self.list_exact.val();
+        self.order.list_any_src.next = self.list_any_src.val();
+        self.order.list_any_tag.next = self.list_any_tag.val();
+        self.order.list_both.next = self.list_both.val();
+        self.order.current_list.next = self.ln_list_now.q.val();
+        self.order.reading.next = self.ln_reading.q.val();
+        self.order.advance.next = self.ln_adv.q.val();
         // Last cycle's move to the next list takes effect now.
-        self.w_after1.next = self.list_both.val();
-        self.w_after2.next = self.list_both.val();
-        if self.ln_class.q.val() == self.class0.val() {
-            self.w_after1.next = self.list_any_src.val();
-            self.w_after2.next = self.list_any_tag.val();
-        } else if self.ln_class.q.val() == self.class1.val() {
-            self.w_after1.next = self.list_any_tag.val();
-        }
-        self.e_class.next = self.ln_class.q.val();
-        self.e_reading.next = self.ln_reading.q.val();
-        self.e_list_now.next = self.ln_list_now.q.val();
-        if self.ln_adv.q.val() {
-            self.e_list_now.next = self.w_after1.val();
-            if self.ln_class.q.val() == self.class3.val() {
-                self.e_reading.next = false;
-            } else {
-                self.e_class.next = self.ln_class.q.val() + self.class1.val();
-            }
-        }
-        // The head address of the list examined next cycle: the first list when starting
-        // a walk, else the one after this cycle's list.
-        self.w_addr.next = self.list_exact.val();
+        self.e_class.next = self.order.now_class.val();
+        self.e_reading.next = self.order.now_reading.val();
+        self.e_list_now.next = self.order.now_list.val();
+        self.ex_final.d.next = self.order.now_last.val();
+        // The head read next cycle: the first walked list when starting a walk.
+        self.w_addr.next = self.order.first_list.val();
         if self.w_walking.val() {
-            self.w_addr.next = self.w_after1.val();
-            if self.ln_adv.q.val() {
-                self.w_addr.next = self.w_after2.val();
-            }
+            self.w_addr.next = self.order.address.val();
         }
         self.head_address.next = self.w_addr.val();
 
@@ -501,7 +497,7 @@ impl Logic for Lane {
         self.copy.read_pointer.next = self.w_ptr.val();
         self.ex_ptr.d.next = self.w_ptr.val();
         self.ex_list.d.next = self.e_list_now.val();
-        self.ex_final.d.next = self.e_class.val() == self.class3.val();
+        self.ex_class.d.next = self.e_class.val();
         // Valid, and not taken in this block when walking again: one flop for the compare
         // stage's AND. The lane's state does not change between the read and the compare
         // while it walks, and the compare is ignored once it stops.
@@ -516,6 +512,8 @@ impl Logic for Lane {
             & (self.copy.comm.val() == self.ln_comm.q.val())
             & (self.copy.src_any.val() | (self.copy.src.val() == self.ln_src.q.val()))
             & (self.copy.tag_any.val() | (self.copy.tag.val() == self.ln_tag.q.val()));
+        self.order.hit.next = self.w_hit.val() & !self.w_rewalk.val();
+        self.order.hit_class.next = self.ex_class.q.val();
         self.w_new.next = self.ln_best.q.val();
         self.w_new_label.next = self.ln_best_label.q.val();
         self.w_new_list.next = self.ln_best_list.q.val();
@@ -580,7 +578,7 @@ impl Logic for Lane {
         }
         if self.ln_state.q.val() == self.l_start.val() {
             self.ln_state.d.next = self.l_walk.val();
-            self.ln_class.d.next = self.class0.val();
+            self.ln_class.d.next = self.order.first.val();
             self.ln_first.d.next = true;
             self.ln_adv.d.next = false;
             self.ln_reading.d.next = true;
@@ -618,7 +616,7 @@ impl Logic for Lane {
         }
         if self.w_start_rewalk.val() {
             self.ln_state.d.next = self.l_rewalk.val();
-            self.ln_class.d.next = self.class0.val();
+            self.ln_class.d.next = self.order.first.val();
             self.ln_first.d.next = true;
             self.ln_adv.d.next = false;
             self.ln_reading.d.next = true;

@@ -1,7 +1,7 @@
 //! Optimistic tag matching in hardware: the thread array ([`thread_array`], its
 //! configuration in [`shape`]), its child blocks ([`controller`], [`lane`], [`descriptor_copy`],
 //! [`descriptor_table`], [`list_hash`], [`list_ends`], [`barrier`], [`fast_run`], [`unlink`],
-//! [`umq_placement`], [`command_width`]), and the fixed-slot CAM that keeps its unexpected
+//! [`umq_placement`], [`command_width`], [`walk_order`]), and the fixed-slot CAM that keeps its unexpected
 //! messages ([`unexpected_cam`]).
 
 pub mod barrier;
@@ -19,3 +19,4 @@ pub mod umq_placement;
 pub mod unexpected_cam;
 pub mod unlink;
 mod vectors;
+pub mod walk_order;

@@ -41,7 +41,8 @@
 //!   unlink*: granted in the cycle after the take, written in the one after that, the
 //!   unlink being two pipeline stages), so the next walk does not meet it. The lane
 //!   presents the first head address at `S_i` and walks again, skipping receives taken in
-//!   this block: `X_i = S_i + rewalk_i`;
+//!   this block and reading only the lists its first walk matched in (or the last list
+//!   when none; [`super::ThreadTrace::hit_classes`]): `X_i = S_i + rewalk_i`;
 //! - *the tail*, from `E + 1` where `E` is the last take: the receives still linked leave
 //!   their lists, and the unmatched messages enter the UMQ together.
 //!   - The head and tail tables are banked by list (`list mod banks`, [`head_banks`]),
@@ -166,11 +167,18 @@ mod tests {
     use crate::optimistic::ThreadTrace;
 
     fn thread(walk: u32, path: Path, rewalk: u32) -> ThreadTrace {
-        ThreadTrace { walk, rewalk, conflicted: path != Path::Optimistic, path, list: Some(0) }
+        ThreadTrace {
+            walk,
+            rewalk,
+            hit_classes: 0,
+            conflicted: path != Path::Optimistic,
+            path,
+            list: Some(0),
+        }
     }
 
     fn thread_in(walk: u32, path: Path, rewalk: u32, list: Option<u32>) -> ThreadTrace {
-        ThreadTrace { walk, rewalk, conflicted: path != Path::Optimistic, path, list }
+        ThreadTrace { walk, rewalk, hit_classes: 0, conflicted: path != Path::Optimistic, path, list }
     }
 
     #[test]

@@ -172,6 +172,20 @@ pub enum Path {
     Slow,
 }
 
+/// Every index class: the first walk reads all four lists.
+pub const ALL_CLASSES: u8 = (1 << WildcardClass::ALL.len()) - 1;
+
+/// The classes a slow path's walk reads: those its first walk matched in
+/// ([`ThreadTrace::hit_classes`]), or the last one when there are none (the hardware walks
+/// once either way; a lane that found nothing finds nothing again).
+fn slow_classes(hit_classes: u8) -> u8 {
+    if hit_classes == 0 {
+        1 << (WildcardClass::ALL.len() - 1)
+    } else {
+        hit_classes
+    }
+}
+
 /// What one thread did in a block, for the cost model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadTrace {
@@ -181,8 +195,12 @@ pub struct ThreadTrace {
     /// three lists left at a match with entries after it (the read that followed its link
     /// is discarded).
     pub walk: u32,
-    /// The same for the slow path's walk.
+    /// The same for the slow path's walk, which reads only the lists of `hit_classes`.
     pub rewalk: u32,
+    /// The index classes (bit `i`: [`WildcardClass::ALL`]`[i]`) whose list held a receive
+    /// matching the message in the first walk. Only they can hold one later in the block
+    /// (nothing is posted during a block), so the slow path's walk skips the others.
+    pub hit_classes: u8,
     /// Its candidate was booked by a lower thread.
     pub conflicted: bool,
     pub path: Path,
@@ -282,29 +300,45 @@ impl OptimisticMatcher {
         self.table[slot as usize].as_mut().expect("indexed slots hold descriptors")
     }
 
-    /// The oldest receive matching `env` that `skip` allows, and the walk's cycles
-    /// ([`ThreadTrace::walk`]).
-    fn search(&self, env: &Envelope, skip: impl Fn(&Descriptor) -> bool) -> (Option<u32>, u32) {
+    /// The oldest receive matching `env` that `skip` allows, in the index classes whose bit
+    /// is set in `classes` (bit `i`: [`WildcardClass::ALL`]`[i]`); the walk's cycles
+    /// ([`ThreadTrace::walk`]); and the classes whose list holds a receive matching `env`
+    /// whether `skip` allows it or not ([`ALL_CLASSES`] for the first walk; the slow path
+    /// walks only the classes its first walk found a match in).
+    fn search(
+        &self,
+        env: &Envelope,
+        classes: u8,
+        skip: impl Fn(&Descriptor) -> bool,
+    ) -> (Option<u32>, u32, u8) {
         let mut walked = 1;
         let mut best: Option<(u64, u32)> = None;
-        for (index, class) in WildcardClass::ALL.into_iter().enumerate() {
+        let mut hits = 0;
+        let walked_classes =
+            WildcardClass::ALL.into_iter().enumerate().filter(|(i, _)| classes & (1 << i) != 0);
+        let last = walked_classes.clone().next_back().map(|(i, _)| i);
+        for (index, class) in walked_classes {
             let list = self.list(class, env.comm, env.src, env.tag);
             let entries = &self.prq[list];
             walked += entries.is_empty() as u32;
             for (at, &slot) in entries.iter().enumerate() {
                 walked += 1;
                 let d = self.desc(slot);
-                if !d.consumed && !skip(d) && d.spec.matches(env) {
+                if !d.consumed && d.spec.matches(env) {
+                    hits |= 1 << index;
+                    if skip(d) {
+                        continue;
+                    }
                     if best.is_none_or(|(label, _)| d.label < label) {
                         best = Some((d.label, slot));
                     }
-                    let wasted_read = at + 1 < entries.len() && index + 1 < WildcardClass::ALL.len();
+                    let wasted_read = at + 1 < entries.len() && Some(index) != last;
                     walked += wasted_read as u32;
                     break;
                 }
             }
         }
-        (best.map(|(_, s)| s), walked)
+        (best.map(|(_, s)| s), walked, hits)
     }
 
     /// Takes a receive: gone at once (`eager`, or no lazy removal), or marked until the
@@ -408,7 +442,7 @@ impl OptimisticMatcher {
         for (i, (_, env)) in msgs.iter().enumerate() {
             let lower = (1u64 << i) - 1;
             let early = self.cfg.early_booking_check;
-            let (cand, walk) = self.search(env, |d| early && d.booked & lower != 0);
+            let (cand, walk, hits) = self.search(env, ALL_CLASSES, |d| early && d.booked & lower != 0);
             if let Some(slot) = cand {
                 self.desc_mut(slot).booked |= 1 << i;
             }
@@ -416,6 +450,7 @@ impl OptimisticMatcher {
             trace.threads.push(ThreadTrace {
                 walk,
                 rewalk: 0,
+                hit_classes: hits,
                 conflicted: false,
                 path: Path::Optimistic,
                 list: None,
@@ -464,7 +499,8 @@ impl OptimisticMatcher {
                 Some(targets[i])
             } else {
                 trace.threads[i].path = Path::Slow;
-                let (again, walk) = self.search(&env, |_| false);
+                let (again, walk, _) =
+                    self.search(&env, slow_classes(trace.threads[i].hit_classes), |_| false);
                 trace.threads[i].rewalk = walk;
                 again
             };
@@ -668,6 +704,33 @@ mod tests {
         assert_eq!(walk(&[both, both]), 1 + 3 + 1);
         // No match (tag 11 shares tag 7's bin): every entry is examined to its list's end.
         assert_eq!(walk(&[RecvSpec::exact(Envelope::new(0, 3, 11)); 2]), 1 + 2 + 3);
+    }
+
+    /// The slow path's walk reads only the lists the first walk matched in (nothing is
+    /// posted during a block), or the last list when it matched in none.
+    #[test]
+    fn a_slow_walk_reads_only_the_lists_the_first_walk_matched_in() {
+        let env = Envelope::new(0, 3, 7);
+        let mut cfg = OptimisticConfig::hardware(3, 32, 4, 16);
+        cfg.fast_path = false;
+        let mut m = OptimisticMatcher::new(cfg).unwrap();
+        m.post_recv(RecvId(0), RecvSpec::exact(env));
+        m.post_recv(RecvId(1), RecvSpec::exact(env));
+        // Thread 1 wants thread 0's receive; thread 2's message matches nothing.
+        let other = Envelope::new(0, 4, 9);
+        let (outcomes, trace) = m.arrive_block(&[(MsgId(10), env), (MsgId(11), env), (MsgId(12), other)]);
+        assert_eq!(outcomes[1], Outcome::Matched { recv: RecvId(1), msg: MsgId(11) });
+        assert_eq!(outcomes[2], Outcome::Queued);
+        let [t0, t1, t2] = &trace.threads[..] else { panic!("three threads") };
+        assert_eq!((t0.hit_classes, t1.hit_classes, t2.hit_classes), (1, 1, 0));
+        assert_eq!((t1.path, t2.path), (Path::Slow, Path::Slow));
+        // Thread 1: the first read, then receive 0 (taken, still linked until the block
+        // ends) and receive 1, the last entry of the only list walked: nothing discarded.
+        assert_eq!(t1.rewalk, 1 + 2);
+        // Thread 2: the first read and the empty list of receives with both wildcards.
+        assert_eq!(t2.rewalk, 1 + 1);
+        // The first walks read all four lists.
+        assert_eq!(t1.walk, 1 + 1 + 1 + 3);
     }
 
     /// Receives all alike, messages for them in blocks: the fast path takes every thread
