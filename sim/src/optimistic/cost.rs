@@ -167,14 +167,7 @@ mod tests {
     use crate::optimistic::ThreadTrace;
 
     fn thread(walk: u32, path: Path, rewalk: u32) -> ThreadTrace {
-        ThreadTrace {
-            walk,
-            rewalk,
-            hit_classes: 0,
-            conflicted: path != Path::Optimistic,
-            path,
-            list: Some(0),
-        }
+        thread_in(walk, path, rewalk, Some(0))
     }
 
     fn thread_in(walk: u32, path: Path, rewalk: u32, list: Option<u32>) -> ThreadTrace {
