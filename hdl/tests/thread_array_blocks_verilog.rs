@@ -17,6 +17,7 @@ use tagmatch_hdl::optimistic::fast_run::FastRun;
 use tagmatch_hdl::optimistic::lane::Lane;
 use tagmatch_hdl::optimistic::list_ends::ListEnds;
 use tagmatch_hdl::optimistic::list_hash::ListHash;
+use tagmatch_hdl::optimistic::list_occupancy::ListOccupancy;
 use tagmatch_hdl::optimistic::shape::ThreadArrayShape;
 use tagmatch_hdl::optimistic::umq_placement::UmqPlacement;
 use tagmatch_hdl::optimistic::unexpected_cam::MESSAGE_FIELDS;
@@ -51,6 +52,13 @@ fn fast_run_lints_and_synthesizes() {
 #[test]
 fn walk_order_lints_and_synthesizes() {
     lints_and_synthesizes("walk-order", &mut WalkOrder::default());
+}
+
+/// Which classes hold a receive: 4 bins on 2 banks, and 1 bin on 1 bank.
+#[test]
+fn list_occupancy_lints_and_synthesizes() {
+    lints_and_synthesizes("list-occupancy-4x2", &mut ListOccupancy::new(4, 2));
+    lints_and_synthesizes("list-occupancy-1x1", &mut ListOccupancy::new(1, 1));
 }
 
 /// Three lanes into a 5-entry UMQ, one lane into a 1-entry one.
@@ -127,6 +135,6 @@ fn controller_lints_and_synthesizes() {
 /// Three lanes on four banks of 16 lists, and one lane on one bank of 4.
 #[test]
 fn list_ends_lint_and_synthesize() {
-    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 3));
-    lints_and_synthesizes("list-ends-1x1", &mut ListEnds::new(1, 1, 2, 2));
+    lints_and_synthesizes("list-ends-3x4", &mut ListEnds::new(3, 4, 4, 4, 3));
+    lints_and_synthesizes("list-ends-1x1", &mut ListEnds::new(1, 1, 1, 2, 2));
 }

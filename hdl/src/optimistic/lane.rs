@@ -20,7 +20,9 @@
 //! booked (`go`), it takes its receive of the fast path's run (`shared`, `run_slot`), or
 //! walks again skipping receives taken in this block, once the lane before it is done and
 //! its receive unlinked (`prev_done`). A slow walk's take is unlinked in the next cycle.
-//! The slow walk reads only the lists in which the first walk matched an entry ([`WalkOrder`]):
+//! The first walk reads the lists of the index classes that hold a receive (`occupied`,
+//! from [`crate::optimistic::list_occupancy`]), the slow walk only the lists in which the
+//! first walk matched an entry ([`WalkOrder`]):
 //! nothing is posted during a block, so no other list can hold a match, and each list
 //! skipped saves a cycle (the wc-sp scenario's three empty wildcard lists were most of
 //! its slow walk). The walked classes come from four flags and the registered class, so
@@ -68,6 +70,8 @@ pub struct Lane {
     pub list_any_src: Signal<In, Bits<16>>,
     pub list_any_tag: Signal<In, Bits<16>>,
     pub list_both: Signal<In, Bits<16>>,
+    /// Bit `c`: index class `c` holds a receive; the first walk reads only those lists.
+    pub occupied: Signal<In, Bits<4>>,
     /// The head table's read of `head_address` (registered: last cycle's address).
     pub head: Signal<In, Bits<16>>,
     /// The descriptor table's reads of the entry at `read_pointer`: valid, taken in this
@@ -226,8 +230,8 @@ pub struct Lane {
     copy: DescriptorCopy,
     w_walking: Signal<Local, Bit>,
     w_rewalk: Signal<Local, Bit>,
-    /// The lists the walk reads, in order: all four on the first walk, then those it
-    /// matched in.
+    /// The lists the walk reads, in order: the occupied classes' on the first walk, then
+    /// those it matched in.
     order: WalkOrder,
     /// This cycle's walk state, with last cycle's move to the next list applied.
     e_class: Signal<Local, Bits<2>>,
@@ -269,6 +273,7 @@ impl Lane {
             list_any_src: Default::default(),
             list_any_tag: Default::default(),
             list_both: Default::default(),
+            occupied: Default::default(),
             head: Default::default(),
             read_valid: Default::default(),
             read_taken: Default::default(),
@@ -464,10 +469,11 @@ impl Logic for Lane {
         self.w_walking.next =
             (self.ln_state.q.val() == self.l_walk.val()) | (self.ln_state.q.val() == self.l_rewalk.val());
         self.w_rewalk.next = self.ln_state.q.val() == self.l_rewalk.val();
-        // The lists walked: all four on the first walk, then those it matched in.
+        // The lists walked: the occupied classes' on the first walk, then those it matched in.
         self.order.clock.next = self.clock.val();
         self.order.clear.next = self.start.val();
         self.order.first_walk.next = self.ln_state.q.val() < self.l_wait.val();
+        self.order.occupied.next = self.occupied.val();
         self.order.current.next = self.ln_class.q.val();
         self.order.list_exact.next = self.list_exact.val();
         self.order.list_any_src.next = self.list_any_src.val();

@@ -10,7 +10,11 @@
 //!   the head when it had no predecessor, its predecessor the tail when it had no
 //!   successor. Inserts, the clearing pass and unlinks are never asked for in the same
 //!   cycle (the controller's states); the priority only states what wins if they were.
+//!
+//! The same writes keep which index classes hold a receive ([`ListOccupancy`]), so a
+//! block's first walks skip the classes that hold none.
 
+use crate::optimistic::list_occupancy::ListOccupancy;
 use crate::optimistic::vectors::{bank_indexes, k, signals};
 use crate::primitives::banked_table::BankedTable;
 use rust_hdl::prelude::*;
@@ -39,6 +43,9 @@ pub struct ListEnds {
     pub unlink_next: Vec<Signal<In, Bits<16>>>,
     pub unlink_has_prev: Vec<Signal<In, Bit>>,
     pub unlink_has_next: Vec<Signal<In, Bit>>,
+    /// Bit `c`: index class `c` holds a receive ([`ListOccupancy`]; registered).
+    pub occupied: Signal<Out, Bits<4>>,
+    occupancy: ListOccupancy,
     heads: BankedTable<16>,
     tails: BankedTable<16>,
     bank_index: Vec<Constant<Bits<16>>>,
@@ -51,11 +58,13 @@ pub struct ListEnds {
 
 impl ListEnds {
     /// Tables of `2^list_bits` lists in `banks` banks (a power of two), `lanes` head
-    /// copies, storing pointers of `pointer_bits` bits.
-    pub fn new(lanes: usize, banks: usize, list_bits: usize, pointer_bits: usize) -> Self {
+    /// copies, storing pointers of `pointer_bits` bits; the `3 * bins + 1` lists of
+    /// indexes of `bins` bins are used.
+    pub fn new(lanes: usize, banks: usize, bins: usize, list_bits: usize, pointer_bits: usize) -> Self {
         assert!(banks.is_power_of_two() && lanes > 0, "{lanes} lanes, {banks} banks");
         let bank_bits = banks.trailing_zeros() as usize;
         assert!(bank_bits <= list_bits, "{banks} banks of {list_bits}-bit list numbers");
+        assert!(3 * bins < 1 << list_bits, "{bins} bins in {list_bits}-bit list numbers");
         ListEnds {
             clock: Default::default(),
             head_address: signals(lanes),
@@ -73,6 +82,8 @@ impl ListEnds {
             unlink_next: signals(banks),
             unlink_has_prev: signals(banks),
             unlink_has_next: signals(banks),
+            occupied: Default::default(),
+            occupancy: ListOccupancy::new(bins, banks),
             heads: BankedTable::new(lanes, bank_bits, list_bits - bank_bits).storing(pointer_bits),
             tails: BankedTable::new(1, bank_bits, list_bits - bank_bits).storing(pointer_bits),
             bank_index: bank_indexes(banks),
@@ -96,7 +107,16 @@ impl Logic for ListEnds {
         }
         self.tails.read_address[0].next = self.tail_list.val();
         self.tail.next = self.tails.read_data[0].val();
+        self.occupancy.clock.next = self.clock.val();
+        self.occupancy.insert.next = self.insert.val();
+        self.occupancy.insert_list.next = self.insert_list.val();
+        self.occupancy.clearing.next = self.clearing.val();
+        self.occupied.next = self.occupancy.occupied.val();
         for b in 0..self._banks {
+            self.occupancy.unlink_writing[b].next = self.unlink_writing[b].val();
+            self.occupancy.unlink_list[b].next = self.unlink_list[b].val();
+            self.occupancy.unlink_has_prev[b].next = self.unlink_has_prev[b].val();
+            self.occupancy.unlink_has_next[b].next = self.unlink_has_next[b].val();
             self.heads.write_enable[b].next = false;
             self.heads.write_address[b].next = self.insert_list.val() >> self.bank_shift.val();
             self.heads.write_data[b].next = self.insert_slot.val();

@@ -1,6 +1,6 @@
 //! Optimistic tag matching in hardware: the thread array ([`thread_array`], its
 //! configuration in [`shape`]), its child blocks ([`controller`], [`lane`], [`descriptor_copy`],
-//! [`descriptor_table`], [`list_hash`], [`list_ends`], [`barrier`], [`fast_run`], [`unlink`],
+//! [`descriptor_table`], [`list_hash`], [`list_ends`], [`list_occupancy`], [`barrier`], [`fast_run`], [`unlink`],
 //! [`umq_placement`], [`command_width`], [`walk_order`]), and the fixed-slot CAM that keeps its unexpected
 //! messages ([`unexpected_cam`]).
 
@@ -13,6 +13,7 @@ pub mod fast_run;
 pub mod lane;
 pub mod list_ends;
 pub mod list_hash;
+pub mod list_occupancy;
 pub mod shape;
 pub mod thread_array;
 pub mod umq_placement;

@@ -41,9 +41,10 @@
 //!   block's unmatched messages go in one a cycle, each into the lowest free slot. (The
 //!   functional model keeps the paper's four UMQ indexes; the pairing is the same.)
 //!
-//! A block: every lane ([`Lane`]) hashes its envelope, walks the four lists (the first
-//! match in each, the smallest label across them; a two-stage pipeline, the lane's module
-//! docs) and books its candidate. The partial barrier lets lane `i` check its candidate's
+//! A block: every lane ([`Lane`]) hashes its envelope, walks those of its four lists whose
+//! index class holds a receive ([`crate::optimistic::list_occupancy`]; the first match in
+//! each, the smallest label across them; a two-stage pipeline, the lane's module docs)
+//! and books its candidate. The partial barrier lets lane `i` check its candidate's
 //! bitmap once lanes `0..=i` have booked; a lane whose candidate a lower lane booked — and
 //! every lane after it — resolves: by the fast path when all lanes booked receive `k` and
 //! the receives labelled `k + 1 … k + n - 1` carry `k`'s sequence id (lane `i` takes
@@ -285,7 +286,7 @@ impl ThreadArray {
             two8: k(2),
             k_matched: k(LANE_MATCHED),
             ctl: Controller::new(shape),
-            ends: ListEnds::new(n, nb, h, pointer_bits),
+            ends: ListEnds::new(n, nb, shape.bins() as usize, h, pointer_bits),
             lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
             barrier: Barrier::new(n),
             slots: DescriptorTable::new(n, d, nb, fast_path),
@@ -367,8 +368,7 @@ impl Logic for ThreadArray {
             self.free_slot.bits[s].next = !self.slots.valid[s].val();
         }
 
-        // ---- Lanes ([`Lane`]): a block's messages, the posted receive's fields for
-        // their RAM copies, the cancel scan's reads; their hashes, walks and shared reads.
+        // ---- Lanes ([`Lane`]): messages, posted fields, cancel scan, hashes, walks, reads.
         for i in 0..self._lanes {
             self.lane[i].clock.next = self.clock.val();
             self.lane[i].reset.next = self.reset.val();
@@ -408,6 +408,7 @@ impl Logic for ThreadArray {
             self.lane[i].list_any_src.next = self.lane_hash[i].any_src.val();
             self.lane[i].list_any_tag.next = self.lane_hash[i].any_tag.val();
             self.lane[i].list_both.next = self.both_list.val();
+            self.lane[i].occupied.next = self.ends.occupied.val();
             self.ends.head_address[i].next = self.lane[i].head_address.val();
             self.lane[i].head.next = self.ends.head[i].val();
             self.slots.walk_pointer[i].next = self.lane[i].read_pointer.val();

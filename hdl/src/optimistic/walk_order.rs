@@ -1,9 +1,10 @@
 //! Which of a lane's four lists its walk reads, and in what order: the exact, `ANY_SOURCE`,
 //! `ANY_TAG` and both-wildcards lists (classes 0 to 3), in class order. The first walk
-//! reads all four. The slow path's walk reads only those the first walk matched an entry
-//! in, kept in a flag per class: nothing is posted during a block, so no other list can
-//! hold a match later in it ([`crate::optimistic::lane`]). When the first walk matched
-//! nothing, the slow walk reads the last list (and finds nothing again).
+//! reads the lists of the classes that hold a receive (`occupied`,
+//! [`crate::optimistic::list_occupancy`]). The slow path's walk reads only those the first
+//! walk matched an entry in, kept in a flag per class. Nothing is posted during a block, so
+//! no other list can hold a match in it ([`crate::optimistic::lane`]). When a walk has no
+//! class to read, it reads the last list (and finds nothing).
 //!
 //! From the lane's registered walk position (class, list, still reading, and the move to
 //! the next list decided last cycle), the block gives this cycle's position and the head
@@ -19,8 +20,10 @@ pub struct WalkOrder {
     pub clock: Signal<In, Clock>,
     /// A block starts: the flags clear.
     pub clear: Signal<In, Bit>,
-    /// The lane is on its first walk or before it: every list is read.
+    /// The lane is on its first walk or before it: the occupied classes' lists are read.
     pub first_walk: Signal<In, Bit>,
+    /// Bit `c`: class `c` holds a receive (steady while first walks run).
+    pub occupied: Signal<In, Bits<4>>,
     /// The first walk's compare stage matched an entry of class `hit_class`'s list.
     pub hit: Signal<In, Bit>,
     pub hit_class: Signal<In, Bits<2>>,
@@ -49,12 +52,12 @@ pub struct WalkOrder {
     pub first: Signal<Out, Bits<2>>,
     pub first_list: Signal<Out, Bits<16>>,
     /// The walked class after `current`, whether there is one, and its list.
-    pub next1: Signal<Out, Bits<2>>,
-    pub next1_ok: Signal<Out, Bit>,
-    pub next1_list: Signal<Out, Bits<16>>,
+    next1: Signal<Local, Bits<2>>,
+    next1_ok: Signal<Local, Bit>,
+    next1_list: Signal<Local, Bits<16>>,
     /// The walked class after `next1`, whether there is one, and its list.
-    pub next2_ok: Signal<Out, Bit>,
-    pub next2_list: Signal<Out, Bits<16>>,
+    next2_ok: Signal<Local, Bit>,
+    next2_list: Signal<Local, Bits<16>>,
     class0: Constant<Bits<2>>,
     class1: Constant<Bits<2>>,
     class2: Constant<Bits<2>>,
@@ -73,6 +76,7 @@ impl Default for WalkOrder {
             clock: Default::default(),
             clear: Default::default(),
             first_walk: Default::default(),
+            occupied: Default::default(),
             hit: Default::default(),
             hit_class: Default::default(),
             current: Default::default(),
@@ -119,9 +123,12 @@ impl Logic for WalkOrder {
             if self.clear.val() {
                 self.matched[c].d.next = false;
             }
-            self.walked[c].next = self.matched[c].q.val() | self.first_walk.val();
+            self.walked[c].next = self.matched[c].q.val();
+            if self.first_walk.val() {
+                self.walked[c].next = self.occupied.val().get_bit(c);
+            }
         }
-        if !(self.matched[0].q.val() | self.matched[1].q.val() | self.matched[2].q.val()) {
+        if !(self.walked[0].val() | self.walked[1].val() | self.walked[2].val()) {
             self.walked[3].next = true;
         }
         // Each choice is written from the highest class down, so the lowest one wins.

@@ -17,10 +17,13 @@
 //!   descriptor read and the compares are not in one clock cycle. The read stage reads one
 //!   entry a cycle into registers (a list's head, or the link of the entry being
 //!   compared), the compare stage matches it the cycle after: one cycle for the first
-//!   read, then one per index entry examined and one for an empty list. The read follows
-//!   a link before the compare has judged its entry, so when a match ends one of the first
-//!   three lists before its last entry, that read is discarded and the next list's head
-//!   is read a cycle later (one cycle more). The next list's head address is always out
+//!   read, then one per index entry examined and one for an empty list. It reads the
+//!   lists of the index classes that hold a receive when the block starts (a flag per
+//!   class, kept from the index writes; the last list when none does), so a program
+//!   without wildcard receives walks one list, not four. The read follows a link before
+//!   the compare has judged its entry, so when a match ends a list other than the last
+//!   walked before its last entry, that read is discarded and the next list's head is
+//!   read a cycle later (one cycle more). The next list's head address is always out
 //!   (each lane has its own read port: the head tables are replicated per lane, written
 //!   together; the descriptors sit in registers, read through a parallel mux per lane),
 //!   so lanes never wait for a memory port while walking.

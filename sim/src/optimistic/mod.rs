@@ -172,28 +172,29 @@ pub enum Path {
     Slow,
 }
 
-/// Every index class: the first walk reads all four lists.
-pub const ALL_CLASSES: u8 = (1 << WildcardClass::ALL.len()) - 1;
-
-/// The classes a slow path's walk reads: those its first walk matched in
-/// ([`ThreadTrace::hit_classes`]), or the last one when there are none (the hardware walks
-/// once either way; a lane that found nothing finds nothing again).
-fn slow_classes(hit_classes: u8) -> u8 {
-    if hit_classes == 0 {
+/// The classes a walk reads, from the classes it may find a match in (bit `i`:
+/// [`WildcardClass::ALL`]`[i]`): those, or the last one when there are none (the hardware
+/// walks at least one list; with nothing to find, it finds nothing). The first walk may
+/// find a match in the classes holding a receive at the block's start
+/// ([`OptimisticMatcher::occupied_classes`]); the slow path's, in those its first walk
+/// matched in ([`ThreadTrace::hit_classes`]).
+fn walked_classes(may_match: u8) -> u8 {
+    if may_match == 0 {
         1 << (WildcardClass::ALL.len() - 1)
     } else {
-        hit_classes
+        may_match
     }
 }
 
 /// What one thread did in a block, for the cost model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadTrace {
-    /// Cycles of the optimistic phase's walk of the four indexes, as the hardware's
-    /// two-stage walk (read, then compare) spends them: one to read the first head, one
-    /// per entry examined, one for an empty list, and one more for each of the first
-    /// three lists left at a match with entries after it (the read that followed its link
-    /// is discarded).
+    /// Cycles of the optimistic phase's walk, as the hardware's two-stage walk (read, then
+    /// compare) spends them: one to read the first head, one per entry examined, one for
+    /// an empty list, and one more for each list but the last walked left at a match with
+    /// entries after it (the read that followed its link is discarded). It reads the lists
+    /// of the classes that hold a receive when the block starts (an index with no receive
+    /// at all is skipped, not walked as an empty list).
     pub walk: u32,
     /// The same for the slow path's walk, which reads only the lists of `hit_classes`.
     pub rewalk: u32,
@@ -288,6 +289,20 @@ impl OptimisticMatcher {
         base * bins + bin(class, comm, src, tag, bins)
     }
 
+    /// The classes (bit `i`: [`WildcardClass::ALL`]`[i]`) with a receive in one of their
+    /// lists. The hardware keeps a flag per list and their OR per class
+    /// (`tagmatch_hdl::optimistic::list_occupancy`).
+    fn occupied_classes(&self) -> u8 {
+        let bins = self.cfg.bins;
+        let lists = |class: usize| match class {
+            3 => 3 * bins..3 * bins + 1,
+            c => c * bins..(c + 1) * bins,
+        };
+        (0..WildcardClass::ALL.len())
+            .filter(|&c| self.prq[lists(c)].iter().any(|l| !l.is_empty()))
+            .fold(0, |mask, c| mask | 1 << c)
+    }
+
     fn spec_list(&self, spec: &RecvSpec) -> usize {
         self.list(spec.class(), spec.comm, spec.src.unwrap_or(0), spec.tag.unwrap_or(0))
     }
@@ -303,8 +318,8 @@ impl OptimisticMatcher {
     /// The oldest receive matching `env` that `skip` allows, in the index classes whose bit
     /// is set in `classes` (bit `i`: [`WildcardClass::ALL`]`[i]`); the walk's cycles
     /// ([`ThreadTrace::walk`]); and the classes whose list holds a receive matching `env`
-    /// whether `skip` allows it or not ([`ALL_CLASSES`] for the first walk; the slow path
-    /// walks only the classes its first walk found a match in).
+    /// whether `skip` allows it or not ([`walked_classes`] says which classes each walk
+    /// reads).
     fn search(
         &self,
         env: &Envelope,
@@ -437,12 +452,14 @@ impl OptimisticMatcher {
         let n = msgs.len();
         assert!(n <= self.cfg.threads, "a block has at most one message per thread");
         let mut trace = BlockTrace { lazy: self.cfg.lazy_removal, ..BlockTrace::default() };
+        // Nothing is posted during a block: a class without a receive now has none to find.
+        let first_walk = walked_classes(self.occupied_classes());
         // 1. Optimistic phase, with bookings.
         let mut candidates = Vec::with_capacity(n);
         for (i, (_, env)) in msgs.iter().enumerate() {
             let lower = (1u64 << i) - 1;
             let early = self.cfg.early_booking_check;
-            let (cand, walk, hits) = self.search(env, ALL_CLASSES, |d| early && d.booked & lower != 0);
+            let (cand, walk, hits) = self.search(env, first_walk, |d| early && d.booked & lower != 0);
             if let Some(slot) = cand {
                 self.desc_mut(slot).booked |= 1 << i;
             }
@@ -500,7 +517,7 @@ impl OptimisticMatcher {
             } else {
                 trace.threads[i].path = Path::Slow;
                 let (again, walk, _) =
-                    self.search(&env, slow_classes(trace.threads[i].hit_classes), |_| false);
+                    self.search(&env, walked_classes(trace.threads[i].hit_classes), |_| false);
                 trace.threads[i].rewalk = walk;
                 again
             };
@@ -694,16 +711,24 @@ mod tests {
             m.arrive_block(&[(MsgId(100), env)]).1.threads[0].walk
         };
         let exact = RecvSpec::exact(env);
+        let any_src = RecvSpec::new(0, None, Some(7));
         let both = RecvSpec::new(0, None, None);
-        // First read, then the match and three empty lists.
-        assert_eq!(walk(&[exact]), 1 + 1 + 3);
-        // The match has an entry after it in the first list: its link's read is discarded.
-        assert_eq!(walk(&[exact, exact]), 1 + 1 + 1 + 3);
-        // In the last list nothing is read after the walk, so nothing is discarded.
-        assert_eq!(walk(&[both]), 1 + 3 + 1);
-        assert_eq!(walk(&[both, both]), 1 + 3 + 1);
+        // First read, then the match; the other classes hold no receive and are skipped.
+        assert_eq!(walk(&[exact]), 1 + 1);
+        // The match has an entry after it: the last list walked, so nothing is discarded.
+        assert_eq!(walk(&[exact, exact]), 1 + 1);
+        // With a later list to walk, the read that followed the match's link is discarded.
+        assert_eq!(walk(&[exact, exact, both]), 1 + 1 + 1 + 1);
+        assert_eq!(walk(&[both]), 1 + 1);
+        assert_eq!(walk(&[both, both]), 1 + 1);
+        // Both wildcard classes in between hold a receive: exact, ANY_SOURCE and both.
+        assert_eq!(walk(&[exact, any_src, both]), 1 + 1 + 1 + 1);
         // No match (tag 11 shares tag 7's bin): every entry is examined to its list's end.
-        assert_eq!(walk(&[RecvSpec::exact(Envelope::new(0, 3, 11)); 2]), 1 + 2 + 3);
+        assert_eq!(walk(&[RecvSpec::exact(Envelope::new(0, 3, 11)); 2]), 1 + 2);
+        // A class with a receive in another bin costs its empty list (bin of tag 8 ≠ 7's).
+        assert_eq!(walk(&[exact, RecvSpec::new(0, None, Some(8))]), 1 + 1 + 1);
+        // Nothing posted: the last list is read, empty.
+        assert_eq!(walk(&[]), 1 + 1);
     }
 
     /// The slow path's walk reads only the lists the first walk matched in (nothing is
@@ -729,8 +754,8 @@ mod tests {
         assert_eq!(t1.rewalk, 1 + 2);
         // Thread 2: the first read and the empty list of receives with both wildcards.
         assert_eq!(t2.rewalk, 1 + 1);
-        // The first walks read all four lists.
-        assert_eq!(t1.walk, 1 + 1 + 1 + 3);
+        // The first walks read only the exact index, the one class holding receives.
+        assert_eq!(t1.walk, 1 + 1);
     }
 
     /// Receives all alike, messages for them in blocks: the fast path takes every thread
