@@ -1,8 +1,8 @@
 //! The thread array's hashed indexes: an envelope's list in each of the exact,
 //! `ANY_SOURCE` and `ANY_TAG` indexes, each of `B` bins. A receive with both wildcards has
 //! a list of its own, after the three indexes. A posted receive goes into the list of its
-//! class; an arriving message walks all four lists (those that hold receives), so each lane has one of these and the
-//! controller another, for posting.
+//! class; an arriving message walks its four lists (those of the classes that hold a
+//! receive), so each lane has one of these and the controller another, for posting.
 //!
 //! The hash is `tagmatch_sim::optimistic::bin`: XOR of 16-bit pieces (the tag's halves
 //! folded, the source shifted by 4 so that `src == tag` keys do not cancel), low bits

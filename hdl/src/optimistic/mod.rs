@@ -1,7 +1,8 @@
 //! Optimistic tag matching in hardware: the thread array ([`thread_array`], its
-//! configuration in [`shape`]), its child blocks ([`controller`], [`lane`], [`descriptor_copy`],
-//! [`descriptor_table`], [`list_hash`], [`list_ends`], [`list_occupancy`], [`barrier`], [`fast_run`], [`unlink`],
-//! [`umq_placement`], [`command_width`], [`walk_order`]), and the fixed-slot CAM that keeps its unexpected
+//! configuration in [`shape`]), its child blocks ([`controller`], [`lane`],
+//! [`descriptor_copy`], [`descriptor_table`], [`list_hash`], [`list_ends`],
+//! [`list_occupancy`], [`barrier`], [`fast_run`], [`unlink`], [`umq_placement`],
+//! [`command_width`], [`walk_order`]), and the fixed-slot CAM that keeps its unexpected
 //! messages ([`unexpected_cam`]).
 
 pub mod barrier;

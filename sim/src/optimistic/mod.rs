@@ -277,30 +277,33 @@ impl OptimisticMatcher {
         (self.live, self.umq_len)
     }
 
+    /// The lists of `class`'s index: `bins` for each hashed class, in class order, then
+    /// the one list of receives with both wildcards.
+    fn class_lists(&self, class: WildcardClass) -> std::ops::Range<usize> {
+        let bins = self.cfg.bins;
+        match class {
+            WildcardClass::AnyBoth => 3 * bins..3 * bins + 1,
+            hashed => hashed.index() * bins..(hashed.index() + 1) * bins,
+        }
+    }
+
     /// The list of `class` holding keys (comm, src, tag), parts the class ignores unused.
     fn list(&self, class: WildcardClass, comm: u32, src: u32, tag: u32) -> usize {
-        let bins = self.cfg.bins;
-        let base = match class {
-            WildcardClass::Exact => 0,
-            WildcardClass::AnySource => 1,
-            WildcardClass::AnyTag => 2,
-            WildcardClass::AnyBoth => return 3 * bins,
-        };
-        base * bins + bin(class, comm, src, tag, bins)
+        let first = self.class_lists(class).start;
+        match class {
+            WildcardClass::AnyBoth => first,
+            hashed => first + bin(hashed, comm, src, tag, self.cfg.bins),
+        }
     }
 
     /// The classes (bit `i`: [`WildcardClass::ALL`]`[i]`) with a receive in one of their
     /// lists. The hardware keeps a flag per list and their OR per class
     /// (`tagmatch_hdl::optimistic::list_occupancy`).
     fn occupied_classes(&self) -> u8 {
-        let bins = self.cfg.bins;
-        let lists = |class: usize| match class {
-            3 => 3 * bins..3 * bins + 1,
-            c => c * bins..(c + 1) * bins,
-        };
-        (0..WildcardClass::ALL.len())
-            .filter(|&c| self.prq[lists(c)].iter().any(|l| !l.is_empty()))
-            .fold(0, |mask, c| mask | 1 << c)
+        WildcardClass::ALL
+            .into_iter()
+            .filter(|&class| self.prq[self.class_lists(class)].iter().any(|l| !l.is_empty()))
+            .fold(0, |mask, class| mask | 1 << class.index())
     }
 
     fn spec_list(&self, spec: &RecvSpec) -> usize {
