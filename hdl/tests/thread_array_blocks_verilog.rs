@@ -88,8 +88,8 @@ fn list_hash_lints_and_synthesizes() {
 #[test]
 fn lane_lints_and_synthesizes() {
     let narrow = FieldWidths::new(3, 5, 7, 9).unwrap();
-    lints_and_synthesizes("lane-2-16-narrow", &mut Lane::new(2, 16, narrow));
-    lints_and_synthesizes("lane-0-100", &mut Lane::new(0, 100, MESSAGE_FIELDS));
+    lints_and_synthesizes("lane-2-16-narrow", &mut Lane::new(2, 16, 12, narrow));
+    lints_and_synthesizes("lane-0-100", &mut Lane::new(0, 100, 192, MESSAGE_FIELDS));
 }
 
 /// A copy of 16 descriptors at narrow fields (LUT RAM), and of 100 at the widest (block

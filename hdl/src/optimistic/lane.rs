@@ -34,8 +34,9 @@
 
 use crate::fields::FieldWidths;
 use crate::optimistic::descriptor_copy::DescriptorCopy;
-use crate::optimistic::vectors::{k, pointer_mask};
+use crate::optimistic::vectors::{k, low_bits, pointer_mask};
 use crate::optimistic::walk_order::WalkOrder;
+use crate::primitives::trees::bits_to_hold;
 use rust_hdl::prelude::*;
 
 // Lane states; a lane at `L_WAIT` or beyond has booked.
@@ -162,6 +163,11 @@ pub struct Lane {
     /// Unmasked, the barrier compared 16-bit candidates (its critical path at 16 lanes)
     /// and the descriptor table 16-bit slots.
     pointer_mask: Constant<Bits<16>>,
+    /// A list number's bits. The walk's list registers (`ln_list_now`, `ex_list`, the
+    /// best's, the candidate's, the taken's) hold their values through the walk order's
+    /// selects, which synthesis cannot see through either: unmasked, each kept 16 bits, 60
+    /// flip-flops a lane more than the list numbers need at 4 bins.
+    list_mask: Constant<Bits<16>>,
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
     l_idle: Constant<Bits<3>>,
@@ -258,8 +264,9 @@ pub struct Lane {
 }
 
 impl Lane {
-    /// Lane `index` of an array of `descriptors` descriptors storing fields at `fields`.
-    pub fn new(index: usize, descriptors: usize, fields: FieldWidths) -> Self {
+    /// Lane `index` of an array of `descriptors` descriptors storing fields at `fields`,
+    /// whose lists are numbered up to `last_list` (the both-wildcards list).
+    pub fn new(index: usize, descriptors: usize, last_list: u64, fields: FieldWidths) -> Self {
         Lane {
             clock: Default::default(),
             reset: Default::default(),
@@ -331,6 +338,7 @@ impl Lane {
             scan_hit: Default::default(),
             index16: k(index as u64),
             pointer_mask: k(pointer_mask(descriptors)),
+            list_mask: k(low_bits(bits_to_hold(last_list as usize))),
             zero16: k(0),
             zero32: k(0),
             l_idle: k(L_IDLE),
@@ -485,12 +493,12 @@ impl Logic for Lane {
         // Last cycle's move to the next list takes effect now.
         self.e_class.next = self.order.now_class.val();
         self.e_reading.next = self.order.now_reading.val();
-        self.e_list_now.next = self.order.now_list.val();
+        self.e_list_now.next = self.order.now_list.val() & self.list_mask.val();
         self.ex_final.d.next = self.order.now_last.val();
         // The head read next cycle: the first walked list when starting a walk.
-        self.w_addr.next = self.order.first_list.val();
+        self.w_addr.next = self.order.first_list.val() & self.list_mask.val();
         if self.w_walking.val() {
-            self.w_addr.next = self.order.address.val();
+            self.w_addr.next = self.order.address.val() & self.list_mask.val();
         }
         self.head_address.next = self.w_addr.val();
 
@@ -531,8 +539,9 @@ impl Logic for Lane {
             self.w_new_label.next = self.copy.label.val();
             self.w_new_list.next = self.ex_list.q.val();
         }
-        // Only the pointer's bits (`pointer_mask`).
+        // Only the pointer's and the list number's bits (`pointer_mask`, `list_mask`).
         self.w_new.next = self.w_new.val() & self.pointer_mask.val();
+        self.w_new_list.next = self.w_new_list.val() & self.list_mask.val();
         self.w_done.next =
             self.ex_live.q.val() & self.ex_final.q.val() & (self.w_hit.val() | self.ex_last.q.val());
         // Without a head read, this cycle's read followed the link of the entry being

@@ -288,7 +288,7 @@ impl ThreadArray {
             k_matched: k(LANE_MATCHED),
             ctl: Controller::new(shape),
             ends: ListEnds::new(n, nb, shape.bins() as usize, h, pointer_bits),
-            lane: (0..n).map(|i| Lane::new(i, d, fields)).collect(),
+            lane: (0..n).map(|i| Lane::new(i, d, shape.both_list(), fields)).collect(),
             barrier: Barrier::new(n),
             slots: DescriptorTable::new(n, d, nb, fast_path),
             fast_run: FastRun::new(n, d),
