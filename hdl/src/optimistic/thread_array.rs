@@ -80,7 +80,8 @@
 //! decision (`g_shared`, `fp_ready`).
 //!
 //! Single operations: post (search the UMQ, else append to the list of its class and
-//! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree),
+//! bin; overflow when no descriptor is free: the lowest free slot, by a prefix-OR tree,
+//! registered every cycle in the controller),
 //! cancel (a scan of the handles in the lanes' RAM copies, one slot per lane a cycle,
 //! `ceil(D / n)` cycles: each read's compare is registered and the lowest hit kept; then
 //! the found receive's list and links are read by pointer, lane 0's reads of its slot,
