@@ -9,7 +9,11 @@
 //! path without the fast path (13.0 ns); only blocks with an unmatched message pay the
 //! cycle. From the next cycle the lowest lane whose message fits and is not in yet is
 //! chosen for the UMQ's one insert port (`found`; the array asserts `insert` to take it),
-//! a message a cycle: a priority select and an AND-OR over the lanes' own registers. One
+//! a message a cycle: an AND-OR over the lanes' own registers. The choice is a register
+//! (`first`), loaded from the priority select of the next pending flags (the fitting
+//! messages when placing, the pending ones but this cycle's choice when inserting), so
+//! the select's tree and the AND-OR are in different cycles: the two together ended the
+//! 16-lane array's critical path without the fast path (13.3 ns). One
 //! port keeps the UMQ's slots free of a multiplexer per lane, and one message a cycle
 //! needs no packing network: the slide that packed the 16-lane array's messages in one
 //! cycle ended its routed critical path.
@@ -73,13 +77,18 @@ pub struct UmqPlacement {
     ranks: Vec<DFF<Bits<16>>>,
     /// Per lane: its message fits and is not in the UMQ yet.
     pending: Vec<DFF<Bit>>,
+    /// Per lane: the lowest pending lane, one-hot (zero when none is pending).
+    first: Vec<DFF<Bit>>,
+    /// Per lane: pending, but not this cycle's choice.
+    rest: Vec<Signal<Local, Bit>>,
     w_insert: DFF<Bit>,
     w_comm: DFF<Bits<16>>,
     w_src: DFF<Bits<16>>,
     w_tag: DFF<Bits<32>>,
     w_handle: DFF<Bits<32>>,
     rank: PrefixCount,
-    lowest_pending: LowestSet,
+    lowest_fitting: LowestSet,
+    lowest_rest: LowestSet,
     comm_sel: OneHotSelect<16>,
     src_sel: OneHotSelect<16>,
     tag_sel: OneHotSelect<32>,
@@ -118,13 +127,16 @@ impl UmqPlacement {
             fits: signals(n),
             ranks: dffs(n),
             pending: dffs(n),
+            first: dffs(n),
+            rest: signals(n),
             w_insert: Default::default(),
             w_comm: Default::default(),
             w_src: Default::default(),
             w_tag: Default::default(),
             w_handle: Default::default(),
             rank: PrefixCount::new(n),
-            lowest_pending: LowestSet::new(n),
+            lowest_fitting: LowestSet::new(n),
+            lowest_rest: LowestSet::new(n),
             comm_sel: OneHotSelect::new(n, 1),
             src_sel: OneHotSelect::new(n, 1),
             tag_sel: OneHotSelect::new(n, 1),
@@ -140,6 +152,7 @@ impl Logic for UmqPlacement {
         self.room.next =
             (self.umq_depth.val() - (self.count.val() & self.count_mask.val())) & self.count_mask.val();
         self.any_unmatched.next = false;
+        self.found.next = false;
         self.more.next = false;
         for i in 0..self._lanes {
             self.rank.bits[i].next = self.unmatched[i].val();
@@ -150,27 +163,36 @@ impl Logic for UmqPlacement {
             if self.unmatched[i].val() {
                 self.any_unmatched.next = true;
             }
+            self.rest[i].next = self.pending[i].q.val() & !self.first[i].q.val();
+            self.lowest_fitting.bits[i].next = self.fits[i].val();
+            self.lowest_rest.bits[i].next = self.rest[i].val();
             self.pending[i].clock.next = self.clock.val();
+            self.first[i].clock.next = self.clock.val();
+            // `first` stays the lowest of `pending`: both change only here.
             self.pending[i].d.next = self.pending[i].q.val();
+            self.first[i].d.next = self.first[i].q.val();
             if self.place.val() {
                 self.pending[i].d.next = self.fits[i].val();
-            } else if self.insert.val() & self.lowest_pending.first[i].val() {
-                self.pending[i].d.next = false;
+                self.first[i].d.next = self.lowest_fitting.first[i].val();
+            } else if self.insert.val() {
+                self.pending[i].d.next = self.rest[i].val();
+                self.first[i].d.next = self.lowest_rest.first[i].val();
             }
-            self.lowest_pending.bits[i].next = self.pending[i].q.val();
-            if self.pending[i].q.val() & !self.lowest_pending.first[i].val() {
+            if self.first[i].q.val() {
+                self.found.next = true;
+            }
+            if self.rest[i].val() {
                 self.more.next = true;
             }
             self.comm_sel.entries[i].next = self.comm[i].val();
             self.src_sel.entries[i].next = self.src[i].val();
             self.tag_sel.entries[i].next = self.tag[i].val();
             self.handle_sel.entries[i].next = self.handle[i].val();
-            self.comm_sel.selects[i].next = self.lowest_pending.first[i].val();
-            self.src_sel.selects[i].next = self.lowest_pending.first[i].val();
-            self.tag_sel.selects[i].next = self.lowest_pending.first[i].val();
-            self.handle_sel.selects[i].next = self.lowest_pending.first[i].val();
+            self.comm_sel.selects[i].next = self.first[i].q.val();
+            self.src_sel.selects[i].next = self.first[i].q.val();
+            self.tag_sel.selects[i].next = self.first[i].q.val();
+            self.handle_sel.selects[i].next = self.first[i].q.val();
         }
-        self.found.next = self.lowest_pending.found.val();
         self.w_insert.clock.next = self.clock.val();
         self.w_comm.clock.next = self.clock.val();
         self.w_src.clock.next = self.clock.val();
