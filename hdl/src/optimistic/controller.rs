@@ -77,9 +77,9 @@ pub struct Controller {
     pub resp_ready: Signal<In, Bit>,
     /// A block: every lane is done.
     pub all_done: Signal<In, Bit>,
-    /// Two pending receives share a bank ([`crate::optimistic::unlink::UnlinkUnits`]'s
+    /// Three pending receives share a bank ([`crate::optimistic::unlink::UnlinkUnits`]'s
     /// `crowded`): once every lane is done, a taken receive is still to be unlinked after
-    /// this cycle's. Read only under `all_done`.
+    /// next cycle's. Read only under `all_done`.
     pub unlinks_left: Signal<In, Bit>,
     /// A lane takes its receive of the fast path's run this cycle.
     pub fast_now: Signal<In, Bit>,
@@ -586,8 +586,10 @@ impl Logic for Controller {
                 } else if self.place_found.val() {
                     self.umq_insert.next = true;
                 }
-                // Done with the last insert (or none), and this cycle's unlinks are the
-                // last (no bank holds two pending receives).
+                // Done with the last insert (or none), and next cycle's unlinks are the
+                // last (no bank holds three pending receives): they go on while the block
+                // answers, and the next command is accepted a cycle later at the earliest,
+                // when the last one writes (the array's module docs).
                 self.finish.next = !self.unlinks_left.val()
                     & (((self.tail_phase.q.val() == self.two2.val()) & !self.place_more.val())
                         | !self.any_unmatched.val());

@@ -60,9 +60,13 @@
 //! holds it. The fast path's run is consecutive in its list, so it leaves in one unlink,
 //! from `k`'s `prev` to the last one's `next`. A slow lane's receive enters the unlink in
 //! the cycle after it is taken (slow lanes take one after another, so nothing else is
-//! unlinking), and the next slow lane walks once its writes are in. The tail's last
-//! writes land in the cycle the block answers. Descriptors of taken receives are freed
-//! together a cycle after the block's finish, from a register. The block's unmatched
+//! unlinking), and the next slow lane walks once its writes are in. The block answers in
+//! the tail's last grant cycle, so the last unlink writes in the cycle after the answer,
+//! which is the next command's acceptance at the earliest: that command reads the head,
+//! tail and occupancy tables and the links from the cycle after its acceptance, when
+//! every write is in (answering a cycle after the last grant cost a 16-lane block one
+//! cycle in 13). Descriptors of taken receives are freed together a cycle after the
+//! block's finish, from a register. The block's unmatched
 //! messages go into the UMQ in the tail ([`UmqPlacement`]): in its first cycle their ranks
 //! are registered, in its second they learn whether they fit, and those past the room
 //! answer overflow; from its third, one goes in a cycle. The block answers with one result

@@ -80,10 +80,11 @@ pub struct UnlinkUnits {
     pub clear: Signal<In, Bit>,
     /// Per lane: its receive was granted this cycle.
     pub granted: Vec<Signal<Out, Bit>>,
-    /// Two or more pending receives are in one bank: once every lane is done (all pending
-    /// receives eligible), some are not granted this cycle and the unlinks go on. Formed
-    /// from `pending` alone, beside the arbitration rather than behind it, so the block's
-    /// finish does not wait for the barrier's "all done" to pass through the grants.
+    /// Three or more pending receives are in one bank: once every lane is done (all
+    /// pending receives eligible), the unlinks go on after next cycle's. The block answers
+    /// in its last unlink's grant cycle, so its finish looks a round ahead. Formed from
+    /// `pending` alone, beside the arbitration rather than behind it, so the block's finish
+    /// does not wait for the barrier's "all done" to pass through the grants.
     pub crowded: Signal<Out, Bit>,
     /// Per bank, the second stage: it writes this cycle; the list; the first and last
     /// receive leaving; their neighbours after forwarding, and whether they exist.
@@ -106,7 +107,7 @@ pub struct UnlinkUnits {
     c_pending: Vec<Signal<Local, Bit>>,
     /// Per bank × lane: the lowest lane that wants the bank (split arrays: groups
     /// `banks..2 * banks` are the slow set's); the lanes with a pending receive there
-    /// (only its `many`, two or more, is read).
+    /// (only its `crowd`, three or more, is read).
     grant_of: LowestSetPerGroup,
     pending_per_bank: LowestSetPerGroup,
     /// Per bank: the first stage's record.
@@ -305,7 +306,7 @@ impl Logic for UnlinkUnits {
                         }
                     }
                 }
-                if self.pending_per_bank.many[b].val() {
+                if self.pending_per_bank.crowd[b].val() {
                     self.crowded.next = true;
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.

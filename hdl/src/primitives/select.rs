@@ -219,14 +219,16 @@ impl Logic for LowestSet {
 
 /// [`LowestSet`] over each of `groups` groups of `width` bits, side by side: `bits` and
 /// `first` are flat (group `g`'s bit `i` at `g * width + i`, since rust-hdl cannot index
-/// a vector of blocks and then their ports), `found` and `many` (two or more set) are one
-/// per group. The thread array's unlink units arbitrate the lanes once per bank with it.
+/// a vector of blocks and then their ports), `found`, `many` (two or more set) and
+/// `crowd` (three or more) are one per group. The thread array's unlink units arbitrate
+/// the lanes once per bank with it.
 #[derive(LogicBlock)]
 pub struct LowestSetPerGroup {
     pub bits: Vec<Signal<In, Bit>>,
     pub first: Vec<Signal<Out, Bit>>,
     pub found: Vec<Signal<Out, Bit>>,
     pub many: Vec<Signal<Out, Bit>>,
+    pub crowd: Vec<Signal<Out, Bit>>,
     _width: usize,
 }
 
@@ -238,6 +240,7 @@ impl LowestSetPerGroup {
             first: (0..groups * width).map(|_| Default::default()).collect(),
             found: (0..groups).map(|_| Default::default()).collect(),
             many: (0..groups).map(|_| Default::default()).collect(),
+            crowd: (0..groups).map(|_| Default::default()).collect(),
             _width: width,
         }
     }
@@ -249,7 +252,9 @@ impl Logic for LowestSetPerGroup {
         for g in 0..self.found.len() {
             let first = (0..w).position(|i| self.bits[g * w + i].val());
             self.found[g].next = first.is_some();
-            self.many[g].next = (0..w).filter(|&i| self.bits[g * w + i].val()).count() > 1;
+            let set = (0..w).filter(|&i| self.bits[g * w + i].val()).count();
+            self.many[g].next = set > 1;
+            self.crowd[g].next = set > 2;
             for i in 0..w {
                 self.first[g * w + i].next = first == Some(i);
             }
@@ -257,7 +262,7 @@ impl Logic for LowestSetPerGroup {
     }
 
     fn connect(&mut self) {
-        for f in self.first.iter_mut().chain(self.found.iter_mut()).chain(self.many.iter_mut()) {
+        for f in self.first.iter_mut().chain(&mut self.found).chain(&mut self.many).chain(&mut self.crowd) {
             f.connect();
         }
     }
@@ -269,6 +274,20 @@ impl Logic for LowestSetPerGroup {
             text += &lowest_set_wires(&format!("group{g}_"), &concat("bits", g * w, w), w);
             text += &format!("always @(*) found${g} = group{g}_upto[{}];\n", w - 1);
             text += &format!("always @(*) many${g} = |(group{g}_set & ~group{g}_first);\n");
+            // Three or more: a set bit that is not the first has another such bit below.
+            if w < 3 {
+                text += &format!("always @(*) crowd${g} = 1'b0;\n");
+            } else {
+                let m = w - 2;
+                let rest = format!("group{g}_rest");
+                text += &format!("wire [{m}:0] {rest} = group{g}_set[{m}:0] & ~group{g}_first[{m}:0];\n");
+                text += &prefix_or(&format!("{rest}_upto"), &rest, w - 1);
+                text += &format!(
+                    "always @(*) crowd${g} = |(group{g}_set[{}:1] & ~group{g}_first[{}:1] & {rest}_upto);\n",
+                    w - 1,
+                    w - 1
+                );
+            }
             for i in 0..w {
                 text += &format!("always @(*) first${} = group{g}_first[{i}];\n", g * w + i);
             }

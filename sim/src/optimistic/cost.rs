@@ -61,8 +61,10 @@
 //!     One write a cycle keeps the UMQ's slots free of a multiplexer per port
 //!     (`tagmatch_hdl::optimistic::unexpected_cam`).
 //!
-//! The block answers at `E + 1 + max(1, R, I)`, where `I` is 1 when every message
-//! matched, else `max(3, q + 2)` for the `q` messages queued. Single
+//! The block answers at `E + 1 + max(R - 1, I)`, where `I` is 1 when every message
+//! matched, else `max(3, q + 2)` for the `q` messages queued: in the last unlink round's
+//! grant cycle at the earliest, its writes landing in the next command's acceptance
+//! cycle, before that command reads a table. Single
 //! operations: a receive that matches an unexpected message, or finds the table full,
 //! answers at `A + 2` (one CAM search); one that is queued at `A + 3` (the list's tail is
 //! read, then the descriptor written); a cancel at `A + 5 + S` when it finds its
@@ -161,7 +163,7 @@ pub fn block_latency(trace: &BlockTrace, banks: usize, fast_path: bool) -> u64 {
     // The UMQ takes one message a cycle from the tail's third cycle.
     let inserts =
         if trace.threads.iter().any(|t| t.list.is_none()) { (trace.queued as u64 + 2).max(3) } else { 1 };
-    last + 1 + rounds.max(inserts)
+    last + 1 + rounds.saturating_sub(1).max(inserts)
 }
 
 #[cfg(test)]
@@ -189,10 +191,14 @@ mod tests {
         };
         // Lists 1 and 2 are in different banks of 2: one round.
         assert_eq!(block_latency(&trace([1, 2]), 2, true), 9 + 1 + 1);
-        // Lists 1 and 3 share bank 1: two rounds.
-        assert_eq!(block_latency(&trace([1, 3]), 2, true), 9 + 1 + 2);
-        // With one bank every receive waits its turn.
-        assert_eq!(block_latency(&trace([1, 2]), 1, true), 9 + 1 + 2);
+        // Lists 1 and 3 share bank 1: two rounds, the answer in the second's grant cycle.
+        assert_eq!(block_latency(&trace([1, 3]), 2, true), 9 + 1 + 1);
+        // With one bank every receive waits its turn: three lanes, three rounds.
+        let three = BlockTrace {
+            threads: vec![thread_in(4, Path::Optimistic, 0, Some(1)); 3],
+            ..BlockTrace::default()
+        };
+        assert_eq!(block_latency(&three, 1, true), 6 + 1 + 2);
     }
 
     #[test]
@@ -214,15 +220,16 @@ mod tests {
         let optimistic = thread(4, Path::Optimistic, 0);
         // G = 6; lane 0 takes at 6, lane 1 starts at 7 and takes at 11; its receive is
         // granted the unlink at 12 and written at 13, so lane 2 starts at 14 and takes at
-        // 18; then lane 0's and lane 2's receives (both list 0) leave in two rounds.
+        // 18; then lane 0's and lane 2's receives (both list 0) leave in two rounds, the
+        // answer in the second's grant cycle.
         let slow = BlockTrace {
             threads: vec![optimistic, thread(4, Path::Slow, 4), thread(4, Path::Slow, 4)],
             ..BlockTrace::default()
         };
-        assert_eq!(block_latency(&slow, 4, false), 18 + 1 + 2);
+        assert_eq!(block_latency(&slow, 4, false), 18 + 1 + 1);
         // With the fast path built, lane 1 waits for the decision: T_0 = 6, so F = 7 and
         // lane 1 starts at 7 all the same.
-        assert_eq!(block_latency(&slow, 4, true), 18 + 1 + 2);
+        assert_eq!(block_latency(&slow, 4, true), 18 + 1 + 1);
         // The run leaves in one unlink. Lane 0 walked as long as the others, so its run is
         // registered at 7: the fast lanes take at F = 7.
         let fast = BlockTrace {
