@@ -117,8 +117,8 @@ pub struct Controller {
     pub count: Signal<Out, Bits<8>>,
     /// A block is accepted this cycle: the lanes take their messages.
     pub start: Signal<Out, Bit>,
-    /// The block's tail, its second cycle: the unmatched messages learn whether they fit
-    /// (those that do not answer overflow; their ranks were registered in the first).
+    /// The block's tail, its first cycle: the unmatched messages learn whether they fit
+    /// (those that do not answer overflow).
     pub place: Signal<Out, Bit>,
     /// The UMQ placement's chosen message goes into the UMQ (written a cycle later).
     pub umq_insert: Signal<Out, Bit>,
@@ -172,7 +172,6 @@ pub struct Controller {
     zero16: Constant<Bits<16>>,
     zero32: Constant<Bits<32>>,
     one2: Constant<Bits<2>>,
-    two2: Constant<Bits<2>>,
     one8: Constant<Bits<8>>,
     one16: Constant<Bits<16>>,
     one32: Constant<Bits<32>>,
@@ -231,8 +230,8 @@ pub struct Controller {
     clear_at_r: DFF<Bits<16>>,
     /// The clearing pass was started by `reset`: it ends without an answer.
     resetting: DFF<Bit>,
-    /// The block's tail: 0 in its first cycle (the UMQ placement registers the ranks), 1
-    /// in its second (it places), 2 from its third (the inserts, one message a cycle).
+    /// The block's tail: 0 in its first cycle (the UMQ places), 1 from its second (the
+    /// inserts, one message a cycle).
     tail_phase: DFF<Bits<2>>,
     fast_taken_r: DFF<Bit>,
     /// The scan's cycles in `C_CANCEL`; the first slot (lane 0's) of the step presented,
@@ -331,7 +330,6 @@ impl Controller {
             zero16: k(0),
             zero32: k(0),
             one2: k(1),
-            two2: k(2),
             one8: k(1),
             one16: k(1),
             one32: k(1),
@@ -576,13 +574,10 @@ impl Logic for Controller {
         } else if self.state.q.val() == self.c_block.val() {
             if self.all_done.val() {
                 // The tail: unlink rounds until none is left; in its first cycle the UMQ
-                // placement registers the ranks, in its second it places, from its third
-                // the inserts, one message a cycle.
+                // places, from its second the inserts, one message a cycle.
                 if self.tail_phase.q.val() == self.zero2.val() {
-                    self.tail_phase.d.next = self.one2.val();
-                } else if self.tail_phase.q.val() == self.one2.val() {
                     self.place.next = true;
-                    self.tail_phase.d.next = self.two2.val();
+                    self.tail_phase.d.next = self.one2.val();
                 } else if self.place_found.val() {
                     self.umq_insert.next = true;
                 }
@@ -591,7 +586,7 @@ impl Logic for Controller {
                 // answers, and the next command is accepted a cycle later at the earliest,
                 // when the last one writes (the array's module docs).
                 self.finish.next = !self.unlinks_left.val()
-                    & (((self.tail_phase.q.val() == self.two2.val()) & !self.place_more.val())
+                    & (((self.tail_phase.q.val() != self.zero2.val()) & !self.place_more.val())
                         | !self.any_unmatched.val());
                 if self.finish.val() {
                     self.state.d.next = self.c_respond.val();

@@ -67,9 +67,9 @@
 //! every write is in (answering a cycle after the last grant cost a 16-lane block one
 //! cycle in 13). Descriptors of taken receives are freed together a cycle after the
 //! block's finish, from a register. The block's unmatched
-//! messages go into the UMQ in the tail ([`UmqPlacement`]): in its first cycle their ranks
-//! are registered, in its second they learn whether they fit, and those past the room
-//! answer overflow; from its third, one goes in a cycle. The block answers with one result
+//! messages go into the UMQ in the tail ([`UmqPlacement`]): in its first cycle they learn
+//! whether they fit, and those past the room answer overflow; from its second, one goes
+//! in a cycle. The block answers with one result
 //! per lane.
 //!
 //! Blocks: [`Controller`] (states, command and answer registers, posting, the cancel

@@ -1,19 +1,25 @@
 //! A block's unmatched messages into the UMQ: which fit, and one insert a cycle.
 //!
-//! In the tail's first cycle each unmatched message's rank among the unmatched (a prefix
-//! count over the lanes) is registered; in its second (`place`) every unmatched message
-//! learns whether it fits: that rank against the UMQ's room, which depends on the count
-//! alone, so the compare is as narrow as a rank. Those past the room answer overflow
-//! (`overflow`). The lanes' results, the prefix count's adder tree, the compare's carry
-//! chain and the lanes' result registers in one cycle were the 16-lane array's critical
-//! path without the fast path (13.0 ns); only blocks with an unmatched message pay the
-//! cycle. From the next cycle the lowest lane whose message fits and is not in yet is
-//! chosen for the UMQ's one insert port (`found`; the array asserts `insert` to take it),
-//! a message a cycle: an AND-OR over the lanes' own registers. The choice is a register
-//! (`first`), loaded from the priority select of the next pending flags (the fitting
-//! messages when placing, the pending ones but this cycle's choice when inserting), so
-//! the select's tree and the AND-OR are in different cycles: the two together ended the
-//! 16-lane array's critical path without the fast path (13.3 ns). One
+//! In the tail's first cycle (`place`) every unmatched message learns whether it fits:
+//! its rank among the unmatched (a prefix count over the lanes) against the UMQ's room,
+//! which depends on the count alone, so the compare is as narrow as a rank. Those past the
+//! room answer overflow (`overflow`). From the next cycle the lowest lane whose message
+//! fits and is not in yet is chosen for the UMQ's one insert port (`found`; the array
+//! asserts `insert` to take it), a message a cycle: an AND-OR over the lanes' own
+//! registers. The choice is a register (`first`), loaded from a priority select: when
+//! placing, of the unmatched messages (the fitting ones are the lowest `room` of them, so
+//! the lowest fits if any does, and the select runs beside the ranks' adders, not behind
+//! them); when inserting, of the pending ones but this cycle's choice. So the select's
+//! tree and the AND-OR are in different cycles: the two together ended the 16-lane
+//! array's critical path without the fast path (13.3 ns).
+//!
+//! Measured and dropped: the ranks registered in a tail cycle of their own, compared with
+//! the room in a second (the lanes' results, the adder tree, the compare and the lanes'
+//! result registers in one cycle were the 16-lane array's critical path without the fast
+//! path, 13.0 ns). It moved that array's critical path elsewhere at the same clock, and
+//! the 16-lane array with the fast path made 55 and 59 MHz with it (seeds 1 and 3), 79
+//! and 72 MHz without it, its routing spread (the timing history has the runs). It also
+//! cost blocks with an unmatched message a cycle. One
 //! port keeps the UMQ's slots free of a multiplexer per lane, and one message a cycle
 //! needs no packing network: the slide that packed the 16-lane array's messages in one
 //! cycle ended its routed critical path.
@@ -70,24 +76,20 @@ pub struct UmqPlacement {
     /// compares are only as wide (the CAM's 16-bit count feeds back through its own
     /// register, so synthesis cannot narrow them itself).
     count_mask: Constant<Bits<16>>,
+    zero16: Constant<Bits<16>>,
     room: Signal<Local, Bits<16>>,
     fits: Vec<Signal<Local, Bit>>,
-    /// Per lane: its rank among the unmatched, registered in the tail's first cycle
-    /// (the lanes' results are final from the block's last take on).
-    ranks: Vec<DFF<Bits<16>>>,
     /// Per lane: its message fits and is not in the UMQ yet.
     pending: Vec<DFF<Bit>>,
     /// Per lane: the lowest pending lane, one-hot (zero when none is pending).
     first: Vec<DFF<Bit>>,
-    /// Per lane: pending, but not this cycle's choice.
-    rest: Vec<Signal<Local, Bit>>,
     w_insert: DFF<Bit>,
     w_comm: DFF<Bits<16>>,
     w_src: DFF<Bits<16>>,
     w_tag: DFF<Bits<32>>,
     w_handle: DFF<Bits<32>>,
     rank: PrefixCount,
-    lowest_fitting: LowestSet,
+    lowest_unmatched: LowestSet,
     lowest_rest: LowestSet,
     comm_sel: OneHotSelect<16>,
     src_sel: OneHotSelect<16>,
@@ -123,19 +125,18 @@ impl UmqPlacement {
             write_handle: Default::default(),
             umq_depth: k(unexpected as u64),
             count_mask: k((1u64 << bits_to_hold(unexpected)) - 1),
+            zero16: k(0),
             room: Default::default(),
             fits: signals(n),
-            ranks: dffs(n),
             pending: dffs(n),
             first: dffs(n),
-            rest: signals(n),
             w_insert: Default::default(),
             w_comm: Default::default(),
             w_src: Default::default(),
             w_tag: Default::default(),
             w_handle: Default::default(),
             rank: PrefixCount::new(n),
-            lowest_fitting: LowestSet::new(n),
+            lowest_unmatched: LowestSet::new(n),
             lowest_rest: LowestSet::new(n),
             comm_sel: OneHotSelect::new(n, 1),
             src_sel: OneHotSelect::new(n, 1),
@@ -156,16 +157,14 @@ impl Logic for UmqPlacement {
         self.more.next = false;
         for i in 0..self._lanes {
             self.rank.bits[i].next = self.unmatched[i].val();
-            self.ranks[i].clock.next = self.clock.val();
-            self.ranks[i].d.next = self.rank.counts[i].val();
-            self.fits[i].next = self.unmatched[i].val() & (self.ranks[i].q.val() < self.room.val());
+            self.fits[i].next = self.unmatched[i].val() & (self.rank.counts[i].val() < self.room.val());
             self.overflow[i].next = self.unmatched[i].val() & !self.fits[i].val();
             if self.unmatched[i].val() {
                 self.any_unmatched.next = true;
             }
-            self.rest[i].next = self.pending[i].q.val() & !self.first[i].q.val();
-            self.lowest_fitting.bits[i].next = self.fits[i].val();
-            self.lowest_rest.bits[i].next = self.rest[i].val();
+            self.lowest_unmatched.bits[i].next = self.unmatched[i].val();
+            // Pending, but not this cycle's choice.
+            self.lowest_rest.bits[i].next = self.pending[i].q.val() & !self.first[i].q.val();
             self.pending[i].clock.next = self.clock.val();
             self.first[i].clock.next = self.clock.val();
             // `first` stays the lowest of `pending`: both change only here.
@@ -173,15 +172,16 @@ impl Logic for UmqPlacement {
             self.first[i].d.next = self.first[i].q.val();
             if self.place.val() {
                 self.pending[i].d.next = self.fits[i].val();
-                self.first[i].d.next = self.lowest_fitting.first[i].val();
+                self.first[i].d.next =
+                    self.lowest_unmatched.first[i].val() & (self.room.val() != self.zero16.val());
             } else if self.insert.val() {
-                self.pending[i].d.next = self.rest[i].val();
+                self.pending[i].d.next = self.pending[i].q.val() & !self.first[i].q.val();
                 self.first[i].d.next = self.lowest_rest.first[i].val();
             }
             if self.first[i].q.val() {
                 self.found.next = true;
             }
-            if self.rest[i].val() {
+            if self.pending[i].q.val() & !self.first[i].q.val() {
                 self.more.next = true;
             }
             self.comm_sel.entries[i].next = self.comm[i].val();

@@ -56,13 +56,13 @@
 //!     counted in lane 0's bank) and the last slow lane's take; earlier slow takes have
 //!     left already.
 //!   - The UMQ takes the block's unmatched messages one a cycle, in lane order, from
-//!     `E + 3`: their ranks among them are registered at `E + 1`, which of them fit (the
-//!     rank against the UMQ's room) at `E + 2`, and those past the room answer overflow.
-//!     One write a cycle keeps the UMQ's slots free of a multiplexer per port
+//!     `E + 2`: which of them fit (their rank among them against the UMQ's room) is
+//!     registered at `E + 1`, and those past the room answer overflow. One write a
+//!     cycle keeps the UMQ's slots free of a multiplexer per port
 //!     (`tagmatch_hdl::optimistic::unexpected_cam`).
 //!
 //! The block answers at `E + 1 + max(R - 1, I)`, where `I` is 1 when every message
-//! matched, else `max(3, q + 2)` for the `q` messages queued: in the last unlink round's
+//! matched, else `max(2, q + 1)` for the `q` messages queued: in the last unlink round's
 //! grant cycle at the earliest, its writes landing in the next command's acceptance
 //! cycle, before that command reads a table. Single
 //! operations: a receive that matches an unexpected message, or finds the table full,
@@ -160,9 +160,9 @@ pub fn block_latency(trace: &BlockTrace, banks: usize, fast_path: bool) -> u64 {
         }
     }
     let rounds = pending.into_iter().max().unwrap_or(0);
-    // The UMQ takes one message a cycle from the tail's third cycle.
+    // The UMQ takes one message a cycle from the tail's second cycle.
     let inserts =
-        if trace.threads.iter().any(|t| t.list.is_none()) { (trace.queued as u64 + 2).max(3) } else { 1 };
+        if trace.threads.iter().any(|t| t.list.is_none()) { (trace.queued as u64 + 1).max(2) } else { 1 };
     last + 1 + rounds.saturating_sub(1).max(inserts)
 }
 
@@ -202,17 +202,17 @@ mod tests {
     }
 
     #[test]
-    fn unmatched_messages_enter_the_umq_one_a_cycle_from_the_third_tail_cycle() {
+    fn unmatched_messages_enter_the_umq_one_a_cycle_from_the_second_tail_cycle() {
         let unmatched = |queued| BlockTrace {
             threads: vec![thread_in(4, Path::Optimistic, 0, None), thread_in(4, Path::Optimistic, 0, None)],
             queued,
             ..BlockTrace::default()
         };
-        // E = 6: ranks at 7, placed at 8; two messages go in at 9 and 10, the answer at 11.
-        assert_eq!(block_latency(&unmatched(2), 4, true), 6 + 1 + 4);
-        // One fits (the UMQ had room for one), or none: the third tail cycle answers.
-        assert_eq!(block_latency(&unmatched(1), 4, true), 6 + 1 + 3);
-        assert_eq!(block_latency(&unmatched(0), 4, true), 6 + 1 + 3);
+        // E = 6: placed at 7; two messages go in at 8 and 9, the answer at 10.
+        assert_eq!(block_latency(&unmatched(2), 4, true), 6 + 1 + 3);
+        // One fits (the UMQ had room for one), or none: the second tail cycle answers.
+        assert_eq!(block_latency(&unmatched(1), 4, true), 6 + 1 + 2);
+        assert_eq!(block_latency(&unmatched(0), 4, true), 6 + 1 + 2);
     }
 
     #[test]
