@@ -66,11 +66,10 @@
 //! tail and occupancy tables and the links from the cycle after its acceptance, when
 //! every write is in (answering a cycle after the last grant cost a 16-lane block one
 //! cycle in 13). Descriptors of taken receives are freed together a cycle after the
-//! block's finish, from a register. The block's unmatched
-//! messages go into the UMQ in the tail ([`UmqPlacement`]): in its first cycle they learn
-//! whether they fit, and those past the room answer overflow; from its second, one goes
-//! in a cycle. The block answers with one result
-//! per lane.
+//! block's finish, from a register. The block's unmatched messages go into the UMQ in the
+//! tail ([`UmqPlacement`]): in its first cycle they learn whether they fit, and those past
+//! the room answer overflow; from its second, one goes in a cycle. The block answers with
+//! one result per lane.
 //!
 //! Blocks: [`Controller`] (states, command and answer registers, posting, the cancel
 //! scan), [`Lane`] (with its [`crate::optimistic::descriptor_copy::DescriptorCopy`]),

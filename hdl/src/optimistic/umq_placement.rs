@@ -16,11 +16,15 @@
 //! Measured and dropped: the ranks registered in a tail cycle of their own, compared with
 //! the room in a second (the lanes' results, the adder tree, the compare and the lanes'
 //! result registers in one cycle were the 16-lane array's critical path without the fast
-//! path, 13.0 ns). It moved that array's critical path elsewhere at the same clock, and
-//! the 16-lane array with the fast path made 55 and 59 MHz with it (seeds 1 and 3), 79
-//! and 72 MHz without it, its routing spread (the timing history has the runs). It also
-//! cost blocks with an unmatched message a cycle. One
-//! port keeps the UMQ's slots free of a multiplexer per lane, and one message a cycle
+//! path, 13.0 ns). It moved that array's critical path elsewhere at the same clock and
+//! cost blocks with an unmatched message a cycle. With it, the 16-lane array with the fast
+//! path made 55 and 59 MHz (seeds 1 and 3); 1efb8ba with it reverted made 79 and 72. With
+//! the registered choice and the early answer beside the revert, that array made 60 and
+//! 59 again, always ending on the unlink's record read: its clock is decided by where the
+//! lanes' descriptor reads are placed more than by this split (the timing history has
+//! every run).
+//!
+//! One port keeps the UMQ's slots free of a multiplexer per lane, and one message a cycle
 //! needs no packing network: the slide that packed the 16-lane array's messages in one
 //! cycle ended its routed critical path.
 //!
