@@ -18,11 +18,9 @@
 //! result registers in one cycle were the 16-lane array's critical path without the fast
 //! path, 13.0 ns). It moved that array's critical path elsewhere at the same clock and
 //! cost blocks with an unmatched message a cycle. With it, the 16-lane array with the fast
-//! path made 55 and 59 MHz (seeds 1 and 3); 1efb8ba with it reverted made 79 and 72. With
-//! the registered choice and the early answer beside the revert, that array made 60 and
-//! 59 again, always ending on the unlink's record read: its clock is decided by where the
-//! lanes' descriptor reads are placed more than by this split (the timing history has
-//! every run).
+//! path made 56 MHz with router1 at seed 1, against 79 with it reverted (1efb8ba). The
+//! other low runs of that array (55–60 MHz, with and without the split) were routed by
+//! router2, which the flow picks above 40,000 LUT4s; the timing history has every run.
 //!
 //! One port keeps the UMQ's slots free of a multiplexer per lane, and one message a cycle
 //! needs no packing network: the slide that packed the 16-lane array's messages in one
