@@ -219,15 +219,14 @@ impl Logic for LowestSet {
 
 /// [`LowestSet`] over each of `groups` groups of `width` bits, side by side: `bits` and
 /// `first` are flat (group `g`'s bit `i` at `g * width + i`, since rust-hdl cannot index
-/// a vector of blocks and then their ports), `found`, `many` (two or more set) and
-/// `crowd` (three or more) are one per group. The thread array's unlink units arbitrate
+/// a vector of blocks and then their ports), `found` and `crowd` (three or more set) are
+/// one per group. The thread array's unlink units arbitrate
 /// the lanes once per bank with it.
 #[derive(LogicBlock)]
 pub struct LowestSetPerGroup {
     pub bits: Vec<Signal<In, Bit>>,
     pub first: Vec<Signal<Out, Bit>>,
     pub found: Vec<Signal<Out, Bit>>,
-    pub many: Vec<Signal<Out, Bit>>,
     pub crowd: Vec<Signal<Out, Bit>>,
     _width: usize,
 }
@@ -239,7 +238,6 @@ impl LowestSetPerGroup {
             bits: (0..groups * width).map(|_| Default::default()).collect(),
             first: (0..groups * width).map(|_| Default::default()).collect(),
             found: (0..groups).map(|_| Default::default()).collect(),
-            many: (0..groups).map(|_| Default::default()).collect(),
             crowd: (0..groups).map(|_| Default::default()).collect(),
             _width: width,
         }
@@ -253,7 +251,6 @@ impl Logic for LowestSetPerGroup {
             let first = (0..w).position(|i| self.bits[g * w + i].val());
             self.found[g].next = first.is_some();
             let set = (0..w).filter(|&i| self.bits[g * w + i].val()).count();
-            self.many[g].next = set > 1;
             self.crowd[g].next = set > 2;
             for i in 0..w {
                 self.first[g * w + i].next = first == Some(i);
@@ -262,7 +259,7 @@ impl Logic for LowestSetPerGroup {
     }
 
     fn connect(&mut self) {
-        for f in self.first.iter_mut().chain(&mut self.found).chain(&mut self.many).chain(&mut self.crowd) {
+        for f in self.first.iter_mut().chain(&mut self.found).chain(&mut self.crowd) {
             f.connect();
         }
     }
@@ -273,7 +270,6 @@ impl Logic for LowestSetPerGroup {
         for g in 0..self.found.len() {
             text += &lowest_set_wires(&format!("group{g}_"), &concat("bits", g * w, w), w);
             text += &format!("always @(*) found${g} = group{g}_upto[{}];\n", w - 1);
-            text += &format!("always @(*) many${g} = |(group{g}_set & ~group{g}_first);\n");
             // Three or more: a set bit that is not the first has another such bit below.
             if w < 3 {
                 text += &format!("always @(*) crowd${g} = 1'b0;\n");
