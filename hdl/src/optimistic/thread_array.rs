@@ -552,7 +552,6 @@ impl Logic for ThreadArray {
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
-        // The cancel's reads are the table's last link port.
         for c in self._banks..self._link_ports {
             self.slots.prev_pointer[c].next = self.ctl.alloc.val();
             self.slots.next_pointer[c].next = self.ctl.alloc.val();
