@@ -20,8 +20,8 @@
 //! `scan_data_active`), and their compares are registered in the lanes a cycle after
 //! that (`scan_hit_base`); the lowest hit of the step is `scan_pointer`. The first hit is
 //! kept in `alloc`. After the last step's compares (`ceil(D / n) + 1` cycles), the found
-//! receive's list and links are read by its pointer (`C_SELECT`, the descriptor table's
-//! cancel port) and it leaves its list (`C_UNLINK`).
+//! receive's list and links are read by its pointer (`C_SELECT`, lane 0's reads) and it
+//! leaves its list (`C_UNLINK`).
 //!
 //! **The lowest free descriptor** is registered every cycle and read by a post in its
 //! first cycle (`C_POST`, a cycle after acceptance). Every change of the descriptors'

@@ -29,12 +29,11 @@
 //!   then, and the next command is accepted a cycle later at the earliest. Marks landing
 //!   in that cycle are freed with the rest.
 //!
-//! Reads by pointer, each a mux tree over the slots ([`crate::primitives::select`]): per
-//! lane, a walk's entry (valid, taken, `next` and whether it exists, so the end of a list
-//! is a flop behind the mux, not a compare after it) at the lane's read pointer; per
-//! unlink bank, the `prev` link of its record's front and the `next` link of its back
-//! (and whether they exist), read after the bank's grant; and the same for a cancel's
-//! found receive, at one more port.
+//! Reads by pointer, one port per lane, each a mux tree over the slots
+//! ([`crate::primitives::select`]): a walk's entry (valid, taken, `next` and whether it
+//! exists, so the end of a list is a flop behind the mux, not a compare after it) at the
+//! lane's read pointer, and the neighbours of the receive the lane took (its links and
+//! whether they exist) at its slot, read while the unlink's banks arbitrate.
 
 use crate::optimistic::vectors::{bank_indexes, dffs, k, pointer_mask, signals};
 use crate::primitives::select::Select;
@@ -80,15 +79,11 @@ pub struct DescriptorTable {
     pub walk_taken: Vec<Signal<Out, Bit>>,
     pub walk_next: Vec<Signal<Out, Bits<16>>>,
     pub walk_more: Vec<Signal<Out, Bit>>,
-    /// Link reads, one port per unlink bank and one for a cancel (the last): the `prev`
-    /// link of the slot at `prev_pointer` and the `next` link of the slot at
-    /// `next_pointer`, and whether they exist.
-    pub prev_pointer: Vec<Signal<In, Bits<16>>>,
-    pub next_pointer: Vec<Signal<In, Bits<16>>>,
-    pub prev_at: Vec<Signal<Out, Bits<16>>>,
-    pub next_at: Vec<Signal<Out, Bits<16>>>,
-    pub has_prev_at: Vec<Signal<Out, Bit>>,
-    pub has_next_at: Vec<Signal<Out, Bit>>,
+    /// Per lane: the links of the receive at its `lane_slot`, and whether they exist.
+    pub prev_of: Vec<Signal<Out, Bits<16>>>,
+    pub next_of: Vec<Signal<Out, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<Out, Bit>>,
+    pub has_next_of: Vec<Signal<Out, Bit>>,
     /// Per slot: the registers.
     pub valid: Vec<Signal<Out, Bit>>,
     pub taken: Vec<Signal<Out, Bit>>,
@@ -137,13 +132,11 @@ pub struct DescriptorTable {
     rd_taken: Select<1>,
     rd_next: Select<16>,
     rd_more: Select<1>,
-    rd_prev_at: Select<16>,
-    rd_next_at: Select<16>,
-    rd_has_prev_at: Select<1>,
-    rd_has_next_at: Select<1>,
+    rd_prev_of: Select<16>,
+    rd_next_of: Select<16>,
+    rd_has_prev_of: Select<1>,
+    rd_has_next_of: Select<1>,
     _lanes: usize,
-    /// `banks + 1`: the link read ports.
-    _link_ports: usize,
     _descriptors: usize,
     _banks: usize,
     /// 1 with the fast path, else 0: the length of `r_run_taken`.
@@ -185,12 +178,10 @@ impl DescriptorTable {
             walk_taken: signals(n),
             walk_next: signals(n),
             walk_more: signals(n),
-            prev_pointer: signals(nb + 1),
-            next_pointer: signals(nb + 1),
-            prev_at: signals(nb + 1),
-            next_at: signals(nb + 1),
-            has_prev_at: signals(nb + 1),
-            has_next_at: signals(nb + 1),
+            prev_of: signals(n),
+            next_of: signals(n),
+            has_prev_of: signals(n),
+            has_next_of: signals(n),
             valid: signals(d),
             taken: signals(d),
             label: signals(d),
@@ -228,12 +219,11 @@ impl DescriptorTable {
             rd_taken: Select::shared(d, n),
             rd_next: Select::shared(d, n),
             rd_more: Select::shared(d, n),
-            rd_prev_at: Select::shared(d, nb + 1),
-            rd_next_at: Select::shared(d, nb + 1),
-            rd_has_prev_at: Select::shared(d, nb + 1),
-            rd_has_next_at: Select::shared(d, nb + 1),
+            rd_prev_of: Select::shared(d, n),
+            rd_next_of: Select::shared(d, n),
+            rd_has_prev_of: Select::shared(d, n),
+            rd_has_next_of: Select::shared(d, n),
             _lanes: n,
-            _link_ports: nb + 1,
             _descriptors: d,
             _banks: nb,
             _run_registers: usize::from(fast_path),
@@ -352,10 +342,10 @@ impl Logic for DescriptorTable {
             self.rd_taken.entries[s].next = self.d_taken[s].q.val().into();
             self.rd_next.entries[s].next = self.d_next[s].q.val();
             self.rd_more.entries[s].next = self.d_has_next[s].q.val().into();
-            self.rd_prev_at.entries[s].next = self.d_prev[s].q.val();
-            self.rd_next_at.entries[s].next = self.d_next[s].q.val();
-            self.rd_has_prev_at.entries[s].next = self.d_has_prev[s].q.val().into();
-            self.rd_has_next_at.entries[s].next = self.d_has_next[s].q.val().into();
+            self.rd_prev_of.entries[s].next = self.d_prev[s].q.val();
+            self.rd_next_of.entries[s].next = self.d_next[s].q.val();
+            self.rd_has_prev_of.entries[s].next = self.d_has_prev[s].q.val().into();
+            self.rd_has_next_of.entries[s].next = self.d_has_next[s].q.val().into();
         }
         for i in 0..self._lanes {
             self.rd_valid.pointers[i].next = self.walk_pointer[i].val();
@@ -366,16 +356,14 @@ impl Logic for DescriptorTable {
             self.walk_taken[i].next = self.rd_taken.values[i].val().any();
             self.walk_next[i].next = self.rd_next.values[i].val();
             self.walk_more[i].next = self.rd_more.values[i].val().any();
-        }
-        for p in 0..self._link_ports {
-            self.rd_prev_at.pointers[p].next = self.prev_pointer[p].val();
-            self.rd_has_prev_at.pointers[p].next = self.prev_pointer[p].val();
-            self.rd_next_at.pointers[p].next = self.next_pointer[p].val();
-            self.rd_has_next_at.pointers[p].next = self.next_pointer[p].val();
-            self.prev_at[p].next = self.rd_prev_at.values[p].val();
-            self.next_at[p].next = self.rd_next_at.values[p].val();
-            self.has_prev_at[p].next = self.rd_has_prev_at.values[p].val().any();
-            self.has_next_at[p].next = self.rd_has_next_at.values[p].val().any();
+            self.rd_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_prev_of.pointers[i].next = self.lane_slot[i].val();
+            self.rd_has_next_of.pointers[i].next = self.lane_slot[i].val();
+            self.prev_of[i].next = self.rd_prev_of.values[i].val();
+            self.next_of[i].next = self.rd_next_of.values[i].val();
+            self.has_prev_of[i].next = self.rd_has_prev_of.values[i].val().any();
+            self.has_next_of[i].next = self.rd_has_next_of.values[i].val().any();
         }
     }
 }

@@ -87,8 +87,7 @@
 //! registered every cycle in the controller),
 //! cancel (a scan of the handles in the lanes' RAM copies, one slot per lane a cycle,
 //! `ceil(D / n)` cycles: each read's compare is registered and the lowest hit kept; then
-//! the found receive's list and links are read by its pointer (`alloc`; the links at the
-//! descriptor table's cancel port),
+//! the found receive's list and links are read by pointer, lane 0's reads of its slot,
 //! and it is unlinked, each a cycle. Every slot's handle in a register, compared at
 //! once, answered in 4 cycles but took about 5,000 LUT4s at 4 lanes and 128
 //! descriptors, for an operation MPI programs rarely issue), probe and matched probe
@@ -211,17 +210,19 @@ pub struct ThreadArray {
     fp_ready: DFF<Bit>,
     umq_cam: UnexpectedCam,
     // Reads and searches that join blocks.
+    /// The link after the run's last receive (one port: lane `count - 1`'s `next`).
+    run_last: Select<16>,
     run_last_lane: OneHotPointers,
-    /// The run's last receive (one port: lane `count - 1`'s slot); the unlink reads its
-    /// successor.
+    /// The run's last receive (one port: lane `count - 1`'s slot).
     run_last_slot: Select<16>,
+    /// Whether the run's last receive has a successor (lane `count - 1`'s flag).
+    run_last_has_next: Select<1>,
     free_slot: LowestSet,
     /// The lowest lane whose scanned slot hit.
     cancel_lane: LowestSet,
     /// The valid flag of the slot each lane read last cycle in a cancel's scan.
     scan_valid: Select<1>,
-    /// The found receive's list, by pointer (its links are the descriptor table's cancel
-    /// port's).
+    /// The found receive's list, by pointer (its links are lane 0's reads).
     cancel_list: Select<16>,
     /// The block's unmatched messages into the UMQ ([`UmqPlacement`]).
     umq_place: UmqPlacement,
@@ -241,8 +242,6 @@ pub struct ThreadArray {
     _lanes: usize,
     _descriptors: usize,
     _banks: usize,
-    /// `banks + 1`: the cancel's link read is the descriptor table's port `banks`.
-    _link_ports: usize,
     /// 1 when the unlink units split on "all done" ([`UnlinkUnits::splits`]), else 0: the
     /// loop that drives their split inputs, so "all done" runs beside their grants, not
     /// in front of them.
@@ -299,8 +298,10 @@ impl ThreadArray {
             fast_run: FastRun::new(n, d),
             fp_ready: Default::default(),
             umq_cam: UnexpectedCam::new(u).with_fields(fields),
+            run_last: Select::shared(n, 1),
             run_last_lane: OneHotPointers::new(1, n),
             run_last_slot: Select::shared(n, 1),
+            run_last_has_next: Select::shared(n, 1),
             free_slot: LowestSet::new(d),
             cancel_lane: LowestSet::new(n),
             scan_valid: Select::shared(d, n),
@@ -316,7 +317,6 @@ impl ThreadArray {
             _unlink_split: UnlinkUnits::splits(n) as usize,
             _descriptors: d,
             _banks: nb,
-            _link_ports: nb + 1,
         }
     }
 }
@@ -475,8 +475,12 @@ impl Logic for ThreadArray {
         for i in 0..self._lanes {
             self.run_last_lane.bits[i].next =
                 self.lane_index[i].val() + self.one8.val() == self.ctl.count.val();
+            self.run_last.entries[i].next = self.slots.next_of[i].val();
+            self.run_last_has_next.entries[i].next = self.slots.has_next_of[i].val().into();
             self.run_last_slot.entries[i].next = self.lane[i].slot.val();
         }
+        self.run_last.pointers[0].next = self.run_last_lane.pointers[0].val();
+        self.run_last_has_next.pointers[0].next = self.run_last_lane.pointers[0].val();
         self.run_last_slot.pointers[0].next = self.run_last_lane.pointers[0].val();
 
         // ---- Resolution: take the candidate, the run's receive, or walk again. ----
@@ -515,12 +519,6 @@ impl Logic for ThreadArray {
         self.slots.free_taken.next = self.ctl.finish.val();
         for b in 0..self._banks {
             self.slots.unlink_writing[b].next = self.unlink.writing[b].val();
-            self.slots.prev_pointer[b].next = self.unlink.read_front[b].val();
-            self.slots.next_pointer[b].next = self.unlink.read_back[b].val();
-            self.unlink.prev_at[b].next = self.slots.prev_at[b].val();
-            self.unlink.next_at[b].next = self.slots.next_at[b].val();
-            self.unlink.has_prev_at[b].next = self.slots.has_prev_at[b].val();
-            self.unlink.has_next_at[b].next = self.slots.has_next_at[b].val();
             self.slots.unlink_front[b].next = self.unlink.front[b].val();
             self.slots.unlink_back[b].next = self.unlink.back[b].val();
             self.slots.unlink_prev[b].next = self.unlink.prev[b].val();
@@ -530,13 +528,17 @@ impl Logic for ThreadArray {
         }
 
         // ---- Unlinking ([`UnlinkUnits`]): a slow lane's receive may leave at once, the
-        // others' when every lane is done; a cancel's loads the found receive (`alloc`). ----
+        // others' when every lane is done; a cancel's loads lane 0's reads (the scan's). ----
         self.unlink.clock.next = self.clock.val();
         for i in 0..self._lanes {
             self.unlink.eligible[i].next =
                 self.lane[i].pending.val() & (self.g_done.val() | self.lane[i].slow.val());
             self.unlink.list[i].next = self.lane[i].taken_list.val();
             self.unlink.slot[i].next = self.lane[i].slot.val();
+            self.unlink.prev_of[i].next = self.slots.prev_of[i].val();
+            self.unlink.next_of[i].next = self.slots.next_of[i].val();
+            self.unlink.has_prev_of[i].next = self.slots.has_prev_of[i].val();
+            self.unlink.has_next_of[i].next = self.slots.has_next_of[i].val();
             self.lane[i].granted.next = self.unlink.granted[i].val();
             self.unlink.pending[i].next = self.lane[i].pending.val();
         }
@@ -548,18 +550,16 @@ impl Logic for ThreadArray {
             }
         }
         self.unlink.run_taken.next = self.ctl.fast_taken.val();
+        self.unlink.run_next.next = self.run_last.values[0].val();
+        self.unlink.run_has_next.next = self.run_last_has_next.values[0].val().any();
         self.unlink.run_back.next = self.run_last_slot.values[0].val();
         self.unlink.load.next = self.ctl.selecting.val();
         self.unlink.load_slot.next = self.ctl.alloc.val();
         self.unlink.load_list.next = self.cancel_list.values[0].val();
-        for c in self._banks..self._link_ports {
-            self.slots.prev_pointer[c].next = self.ctl.alloc.val();
-            self.slots.next_pointer[c].next = self.ctl.alloc.val();
-            self.unlink.load_prev.next = self.slots.prev_at[c].val();
-            self.unlink.load_next.next = self.slots.next_at[c].val();
-            self.unlink.load_has_prev.next = self.slots.has_prev_at[c].val();
-            self.unlink.load_has_next.next = self.slots.has_next_at[c].val();
-        }
+        self.unlink.load_prev.next = self.slots.prev_of[0].val();
+        self.unlink.load_next.next = self.slots.next_of[0].val();
+        self.unlink.load_has_prev.next = self.slots.has_prev_of[0].val();
+        self.unlink.load_has_next.next = self.slots.has_next_of[0].val();
         self.unlink.clear.next = self.reset.val();
         self.cancel_list.pointers[0].next = self.ctl.alloc.val();
 

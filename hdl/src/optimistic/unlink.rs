@@ -5,19 +5,20 @@
 //! - **Arbitration and first stage** (combinational, registered into the second): per
 //!   bank, the lowest eligible lane whose receive's list is in the bank is granted (a
 //!   prefix-OR tree over the lanes, [`LowestSetPerGroup`]; the ripple OR it replaced was
-//!   most of the 16-lane array's critical path, lane state → grant → record). The grant
-//!   picks the record's front and back (the granted lane's slot) with an AND-OR, and the
-//!   descriptor table reads the front's `prev` and the back's `next` at the bank's two
-//!   ports (`read_front`, `read_back`). When lane 0's receive heads the fast path's run
-//!   (`run_taken`), the whole run leaves with it: the record's back end is the run's last
-//!   receive, so its successor is read there.
+//!   most of the 16-lane array's critical path, lane state → grant → record). Every lane
+//!   has read its receive's neighbours by its own pointer while the banks arbitrate, so
+//!   the grant picks one lane's record with an
+//!   AND-OR: arbitration and read side by side, not in series. When lane 0's receive
+//!   heads the fast path's run (`run_taken`), the whole run leaves with it: the record's
+//!   back end and successor are the run's last receive's.
 //!
-//!   Why the read follows the grant, in series: before, every lane read its own receive's
-//!   neighbours by its own pointer while the banks arbitrated, and the grant picked one
-//!   lane's links with an AND-OR. That is `N` read ports of both links, where the banks
-//!   need `B`; at 16 lanes those reads and their AND-ORs were a sixth of the array's
-//!   LUT4s, and a read → AND-OR → record path was the critical path of both 16-lane
-//!   builds (13–17 ns, 80–87 % routing).
+//!   Measured and dropped (c829f5c): the read after the grant, in series, at two ports
+//!   per bank (the record's front's `prev`, its back's `next`) instead of one per lane.
+//!   It saved 12–14 % of the 16-lane array's LUT4s (39,357 → 34,341 with the fast path,
+//!   34,433 → 29,574 without), but the clock fell with every size timed: 16 lanes 71.73 →
+//!   54.98 MHz with the fast path, 75.59 → 63.31 without, 4 lanes with it 105.94 →
+//!   74.95 (router1, seed 1; the timing history has the runs). The path became lane
+//!   state → eligible → grant → slot AND-OR → `D`-way read → record, 13–18 ns.
 //! - **Split on "all done"** (from [`SPLIT_FROM_LANES`] lanes): a lane's receive is
 //!   eligible when it is pending and either every lane is done or the lane took it on the
 //!   slow path. "Every lane is done" is an AND over all lanes, and in front of the grant
@@ -32,7 +33,7 @@
 //! - **Second stage** (registers): the record `(list, prev, next, front, back)` and
 //!   whether `prev` and `next` exist. A cancel loads it directly (`load`), in the bank of
 //!   the found receive's list; nothing else unlinks outside a block.
-//! - **Forwarding:** the first stage reads its record's neighbours while the second stage
+//! - **Forwarding:** the first stage read its record's neighbours while the second stage
 //!   wrote last cycle's record. Neighbours share a list, so only records of one bank can
 //!   touch: when this record's predecessor was last cycle's front, its predecessor is the
 //!   one that record had, and likewise for the successor. Older writes had landed.
@@ -61,21 +62,20 @@ pub struct UnlinkUnits {
     /// (slow lanes' pending receives), and `all_done` (one bit) picks between them.
     pub slow_eligible: Vec<Signal<In, Bit>>,
     pub all_done: Vec<Signal<In, Bit>>,
-    /// Per lane: the taken receive's list and its pointer.
+    /// Per lane: the taken receive's list, its pointer, and its neighbours (read by the
+    /// lane's own pointer) and whether they exist.
     pub list: Vec<Signal<In, Bits<16>>>,
     pub slot: Vec<Signal<In, Bits<16>>>,
-    /// Lane 0's receive heads the fast path's run: the run's last receive.
+    pub prev_of: Vec<Signal<In, Bits<16>>>,
+    pub next_of: Vec<Signal<In, Bits<16>>>,
+    pub has_prev_of: Vec<Signal<In, Bit>>,
+    pub has_next_of: Vec<Signal<In, Bit>>,
+    /// Lane 0's receive heads the fast path's run: the run's last receive, its successor
+    /// and whether it has one.
     pub run_taken: Signal<In, Bit>,
     pub run_back: Signal<In, Bits<16>>,
-    /// Per bank, the first stage's reads: the record's front (`read_front`, whose `prev`
-    /// link the descriptor table returns in `prev_at`) and back (`read_back`, whose
-    /// `next` it returns in `next_at`), and whether those links exist.
-    pub read_front: Vec<Signal<Out, Bits<16>>>,
-    pub read_back: Vec<Signal<Out, Bits<16>>>,
-    pub prev_at: Vec<Signal<In, Bits<16>>>,
-    pub next_at: Vec<Signal<In, Bits<16>>>,
-    pub has_prev_at: Vec<Signal<In, Bit>>,
-    pub has_next_at: Vec<Signal<In, Bit>>,
+    pub run_next: Signal<In, Bits<16>>,
+    pub run_has_next: Signal<In, Bit>,
     /// A cancel's found receive (`load_slot`) enters the second stage of its list's bank.
     pub load: Signal<In, Bit>,
     pub load_slot: Signal<In, Bits<16>>,
@@ -175,14 +175,14 @@ impl UnlinkUnits {
             all_done: signals(split as usize),
             list: signals(lanes),
             slot: signals(lanes),
+            prev_of: signals(lanes),
+            next_of: signals(lanes),
+            has_prev_of: signals(lanes),
+            has_next_of: signals(lanes),
             run_taken: Default::default(),
             run_back: Default::default(),
-            read_front: signals(banks),
-            read_back: signals(banks),
-            prev_at: signals(banks),
-            next_at: signals(banks),
-            has_prev_at: signals(banks),
-            has_next_at: signals(banks),
+            run_next: Default::default(),
+            run_has_next: Default::default(),
             load: Default::default(),
             load_slot: Default::default(),
             load_list: Default::default(),
@@ -277,6 +277,10 @@ impl Logic for UnlinkUnits {
                             & ((self.list[i].val() & self.bank_mask.val()) == self.bank_index[b].val());
                     }
                 }
+                self.u_prev[b].next = self.zero16.val();
+                self.u_next[b].next = self.zero16.val();
+                self.u_has_prev[b].next = false;
+                self.u_has_next[b].next = false;
                 self.u_list[b].next = self.zero16.val();
                 self.u_front[b].next = self.zero16.val();
                 self.u_back[b].next = self.zero16.val();
@@ -293,6 +297,10 @@ impl Logic for UnlinkUnits {
                     }
                     if self.a_grant[b * lanes + i].val() {
                         self.granted[i].next = true;
+                        self.u_prev[b].next = self.u_prev[b].val() | self.prev_of[i].val();
+                        self.u_next[b].next = self.u_next[b].val() | self.next_of[i].val();
+                        self.u_has_prev[b].next = self.u_has_prev[b].val() | self.has_prev_of[i].val();
+                        self.u_has_next[b].next = self.u_has_next[b].val() | self.has_next_of[i].val();
                         self.u_list[b].next = self.u_list[b].val() | self.list[i].val();
                         self.u_front[b].next = self.u_front[b].val() | self.slot[i].val();
                         self.u_back[b].next = self.u_back[b].val() | self.slot[i].val();
@@ -311,18 +319,13 @@ impl Logic for UnlinkUnits {
                 }
                 // Lane 0's receive heads the fast path's run: the run leaves with it.
                 if self.run_taken.val() & self.a_grant[b * lanes].val() {
+                    self.u_next[b].next = self.run_next.val();
+                    self.u_has_next[b].next = self.run_has_next.val();
                     self.u_back[b].next = self.run_back.val();
                 }
             }
         }
         for b in 0..self._banks {
-            // The record's links, read by its granted front and back.
-            self.read_front[b].next = self.u_front[b].val();
-            self.read_back[b].next = self.u_back[b].val();
-            self.u_prev[b].next = self.prev_at[b].val();
-            self.u_next[b].next = self.next_at[b].val();
-            self.u_has_prev[b].next = self.has_prev_at[b].val();
-            self.u_has_next[b].next = self.has_next_at[b].val();
             self.ur_en[b].clock.next = self.clock.val();
             self.ur_list[b].clock.next = self.clock.val();
             self.ur_prev[b].clock.next = self.clock.val();
