@@ -220,8 +220,8 @@ impl Logic for LowestSet {
 /// [`LowestSet`] over each of `groups` groups of `width` bits, side by side: `bits` and
 /// `first` are flat (group `g`'s bit `i` at `g * width + i`, since rust-hdl cannot index
 /// a vector of blocks and then their ports), `found` and `crowd` (three or more set) are
-/// one per group. The thread array's unlink units arbitrate
-/// the lanes once per bank with it.
+/// one per group. The thread array's unlink units arbitrate the lanes once per bank with
+/// it.
 #[derive(LogicBlock)]
 pub struct LowestSetPerGroup {
     pub bits: Vec<Signal<In, Bit>>,
