@@ -46,6 +46,8 @@ pub struct BramList<const A: usize> {
     /// Synchronous: empties the list (the bump allocator restarts, so no RAM is cleared).
     pub reset: Signal<In, Bit>,
     pub busy: Signal<Out, Bit>,
+    /// `busy` after this edge: what the queue registers its issue decision from.
+    pub busy_next: Signal<Out, Bit>,
     pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
@@ -115,6 +117,8 @@ pub struct BramList<const A: usize> {
     p_handle: DFF<Bits<32>>,
     p_label: DFF<Bits<32>>,
     element_hit: Signal<Local, Bit>,
+    /// The state after this edge (`busy_next` reads it; a register's input is not read back).
+    state_next: Signal<Local, Bits<2>>,
     read_at: Signal<Local, Bits<A>>,
     s_idle: Constant<Bits<2>>,
     s_alloc: Constant<Bits<2>>,
@@ -155,6 +159,7 @@ impl<const A: usize> BramList<A> {
             clock: Default::default(),
             reset: Default::default(),
             busy: Default::default(),
+            busy_next: Default::default(),
             count: Default::default(),
             full: Default::default(),
             insert: Default::default(),
@@ -221,6 +226,7 @@ impl<const A: usize> BramList<A> {
             p_handle: Default::default(),
             p_label: Default::default(),
             element_hit: Default::default(),
+            state_next: Default::default(),
             read_at: Default::default(),
             s_idle: Constant::new(0u64.to_bits()),
             s_alloc: Constant::new(1u64.to_bits()),
@@ -249,10 +255,11 @@ impl<const A: usize> BramList<A> {
 impl<const A: usize> Logic for BramList<A> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.state.clock.next = self.clock.val();
+        self.state_next.next = self.state.q.val();
         dff_setup!(
             self,
             clock,
-            state,
             head,
             tail,
             used,
@@ -412,7 +419,7 @@ impl<const A: usize> Logic for BramList<A> {
                     self.e_handle.d.next = self.r#in.handle.val();
                     self.e_label.d.next = self.in_label.val();
                     // The free stack's top is being read (address set above).
-                    self.state.d.next = self.s_alloc.val();
+                    self.state_next.next = self.s_alloc.val();
                 }
             } else if self.search.val() {
                 self.mode.d.next = self.search_mode.val();
@@ -428,7 +435,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.cur.d.next = self.head.q.val();
                 if self.used.q.val() != self.zero16.val() {
                     // The head's read is issued now; its data is compared next cycle.
-                    self.state.d.next = self.s_walk.val();
+                    self.state_next.next = self.s_walk.val();
                 }
             } else if self.remove.val() & self.hit.q.val() {
                 // Unlink: the predecessor (or head) skips the node; the node is freed.
@@ -455,7 +462,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.node.d.next = self.fresh.q.val() + self.one.val();
                 self.fresh.d.next = self.fresh.q.val() + self.one.val();
             }
-            self.state.d.next = self.s_write.val();
+            self.state_next.next = self.s_write.val();
         } else if self.state.q.val() == self.s_write.val() {
             self.comm_ram.write_enable.next = true;
             self.src_ram.write_enable.next = true;
@@ -471,7 +478,7 @@ impl<const A: usize> Logic for BramList<A> {
             }
             self.tail.d.next = self.node.q.val();
             self.used.d.next = self.used.q.val() + self.one16.val();
-            self.state.d.next = self.s_idle.val();
+            self.state_next.next = self.s_idle.val();
         } else {
             // Walk: the RAMs show node `cur` (registered into the p_ stage at this edge),
             // and the p_ stage holds the node before it, compared now.
@@ -491,9 +498,9 @@ impl<const A: usize> Logic for BramList<A> {
                 self.compared.d.next = self.compared.q.val() + self.one16.val();
                 if self.element_hit.val() {
                     self.hit.d.next = true;
-                    self.state.d.next = self.s_idle.val();
+                    self.state_next.next = self.s_idle.val();
                 } else if self.p_last.q.val() {
-                    self.state.d.next = self.s_idle.val();
+                    self.state_next.next = self.s_idle.val();
                 }
             }
             // Always move on and issue the next node's read: the RAM's address comes
@@ -504,7 +511,7 @@ impl<const A: usize> Logic for BramList<A> {
             self.read_at.next = self.next_ram.read_data.val();
         }
         if self.reset.val() {
-            self.state.d.next = self.s_idle.val();
+            self.state_next.next = self.s_idle.val();
             self.head.d.next = self.zero.val();
             self.tail.d.next = self.zero.val();
             self.used.d.next = self.zero16.val();
@@ -521,6 +528,8 @@ impl<const A: usize> Logic for BramList<A> {
             self.next_ram.write_enable.next = false;
             self.free_ram.write_enable.next = false;
         }
+        self.state.d.next = self.state_next.val();
+        self.busy_next.next = self.state_next.val() != self.s_idle.val();
 
         self.comm_ram.read_address.next = self.read_at.val();
         self.src_ram.read_address.next = self.read_at.val();
@@ -546,6 +555,7 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("clock", 1, true),
         ("reset", 1, true),
         ("busy", 1, false),
+        ("busy_next", 1, false),
         ("count", 16, false),
         ("full", 1, false),
         ("insert", 1, true),

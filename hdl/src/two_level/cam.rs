@@ -103,8 +103,9 @@
 //!   tried and reverted, because the default engine no longer routed (router2 did not
 //!   converge, congested in the CAMs, at every seed tried; the timing history has the
 //!   runs): loading at every edge outside a handle scan (176a81b), and loading while a
-//!   search of that queue waits in the engine's command register (464a94c). Cutting
-//!   that path needs the decision registered, not the load moved.
+//!   search of that queue waits in the engine's command register (464a94c). So the
+//!   queues register the decision's inputs instead, from this CAM's `full_next` and
+//!   `frees_next` among others (`queue.rs`, "Why `quick` is registered").
 //! - `S + 1`: the oldest bank with a hit and its lowest hit slot are chosen (else the
 //!   entry inserted at `S`, if it matched) and registered: the slot number, its one-hot,
 //!   `hit`, and `frees` (removing it empties its bank, or the CAM is not full: so the
@@ -268,6 +269,10 @@ pub struct Cam {
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     /// An insert would be ignored: the open bank is used up and no bank is empty.
     pub full: Signal<Out, Bit>,
+    /// `full` and `frees` after this edge: what the queue registers its issue decision
+    /// from.
+    pub full_next: Signal<Out, Bit>,
+    pub frees_next: Signal<Out, Bit>,
     // Simulation state; rust-hdl skips fields named with a leading underscore.
     _depth: usize,
     _widths: FieldWidths,
@@ -302,6 +307,8 @@ impl Cam {
             refill: Default::default(),
             count: Default::default(),
             full: Default::default(),
+            full_next: Default::default(),
+            frees_next: Default::default(),
             _depth: depth,
             _widths: widths,
             _r: Regs {
@@ -381,28 +388,42 @@ impl Cam {
 
     /// One clock edge, from the registers and inputs before it.
     fn edge(&mut self) {
-        let (d, s) = (self._depth, bank_size(self._depth));
-        let b = d / s;
-        let w = self._widths;
-        let r = self._r.clone();
-        let ins = self.insert.val() && !r.full;
-        let rm = r.rm;
-        // The slot an insert writes.
-        let target =
-            if r.exhausted { r.spare.expect("not full: a bank is empty") * s } else { r.open * s + r.ptr };
-        let refilling = self.refilling.val();
-        let bus = if refilling { &self.refill } else { &self.r#in };
-        let new_key = self.key_on(bus);
-        // The engine's entry, which the RTL compares at an insert (module docs).
-        let engine_key = self.key_on(&self.r#in);
+        let r = &self._r;
         if self.search.val() {
-            assert!(!(r.refilled || (ins && refilling)), "a search in or right after a refill's edge");
+            let ins = self.insert.val() && !r.full;
+            assert!(
+                !(r.refilled || (ins && self.refilling.val())),
+                "a search in or right after a refill's edge"
+            );
             // The queue waits for the answer (module docs).
             assert!(
                 !(r.scanning || r.scan_live || r.scan_live2 || r.scan_end),
                 "a search during a handle scan"
             );
         }
+        self._r = self.next_regs();
+    }
+
+    /// The registers after the next edge (without reset), from the registers and inputs
+    /// now.
+    fn next_regs(&self) -> Regs {
+        let (d, s) = (self._depth, bank_size(self._depth));
+        let b = d / s;
+        let w = self._widths;
+        let r = &self._r;
+        let ins = self.insert.val() && !r.full;
+        let rm = r.rm;
+        // The slot an insert writes (none can while the CAM is full).
+        let target = match (r.exhausted, r.spare) {
+            (true, Some(spare)) => spare * s,
+            (true, None) => 0,
+            (false, _) => r.open * s + r.ptr,
+        };
+        let refilling = self.refilling.val();
+        let bus = if refilling { &self.refill } else { &self.r#in };
+        let new_key = self.key_on(bus);
+        // The engine's entry, which the RTL compares at an insert (module docs).
+        let engine_key = self.key_on(&self.r#in);
         let mut valid = r.valid.clone();
         if rm {
             valid[r.sel] = false;
@@ -509,7 +530,7 @@ impl Cam {
         n.refilled = ins && refilling;
         n.used = r.used + ins as usize - rm as usize;
         n.rm = self.remove_next.val() && r.answered && r.hit && !self.search.val() && !rm;
-        self._r = n;
+        n
     }
 }
 
@@ -541,6 +562,14 @@ impl Logic for Cam {
         self.hit_tag.next = word.tag.to_bits();
         self.count.next = (r.used as u64).to_bits();
         self.full.next = r.full;
+        let (full_next, frees_next) = if self.reset.val() {
+            (false, false)
+        } else {
+            let n = self.next_regs();
+            (n.full, n.frees)
+        };
+        self.full_next.next = full_next;
+        self.frees_next.next = frees_next;
     }
 
     fn connect(&mut self) {
@@ -552,6 +581,8 @@ impl Logic for Cam {
         self.frees.connect();
         self.count.connect();
         self.full.connect();
+        self.full_next.connect();
+        self.frees_next.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -560,7 +591,7 @@ impl Logic for Cam {
 }
 
 /// The CAM's top-level ports as (name, width, is input), in declaration order.
-pub const CAM_PORTS: [(&str, u32, bool); 27] = [
+pub const CAM_PORTS: [(&str, u32, bool); 29] = [
     ("clock", 1, true),
     ("reset", 1, true),
     ("search", 1, true),
@@ -588,6 +619,8 @@ pub const CAM_PORTS: [(&str, u32, bool); 27] = [
     ("in_handle", FIELD_BITS as u32, true),
     ("count", INDEX_BITS as u32, false),
     ("full", 1, false),
+    ("full_next", 1, false),
+    ("frees_next", 1, false),
 ];
 
 /// A standalone CAM wrapped as top module `top`.
@@ -610,6 +643,8 @@ pub struct CamTop {
     pub r#in: EntryPorts,
     pub count: Signal<Out, Bits<INDEX_BITS>>,
     pub full: Signal<Out, Bit>,
+    pub full_next: Signal<Out, Bit>,
+    pub frees_next: Signal<Out, Bit>,
     cam: Cam,
     /// The CAM alone has no data mover: its refill bus is unused.
     no_refill: Constant<Bits<FIELD_BITS>>,
@@ -635,6 +670,8 @@ impl CamTop {
             r#in: Default::default(),
             count: Default::default(),
             full: Default::default(),
+            full_next: Default::default(),
+            frees_next: Default::default(),
             cam: Cam::new(depth, widths),
             no_refill: Constant::new(0.into()),
         }
@@ -678,6 +715,8 @@ impl Logic for CamTop {
         self.cam.refill.handle.next = self.no_refill.val();
         self.count.next = self.cam.count.val();
         self.full.next = self.cam.full.val();
+        self.full_next.next = self.cam.full_next.val();
+        self.frees_next.next = self.cam.frees_next.val();
     }
 }
 

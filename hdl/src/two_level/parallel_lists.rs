@@ -54,6 +54,10 @@ pub struct ParallelLists<const A: usize> {
     pub reset: Signal<In, Bit>,
     /// A list is walking or inserting, or a search result is on its way down the tree.
     pub busy: Signal<Out, Bit>,
+    /// `busy` and `empty` after this edge: what the queue registers its issue decision
+    /// from.
+    pub busy_next: Signal<Out, Bit>,
+    pub empty_next: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     /// Entries in all lists together.
     pub count: Signal<Out, Bits<16>>,
@@ -118,6 +122,8 @@ impl<const A: usize> ParallelLists<A> {
             clock: Default::default(),
             reset: Default::default(),
             busy: Default::default(),
+            busy_next: Default::default(),
+            empty_next: Default::default(),
             full: Default::default(),
             count: Default::default(),
             empty: Default::default(),
@@ -269,6 +275,12 @@ impl<const A: usize> Logic for ParallelLists<A> {
         }
         let (c, handle, src, tag, comm, src_any, tag_any) = self._found;
         self.busy.next = any_busy || self._searching || self._settle.iter().any(|&s| s);
+        // After the edge: a list's own state, `searching` and the settle stages below the
+        // last (the stage entering at 0 is `searching`'s).
+        self.busy_next.next = self.lists.iter().any(|l| l.busy_next.val())
+            || (!self.reset.val()
+                && (self.search.val() || self._searching || self._settle[..t].iter().any(|&s| s)));
+        self.empty_next.next = self.reset.val() || self._used + self._inc as u64 == self._dec as u64;
         self.full.next = !spare;
         self.count.next = self._used.to_bits();
         self.done.next = self._settle[t];
@@ -286,6 +298,8 @@ impl<const A: usize> Logic for ParallelLists<A> {
 
     fn connect(&mut self) {
         self.busy.connect();
+        self.busy_next.connect();
+        self.empty_next.connect();
         self.full.connect();
         self.count.connect();
         self.empty.connect();
@@ -340,6 +354,7 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
         &[
             ("nm", (n - 1).to_string()),
             ("busy", gather("busy")),
+            ("busy_next", gather("busy_next")),
             ("full", gather("full")),
             ("found", gather("found")),
             ("n", n.to_string()),
@@ -443,6 +458,7 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
                     .collect(),
             ),
             ("settle_next", settle_next),
+            ("settle_low", if t == 0 { "1'b0".to_string() } else { format!("|settle[{}:0]", t - 1) }),
             ("tree_next", tree_next),
             ("win_found", win_found),
             ("t", t.to_string()),
@@ -488,6 +504,7 @@ pub fn parallel_lists_ports() -> Vec<(&'static str, u32, bool)> {
         .collect();
     p.retain(|(n, _, _)| *n != "found_label" && *n != "in_label");
     p.push(("empty", 1, false));
+    p.push(("empty_next", 1, false));
     p.push(("label_room", 1, false));
     p.push(("done", 1, false));
     p

@@ -47,6 +47,21 @@
 //! the engine's decision on this queue's answer, and it ends at registers here (`removing`
 //! and the CAM's); every decision here reads registers or the CAM's and lists' registered
 //! answers, so no path runs from one module's handshake back into itself.
+//!
+//! # Why `quick` is registered
+//! The engine issues the next command when both queues are `quick`, and the issue
+//! enables every match-vector register of the CAM it searches. Computed from this queue's
+//! state, the lists' occupancy and the CAM's flags, `quick` put the default engine's
+//! critical path from one queue's lists, across the device and through the issue, into
+//! the other queue's 256 match-vector enables (the `two-level` timing records and history
+//! hold the runs). So its three terms are flip-flops (`idle_free`, `cam_room`,
+//! `hold_quick`) loaded from the next values of what they read: this queue's next state,
+//! the lists' `busy_next` and `empty_next`, the CAM's `full_next` and `frees_next`, and
+//! `remove` (which `removing` takes). Each is a function of registers evaluated one edge
+//! early, so `quick` is the same in every cycle after reset and the cycle model does not
+//! change; only the engine's insert register meets the three terms in the cycle. The
+//! logic behind them now ends at flip-flops beside the queue. Loading the match vector
+//! under an earlier enable instead was tried and did not route (`cam.rs`, "Timing").
 
 use crate::fields::FieldWidths;
 use crate::ports::EntryPorts;
@@ -91,6 +106,17 @@ pub struct TwoLevelQueue<const A: usize> {
     take_list: DFF<Bit>,
     /// In Hold: the answer leaves at this edge (`remove`, registered).
     removing: DFF<Bit>,
+    /// `quick`'s terms, registered from the next state of what they read (module docs,
+    /// "Why `quick` is registered"): Idle with the lists not busy; the lists empty and the
+    /// CAM not full; Hold with a removal that needs no list step and no mover.
+    idle_free: DFF<Bit>,
+    cam_room: DFF<Bit>,
+    hold_quick: DFF<Bit>,
+    /// The next values of `state`, `take_cam` and `take_list` (a register's input is not
+    /// read back).
+    state_next: Signal<Local, Bits<3>>,
+    take_cam_next: Signal<Local, Bit>,
+    take_list_next: Signal<Local, Bit>,
     /// The running search's key, for the lists.
     l_mode: DFF<Bits<2>>,
     l_comm: DFF<Bits<32>>,
@@ -149,6 +175,12 @@ impl<const A: usize> TwoLevelQueue<A> {
             take_cam: Default::default(),
             take_list: Default::default(),
             removing: Default::default(),
+            idle_free: Default::default(),
+            cam_room: Default::default(),
+            hold_quick: Default::default(),
+            state_next: Default::default(),
+            take_cam_next: Default::default(),
+            take_list_next: Default::default(),
             l_mode: Default::default(),
             l_comm: Default::default(),
             l_src: Default::default(),
@@ -180,9 +212,13 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, take_cam, take_list, removing, l_mode, l_comm, l_src, l_tag, l_src_any,
+            self, clock, removing, idle_free, cam_room, hold_quick, l_mode, l_comm, l_src, l_tag, l_src_any,
             l_tag_any, l_handle, k_mode, k_comm, k_src, k_tag, k_src_any, k_tag_any, k_handle
         );
+        self.state.clock.next = self.clock.val();
+        self.take_cam.clock.next = self.clock.val();
+        self.take_list.clock.next = self.clock.val();
+        self.state_next.next = self.state.q.val();
         self.cam_level.clock.next = self.clock.val();
         self.lists.clock.next = self.clock.val();
         self.cam_level.reset.next = self.reset.val();
@@ -233,8 +269,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             & self.cam_level.answered.val()
             & self.cam_level.hit.val();
         self.lists.remove.next = self.removing.q.val() & self.take_list.q.val();
-        self.take_cam.d.next = false;
-        self.take_list.d.next = false;
+        self.take_cam_next.next = false;
+        self.take_list_next.next = false;
         // Inserts take the engine's entry; the data mover's (`refilling`, in Move) come
         // from the lists' answer, on a bus of their own (`cam.rs`: "Two insert buses").
         self.cam_level.insert.next = false;
@@ -267,14 +303,10 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             | (self.state.q.val() == self.s_move_check.val());
         // Done at this edge: an insert into the CAM, a CAM removal that needs no mover,
         // nothing. (After a list removal the lists' counters and full flags settle a cycle
-        // later, and the next search's decision reads them.)
-        self.quick.next = ((self.state.q.val() == self.s_idle.val())
-            & !self.lists.busy.val()
-            & (!self.insert.val() | (self.lists.empty.val() & !self.cam_level.full.val())))
-            | ((self.state.q.val() == self.s_hold.val())
-                & !(self.removing.q.val()
-                    & (self.take_list.q.val()
-                        | (self.take_cam.q.val() & !self.lists.empty.val() & self.cam_level.frees.val()))));
+        // later, and the next search's decision reads them.) Its terms are registered (set
+        // at the end of `update`), so only the engine's insert register meets them here.
+        self.quick.next =
+            (self.idle_free.q.val() & (!self.insert.val() | self.cam_room.q.val())) | self.hold_quick.q.val();
         // An insert would go to the lists, and they have no room or no label that keeps
         // their order (`parallel_lists`: the engine answers overflow either way).
         self.full.next = (!self.lists.empty.val() | self.cam_level.full.val())
@@ -307,31 +339,31 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
             }
             if self.search.val() {
                 self.cam_level.search.next = true;
-                self.state.d.next = self.s_cam.val();
+                self.state_next.next = self.s_cam.val();
             }
         } else if self.state.q.val() == self.s_cam.val() {
             if self.cam_level.answered.val() {
                 if self.cam_level.hit.val() | self.lists.empty.val() {
                     self.done.next = true;
-                    self.take_cam.d.next = self.cam_level.hit.val();
-                    self.state.d.next = self.s_hold.val();
+                    self.take_cam_next.next = self.cam_level.hit.val();
+                    self.state_next.next = self.s_hold.val();
                 } else {
                     // The lists start from a register next cycle: no path from the CAM's
                     // answer to their RAM addresses.
-                    self.state.d.next = self.s_list_start.val();
+                    self.state_next.next = self.s_list_start.val();
                 }
             }
         } else if self.state.q.val() == self.s_list_start.val() {
             self.lists.search.next = true;
-            self.state.d.next = self.s_list.val();
+            self.state_next.next = self.s_list.val();
         } else if self.state.q.val() == self.s_list.val() {
             if self.lists.done.val() {
                 self.done.next = true;
-                self.take_list.d.next = self.lists.found.val();
-                self.state.d.next = self.s_hold.val();
+                self.take_list_next.next = self.lists.found.val();
+                self.state_next.next = self.s_hold.val();
             }
         } else if self.state.q.val() == self.s_hold.val() {
-            self.state.d.next = self.s_idle.val();
+            self.state_next.next = self.s_idle.val();
             if self.removing.q.val()
                 & self.take_cam.q.val()
                 & !self.lists.empty.val()
@@ -340,40 +372,53 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
                 // The removal empties a CAM bank: the data mover finds the oldest list head.
                 self.lists.search.next = true;
                 self.lists.search_mode.next = self.mode_any.val();
-                self.state.d.next = self.s_move.val();
+                self.state_next.next = self.s_move.val();
             }
             // The next search, in the removal's edge (only when that needs no mover).
             if self.search.val() {
                 self.cam_level.search.next = true;
-                self.state.d.next = self.s_cam.val();
+                self.state_next.next = self.s_cam.val();
             }
         } else if self.state.q.val() == self.s_move_wait.val() {
             // The lists' counter settles a cycle after the move's removal. No search here
             // also keeps the CAM's refill contract (`cam.rs`: none in or right after a
             // refill's edge).
-            self.state.d.next = self.s_move_check.val();
+            self.state_next.next = self.s_move_check.val();
         } else if self.state.q.val() == self.s_move_check.val() {
             // Refill until the CAM is full or the lists are empty (a freed bank takes up
             // to a bank's worth of moves).
-            self.state.d.next = self.s_idle.val();
+            self.state_next.next = self.s_idle.val();
             if !self.cam_level.full.val() & !self.lists.empty.val() {
                 self.lists.search.next = true;
                 self.lists.search_mode.next = self.mode_any.val();
-                self.state.d.next = self.s_move.val();
+                self.state_next.next = self.s_move.val();
             }
         } else {
             // Move: the oldest head goes to the CAM's tail and leaves its list.
             if self.lists.done.val() {
                 self.lists.remove.next = true;
                 self.cam_level.insert.next = true;
-                self.state.d.next = self.s_move_wait.val();
+                self.state_next.next = self.s_move_wait.val();
             }
         }
         if self.reset.val() {
-            self.state.d.next = self.s_idle.val();
-            self.take_cam.d.next = false;
-            self.take_list.d.next = false;
+            self.state_next.next = self.s_idle.val();
+            self.take_cam_next.next = false;
+            self.take_list_next.next = false;
         }
+        self.state.d.next = self.state_next.val();
+        self.take_cam.d.next = self.take_cam_next.val();
+        self.take_list.d.next = self.take_list_next.val();
+        // `quick`'s terms for the next cycle, from what its registers will hold then
+        // (`removing` takes `remove`).
+        self.idle_free.d.next = (self.state_next.val() == self.s_idle.val()) & !self.lists.busy_next.val();
+        self.cam_room.d.next = self.lists.empty_next.val() & !self.cam_level.full_next.val();
+        self.hold_quick.d.next = (self.state_next.val() == self.s_hold.val())
+            & !(self.remove.val()
+                & (self.take_list_next.val()
+                    | (self.take_cam_next.val()
+                        & !self.lists.empty_next.val()
+                        & self.cam_level.frees_next.val())));
     }
 }
 
@@ -387,7 +432,16 @@ pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -
 
 /// Ports of [`TwoLevelQueue`] as (name, width, is input).
 pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
-    let drop = ["busy", "in_label", "found_label", "found_comm", "found_src_any", "found_tag_any", "steps"];
+    let drop = [
+        "busy",
+        "busy_next",
+        "in_label",
+        "found_label",
+        "found_comm",
+        "found_src_any",
+        "found_tag_any",
+        "steps",
+    ];
     let mut p: Vec<_> = crate::two_level::bram_list::bram_list_ports()
         .into_iter()
         .filter(|(n, _, _)| !drop.contains(n))
