@@ -4,7 +4,7 @@
 //! inserts (with and without wildcards, into a full CAM too) alone and in the same edge
 //! as a removal, and half the time the next search in that same edge too (it must see the
 //! slots after it). The answer, two cycles after the search, must be the OLDEST matching
-//! entry.
+//! entry, and at every edge `full_next` and `frees_next` must foretell `full` and `frees`.
 
 mod common;
 use common::{build, drive, matches, Entry};
@@ -81,6 +81,24 @@ impl Reference {
 
 /// Runs `steps` (search, answer, act; an overlapping step's act shares the next search's
 /// edge); the first disagreement is an error naming the step.
+/// One edge, checking that `full_next` and `frees_next` (what the queue registers its
+/// issue decision from) foretell `full` and `frees` after it.
+fn tick(m: &mut Model) -> Result<(), String> {
+    let port = |m: &Model, n: &str| m.port(n).unwrap();
+    m.eval();
+    let foretold = (m.get(port(m, "full_next")), m.get(port(m, "frees_next")));
+    m.tick(1);
+    m.eval();
+    let after = (m.get(port(m, "full")), m.get(port(m, "frees")));
+    if foretold != after {
+        return Err(format!(
+            "cycle {}: (full_next, frees_next) were {foretold:?}, (full, frees) after the edge are {after:?}",
+            m.cycles()
+        ));
+    }
+    Ok(())
+}
+
 fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
     let port = |m: &Model, n: &str| m.port(n).unwrap();
     let mut reference = Reference { entries: Vec::new(), banks: CamBanks::new(DEPTH) };
@@ -91,7 +109,7 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
         m.set(port(m, "search_mode"), s.mode);
         drive(m, "key_", &s.key);
         m.set(port(m, "key_load"), 1);
-        m.tick(1);
+        tick(m)?;
         m.set(port(m, "key_load"), 0);
         m.set(port(m, "remove_next"), 0);
         m.set(port(m, "search"), 1);
@@ -99,7 +117,7 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             set_insert(m, act.2);
             reference.apply(&act);
         }
-        m.tick(1);
+        tick(m)?;
         set_insert(m, None);
         m.set(port(m, "search"), 0);
         // The answer comes 2 cycles after the search, by handle after the scan.
@@ -108,7 +126,7 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
             if m.get(port(m, "answered")) == 1 {
                 return Err(format!("step {i}: answered before cycle {cycles}"));
             }
-            m.tick(1);
+            tick(m)?;
         }
         if m.get(port(m, "answered")) != 1 {
             return Err(format!("step {i}: no answer {cycles} cycles after the search"));
@@ -149,10 +167,10 @@ fn run(m: &mut Model, steps: &[Step]) -> Result<(), String> {
         if s.overlap {
             pending = Some(act);
         } else {
-            m.tick(1);
+            tick(m)?;
             m.set(port(m, "remove_next"), 0);
             set_insert(m, act.2);
-            m.tick(1);
+            tick(m)?;
             set_insert(m, None);
             reference.apply(&act);
         }
