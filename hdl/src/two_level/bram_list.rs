@@ -46,8 +46,11 @@ pub struct BramList<const A: usize> {
     /// Synchronous: empties the list (the bump allocator restarts, so no RAM is cleared).
     pub reset: Signal<In, Bit>,
     pub busy: Signal<Out, Bit>,
-    /// `busy` after this edge: what the queue registers its issue decision from.
-    pub busy_next: Signal<Out, Bit>,
+    /// `busy` after this edge if `insert` is high, and if it is low: what the queue
+    /// registers its issue decision from, picking one by its own insert decision so that
+    /// the insert is not in front of this list's logic.
+    pub busy_next_insert: Signal<Out, Bit>,
+    pub busy_next_quiet: Signal<Out, Bit>,
     pub count: Signal<Out, Bits<16>>,
     pub full: Signal<Out, Bit>,
     pub insert: Signal<In, Bit>,
@@ -117,8 +120,10 @@ pub struct BramList<const A: usize> {
     p_handle: DFF<Bits<32>>,
     p_label: DFF<Bits<32>>,
     element_hit: Signal<Local, Bit>,
-    /// The state after this edge (`busy_next` reads it; a register's input is not read back).
+    /// The state after this edge (a register's input is not read back).
     state_next: Signal<Local, Bits<2>>,
+    /// A busy list stays busy after this edge (an insert's allocation, a walk going on).
+    busy_on: Signal<Local, Bit>,
     read_at: Signal<Local, Bits<A>>,
     s_idle: Constant<Bits<2>>,
     s_alloc: Constant<Bits<2>>,
@@ -159,7 +164,8 @@ impl<const A: usize> BramList<A> {
             clock: Default::default(),
             reset: Default::default(),
             busy: Default::default(),
-            busy_next: Default::default(),
+            busy_next_insert: Default::default(),
+            busy_next_quiet: Default::default(),
             count: Default::default(),
             full: Default::default(),
             insert: Default::default(),
@@ -227,6 +233,7 @@ impl<const A: usize> BramList<A> {
             p_label: Default::default(),
             element_hit: Default::default(),
             state_next: Default::default(),
+            busy_on: Default::default(),
             read_at: Default::default(),
             s_idle: Constant::new(0u64.to_bits()),
             s_alloc: Constant::new(1u64.to_bits()),
@@ -529,7 +536,25 @@ impl<const A: usize> Logic for BramList<A> {
             self.free_ram.write_enable.next = false;
         }
         self.state.d.next = self.state_next.val();
-        self.busy_next.next = self.state_next.val() != self.s_idle.val();
+        // Busy after this edge, for either value of `insert`: an idle list starts an
+        // insert if it has room (and then ignores a search), else a search if it holds
+        // entries; an insert goes on to its write, a walk until its entry matches or is
+        // the last. (The same transitions as above, without `insert` in front of them.)
+        self.busy_on.next = (self.state.q.val() == self.s_alloc.val())
+            | ((self.state.q.val() == self.s_walk.val())
+                & !(self.p_valid.q.val() & (self.element_hit.val() | self.p_last.q.val())));
+        // One assignment each, so Verilator can split them from the block (the queue
+        // reads them and drives this list's `search`).
+        self.busy_next_insert.next = !self.reset.val()
+            & (((self.state.q.val() == self.s_idle.val())
+                & !((self.free_top.q.val() == self.zero.val())
+                    & (self.fresh.q.val() == self.last_node.val())))
+                | ((self.state.q.val() != self.s_idle.val()) & self.busy_on.val()));
+        self.busy_next_quiet.next = !self.reset.val()
+            & (((self.state.q.val() == self.s_idle.val())
+                & self.search.val()
+                & (self.used.q.val() != self.zero16.val()))
+                | ((self.state.q.val() != self.s_idle.val()) & self.busy_on.val()));
 
         self.comm_ram.read_address.next = self.read_at.val();
         self.src_ram.read_address.next = self.read_at.val();
@@ -555,7 +580,8 @@ pub fn bram_list_ports() -> Vec<(&'static str, u32, bool)> {
         ("clock", 1, true),
         ("reset", 1, true),
         ("busy", 1, false),
-        ("busy_next", 1, false),
+        ("busy_next_insert", 1, false),
+        ("busy_next_quiet", 1, false),
         ("count", 16, false),
         ("full", 1, false),
         ("insert", 1, true),

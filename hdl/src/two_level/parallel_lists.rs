@@ -52,11 +52,11 @@ type Candidate = (bool, u32, usize);
 pub struct ParallelLists<const A: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    /// A list is walking or inserting, or a search result is on its way down the tree.
+    /// A list is walking or inserting, or a search result is on its way down the tree: a
+    /// flip-flop, registered from the lists' next states (the queue's issue decision reads
+    /// it).
     pub busy: Signal<Out, Bit>,
-    /// `busy` and `empty` after this edge: what the queue registers its issue decision
-    /// from.
-    pub busy_next: Signal<Out, Bit>,
+    /// `empty` after this edge: what the queue registers its issue decision from.
     pub empty_next: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     /// Entries in all lists together.
@@ -122,7 +122,6 @@ impl<const A: usize> ParallelLists<A> {
             clock: Default::default(),
             reset: Default::default(),
             busy: Default::default(),
-            busy_next: Default::default(),
             empty_next: Default::default(),
             full: Default::default(),
             count: Default::default(),
@@ -275,11 +274,6 @@ impl<const A: usize> Logic for ParallelLists<A> {
         }
         let (c, handle, src, tag, comm, src_any, tag_any) = self._found;
         self.busy.next = any_busy || self._searching || self._settle.iter().any(|&s| s);
-        // After the edge: a list's own state, `searching` and the settle stages below the
-        // last (the stage entering at 0 is `searching`'s).
-        self.busy_next.next = self.lists.iter().any(|l| l.busy_next.val())
-            || (!self.reset.val()
-                && (self.search.val() || self._searching || self._settle[..t].iter().any(|&s| s)));
         self.empty_next.next = self.reset.val() || self._used + self._inc as u64 == self._dec as u64;
         self.full.next = !spare;
         self.count.next = self._used.to_bits();
@@ -298,7 +292,6 @@ impl<const A: usize> Logic for ParallelLists<A> {
 
     fn connect(&mut self) {
         self.busy.connect();
-        self.busy_next.connect();
         self.empty_next.connect();
         self.full.connect();
         self.count.connect();
@@ -354,7 +347,12 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
         &[
             ("nm", (n - 1).to_string()),
             ("busy", gather("busy")),
-            ("busy_next", gather("busy_next")),
+            ("busy_next_insert", gather("busy_next_insert")),
+            ("busy_next_quiet", gather("busy_next_quiet")),
+            (
+                "target_oh",
+                (0..n).rev().map(|i| format!("target == {lb}'d{i}")).collect::<Vec<_>>().join(", "),
+            ),
             ("full", gather("full")),
             ("found", gather("found")),
             ("n", n.to_string()),
@@ -382,6 +380,7 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
                     .collect(),
             ),
             ("t", t.to_string()),
+            ("settle_low", if t == 0 { "1'b0".to_string() } else { format!("|settle[{}:0]", t - 1) }),
         ],
     );
     // The tournament: level 0 is the lists' registered results, each level a register.
@@ -458,7 +457,6 @@ fn parallel_lists_body(n: usize, label_step: u32) -> String {
                     .collect(),
             ),
             ("settle_next", settle_next),
-            ("settle_low", if t == 0 { "1'b0".to_string() } else { format!("|settle[{}:0]", t - 1) }),
             ("tree_next", tree_next),
             ("win_found", win_found),
             ("t", t.to_string()),

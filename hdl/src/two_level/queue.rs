@@ -54,13 +54,15 @@
 //! state, the lists' occupancy and the CAM's flags, `quick` put the default engine's
 //! critical path from one queue's lists, across the device and through the issue, into
 //! the other queue's 256 match-vector enables (the `two-level` timing records and history
-//! hold the runs). So its three terms are flip-flops (`idle_free`, `cam_room`,
-//! `hold_quick`) loaded from the next values of what they read: this queue's next state,
-//! the lists' `busy_next` and `empty_next`, the CAM's `full_next` and `frees_next`, and
-//! `remove` (which `removing` takes). Each is a function of registers evaluated one edge
-//! early, so `quick` is the same in every cycle after reset and the cycle model does not
-//! change; only the engine's insert register meets the three terms in the cycle. The
-//! logic behind them now ends at flip-flops beside the queue. Loading the match vector
+//! hold the runs). So every term of `quick` is a flip-flop loaded from the next values of
+//! what it reads: `idle` (this queue's next state), the lists' `busy` (itself a flip-flop:
+//! each list says whether it is busy after the edge with an insert and without, and the
+//! lists pick by where the insert goes, so the engine's insert meets one select there),
+//! `cam_room` (the lists' `empty_next`, the CAM's `full_next`) and `hold_quick` (the next
+//! state, `take_*`, `remove`, which `removing` takes, `empty_next` and the CAM's
+//! `frees_next`). Each is a function of registers evaluated one edge early, so `quick` is
+//! the same in every cycle after reset and the cycle model does not change; only the
+//! engine's insert register meets these flip-flops in the cycle. Loading the match vector
 //! under an earlier enable instead was tried and did not route (`cam.rs`, "Timing").
 
 use crate::fields::FieldWidths;
@@ -107,9 +109,9 @@ pub struct TwoLevelQueue<const A: usize> {
     /// In Hold: the answer leaves at this edge (`remove`, registered).
     removing: DFF<Bit>,
     /// `quick`'s terms, registered from the next state of what they read (module docs,
-    /// "Why `quick` is registered"): Idle with the lists not busy; the lists empty and the
-    /// CAM not full; Hold with a removal that needs no list step and no mover.
-    idle_free: DFF<Bit>,
+    /// "Why `quick` is registered"): Idle; the lists empty and the CAM not full; Hold with
+    /// a removal that needs no list step and no mover.
+    idle: DFF<Bit>,
     cam_room: DFF<Bit>,
     hold_quick: DFF<Bit>,
     /// The next values of `state`, `take_cam` and `take_list` (a register's input is not
@@ -175,7 +177,7 @@ impl<const A: usize> TwoLevelQueue<A> {
             take_cam: Default::default(),
             take_list: Default::default(),
             removing: Default::default(),
-            idle_free: Default::default(),
+            idle: Default::default(),
             cam_room: Default::default(),
             hold_quick: Default::default(),
             state_next: Default::default(),
@@ -212,7 +214,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, removing, idle_free, cam_room, hold_quick, l_mode, l_comm, l_src, l_tag, l_src_any,
+            self, clock, removing, idle, cam_room, hold_quick, l_mode, l_comm, l_src, l_tag, l_src_any,
             l_tag_any, l_handle, k_mode, k_comm, k_src, k_tag, k_src_any, k_tag_any, k_handle
         );
         self.state.clock.next = self.clock.val();
@@ -306,7 +308,8 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         // later, and the next search's decision reads them.) Its terms are registered (set
         // at the end of `update`), so only the engine's insert register meets them here.
         self.quick.next =
-            (self.idle_free.q.val() & (!self.insert.val() | self.cam_room.q.val())) | self.hold_quick.q.val();
+            (self.idle.q.val() & !self.lists.busy.val() & (!self.insert.val() | self.cam_room.q.val()))
+                | self.hold_quick.q.val();
         // An insert would go to the lists, and they have no room or no label that keeps
         // their order (`parallel_lists`: the engine answers overflow either way).
         self.full.next = (!self.lists.empty.val() | self.cam_level.full.val())
@@ -411,7 +414,7 @@ impl<const A: usize> Logic for TwoLevelQueue<A> {
         self.take_list.d.next = self.take_list_next.val();
         // `quick`'s terms for the next cycle, from what its registers will hold then
         // (`removing` takes `remove`).
-        self.idle_free.d.next = (self.state_next.val() == self.s_idle.val()) & !self.lists.busy_next.val();
+        self.idle.d.next = self.state_next.val() == self.s_idle.val();
         self.cam_room.d.next = self.lists.empty_next.val() & !self.cam_level.full_next.val();
         self.hold_quick.d.next = (self.state_next.val() == self.s_hold.val())
             & !(self.remove.val()
@@ -434,7 +437,8 @@ pub fn two_level_queue_verilog<const A: usize>(cam_depth: usize, lists: usize) -
 pub fn two_level_queue_ports() -> Vec<(&'static str, u32, bool)> {
     let drop = [
         "busy",
-        "busy_next",
+        "busy_next_insert",
+        "busy_next_quiet",
         "in_label",
         "found_label",
         "found_comm",
