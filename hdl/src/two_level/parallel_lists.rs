@@ -494,13 +494,14 @@ pub fn parallel_lists_verilog<const A: usize>(lists: usize) -> String {
 
 /// Ports of [`ParallelLists`] as (name, width, is input).
 pub fn parallel_lists_ports() -> Vec<(&'static str, u32, bool)> {
-    // The ports of one list, less its walk counter and the winner's label, plus the
-    // empty flag and the answer strobe.
+    // The ports of one list, less its walk counter, the winner's label and its busy
+    // after the edge (the lists register theirs), plus the empty flags and the answer
+    // strobe.
     let mut p: Vec<_> = crate::two_level::bram_list::bram_list_ports()
         .into_iter()
         .filter(|(n, _, _)| *n != "steps")
         .collect();
-    p.retain(|(n, _, _)| *n != "found_label" && *n != "in_label");
+    p.retain(|(n, _, _)| !["found_label", "in_label", "busy_next_insert", "busy_next_quiet"].contains(n));
     p.push(("empty", 1, false));
     p.push(("empty_next", 1, false));
     p.push(("label_room", 1, false));
