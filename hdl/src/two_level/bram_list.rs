@@ -120,8 +120,6 @@ pub struct BramList<const A: usize> {
     p_handle: DFF<Bits<32>>,
     p_label: DFF<Bits<32>>,
     element_hit: Signal<Local, Bit>,
-    /// The state after this edge (a register's input is not read back).
-    state_next: Signal<Local, Bits<2>>,
     /// A busy list stays busy after this edge (an insert's allocation, a walk going on).
     busy_on: Signal<Local, Bit>,
     read_at: Signal<Local, Bits<A>>,
@@ -232,7 +230,6 @@ impl<const A: usize> BramList<A> {
             p_handle: Default::default(),
             p_label: Default::default(),
             element_hit: Default::default(),
-            state_next: Default::default(),
             busy_on: Default::default(),
             read_at: Default::default(),
             s_idle: Constant::new(0u64.to_bits()),
@@ -262,11 +259,10 @@ impl<const A: usize> BramList<A> {
 impl<const A: usize> Logic for BramList<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.state.clock.next = self.clock.val();
-        self.state_next.next = self.state.q.val();
         dff_setup!(
             self,
             clock,
+            state,
             head,
             tail,
             used,
@@ -426,7 +422,7 @@ impl<const A: usize> Logic for BramList<A> {
                     self.e_handle.d.next = self.r#in.handle.val();
                     self.e_label.d.next = self.in_label.val();
                     // The free stack's top is being read (address set above).
-                    self.state_next.next = self.s_alloc.val();
+                    self.state.d.next = self.s_alloc.val();
                 }
             } else if self.search.val() {
                 self.mode.d.next = self.search_mode.val();
@@ -442,7 +438,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.cur.d.next = self.head.q.val();
                 if self.used.q.val() != self.zero16.val() {
                     // The head's read is issued now; its data is compared next cycle.
-                    self.state_next.next = self.s_walk.val();
+                    self.state.d.next = self.s_walk.val();
                 }
             } else if self.remove.val() & self.hit.q.val() {
                 // Unlink: the predecessor (or head) skips the node; the node is freed.
@@ -469,7 +465,7 @@ impl<const A: usize> Logic for BramList<A> {
                 self.node.d.next = self.fresh.q.val() + self.one.val();
                 self.fresh.d.next = self.fresh.q.val() + self.one.val();
             }
-            self.state_next.next = self.s_write.val();
+            self.state.d.next = self.s_write.val();
         } else if self.state.q.val() == self.s_write.val() {
             self.comm_ram.write_enable.next = true;
             self.src_ram.write_enable.next = true;
@@ -485,7 +481,7 @@ impl<const A: usize> Logic for BramList<A> {
             }
             self.tail.d.next = self.node.q.val();
             self.used.d.next = self.used.q.val() + self.one16.val();
-            self.state_next.next = self.s_idle.val();
+            self.state.d.next = self.s_idle.val();
         } else {
             // Walk: the RAMs show node `cur` (registered into the p_ stage at this edge),
             // and the p_ stage holds the node before it, compared now.
@@ -505,9 +501,9 @@ impl<const A: usize> Logic for BramList<A> {
                 self.compared.d.next = self.compared.q.val() + self.one16.val();
                 if self.element_hit.val() {
                     self.hit.d.next = true;
-                    self.state_next.next = self.s_idle.val();
+                    self.state.d.next = self.s_idle.val();
                 } else if self.p_last.q.val() {
-                    self.state_next.next = self.s_idle.val();
+                    self.state.d.next = self.s_idle.val();
                 }
             }
             // Always move on and issue the next node's read: the RAM's address comes
@@ -518,7 +514,7 @@ impl<const A: usize> Logic for BramList<A> {
             self.read_at.next = self.next_ram.read_data.val();
         }
         if self.reset.val() {
-            self.state_next.next = self.s_idle.val();
+            self.state.d.next = self.s_idle.val();
             self.head.d.next = self.zero.val();
             self.tail.d.next = self.zero.val();
             self.used.d.next = self.zero16.val();
@@ -535,16 +531,13 @@ impl<const A: usize> Logic for BramList<A> {
             self.next_ram.write_enable.next = false;
             self.free_ram.write_enable.next = false;
         }
-        self.state.d.next = self.state_next.val();
-        // Busy after this edge, for either value of `insert`: an idle list starts an
-        // insert if it has room (and then ignores a search), else a search if it holds
-        // entries; an insert goes on to its write, a walk until its entry matches or is
-        // the last. (The same transitions as above, without `insert` in front of them.)
+        // Busy after this edge with and without `insert`: idle, an insert if there is room
+        // (a search is then ignored), else a search if entries are held; else an insert's
+        // write, a walk until a match or the last entry. One assignment each output, so
+        // Verilator splits them from the block that reads `search`.
         self.busy_on.next = (self.state.q.val() == self.s_alloc.val())
             | ((self.state.q.val() == self.s_walk.val())
                 & !(self.p_valid.q.val() & (self.element_hit.val() | self.p_last.q.val())));
-        // One assignment each, so Verilator can split them from the block (the queue
-        // reads them and drives this list's `search`).
         self.busy_next_insert.next = !self.reset.val()
             & (((self.state.q.val() == self.s_idle.val())
                 & !((self.free_top.q.val() == self.zero.val())
